@@ -1,0 +1,34 @@
+# ontime: two commands a newcomer needs.
+#   make run   sets up, builds and runs (the dashboard, once it exists; now a bench)
+#   make test  sets up and runs every check and test
+# Every install step lives in scripts/ and is idempotent.
+
+GO      ?= go
+BIN     := bin/ontime
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.commit=$(COMMIT)
+
+.PHONY: run test setup build check bench clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/ontime
+
+run: build
+	@scripts/run.sh $(BIN)
+
+# check: formatting, vet, module files and generated files are current.
+check: setup
+	@scripts/check.sh
+
+test: check
+	$(GO) test -count=1 ./...
+
+# Speed figures (numbers go in the issue notes, never in timed tests).
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+clean:
+	rm -rf bin

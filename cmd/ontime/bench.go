@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/policy"
+)
+
+func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var nf netFlags
+	nf.register(fs)
+	methods := fs.String("methods", "let", "comma-separated methods: "+methodNames())
+	focus := fs.String("focus", "", "method compared against every other in the Holm family (default: the first)")
+	budgets := fs.String("budgets", "0.95,1.00,1.05", "comma-separated budget factors (× each OD pair's LET time)")
+	pools := fs.Int("pools", 10, "number of test pools")
+	poolSize := fs.Int("pool-size", 2000, "joint realizations per pool")
+	ods := fs.String("ods", "", "comma-separated OD pairs ORIGIN-DEST (default: the network's benchmark pairs)")
+	seed := fs.Uint64("seed", 0, "benchmark instance: shifts every pool seed (0 is the published benchmark)")
+	format := fs.String("format", "md", "output format: md, json or csv")
+	sampled := fs.Bool("sampled", false, "evaluate learned policies by sampling instead of argmax")
+	history := fs.Bool("history-control", false, "run the history-control experiment (condrule shown realized, no or shuffled history, on correlated and independent links)")
+	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
+	out := fs.String("out", "", "write the report to this file instead of stdout")
+	quiet := fs.Bool("quiet", false, "no progress line on stderr")
+	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	if fs.NArg() > 0 {
+		return engine.Errorf(engine.EINVALID, "bench takes no arguments, got %q", fs.Args())
+	}
+	net, model, err := nf.load(fs, getenv)
+	if err != nil {
+		return err
+	}
+	cfg := bench.Config{Net: net, Model: model, Methods: splitList(*methods), Focus: *focus,
+		Pools: *pools, PoolSize: *poolSize, Seed: *seed, Sampled: *sampled, Workers: *workers,
+		Version: version, Commit: buildCommit()}
+	if !*quiet {
+		cfg.Progress = stderr
+		if f, ok := stderr.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				cfg.ProgressTTY = true
+			}
+		}
+	}
+	if cfg.Budgets, err = parseBudgets(*budgets); err != nil {
+		return err
+	}
+	cfg.ODs = net.ODs
+	if *ods != "" {
+		cfg.ODs = nil
+		for _, s := range splitList(*ods) {
+			od, err := net.ParseOD(s)
+			if err != nil {
+				return err
+			}
+			cfg.ODs = append(cfg.ODs, od)
+		}
+	}
+	w := stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	if *history {
+		rep, err := bench.HistoryControl(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		return rep.Write(w, *format)
+	}
+	rep, err := bench.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	return rep.Write(w, *format)
+}
+
+func parseBudgets(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range splitList(s) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(v > 0) {
+			return nil, engine.Errorf(engine.EINVALID, "--budgets: %q is not a positive factor (budgets are factors of the LET time, e.g. 0.95,1.00,1.05)", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func methodNames() string {
+	names := make([]string, len(policy.Methods))
+	for i, m := range policy.Methods {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func usageErr(err error) error {
+	if err == flag.ErrHelp {
+		return nil
+	}
+	return fmt.Errorf("%v: %w", err, errUsage)
+}

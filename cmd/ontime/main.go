@@ -1,0 +1,63 @@
+// Command ontime is the SOTA routing engine and (later) dashboard. main only
+// calls run, which tests call too.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "ontime:", err)
+		if engine.ErrorCode(err) == engine.EINVALID || err == errUsage {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// run dispatches a subcommand.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		usage(stderr)
+		return errUsage
+	}
+	switch args[0] {
+	case "bench":
+		return runBench(ctx, args[1:], getenv, stdout, stderr)
+	case "networks":
+		return runNetworks(ctx, args[1:], getenv, stdout, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
+		return nil
+	case "help", "-h", "--help":
+		usage(stdout)
+		return nil
+	}
+	usage(stderr)
+	return fmt.Errorf("unknown command %q: %w", args[0], errUsage)
+}
+
+var errUsage = fmt.Errorf("usage error")
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `ontime: stochastic on-time arrival routing
+
+Commands:
+  bench      evaluate routing methods on common sample pools (paired statistics)
+  networks   list, show, export or fetch networks
+  version    print the version and commit
+
+Run "ontime COMMAND -h" for a command's flags. Benchmark data is read from
+--data or ONTIME_DATA (layout tntp/, segac/; "ontime networks fetch" gets it).
+`)
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+func runCLI(t *testing.T, env map[string]string, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+func TestBenchJSON(t *testing.T) {
+	out, _, err := runCLI(t, nil, "bench", "--network", "twobranch", "--methods", "let,condrule", "--budgets", "1",
+		"--pools", "3", "--pool-size", "200", "--format", "json", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Network string
+		Summary []struct {
+			Method string
+			Budget float64
+		}
+		Provenance struct{ Commit, Version string }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Network != "twobranch" || len(rep.Summary) != 2 || rep.Summary[1].Method != "condrule" || rep.Provenance.Version == "" {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+func TestBenchFormatsAndHistory(t *testing.T) {
+	out, _, err := runCLI(t, nil, "bench", "--pools", "2", "--pool-size", "100", "--format", "csv", "--quiet")
+	if err != nil || !strings.HasPrefix(out, "network,method,od,budget,pool,on_time_rate\n") || strings.Count(out, "\n") != 1+2*3*2 {
+		t.Errorf("csv (%v):\n%s", err, out)
+	}
+	out, _, err = runCLI(t, nil, "bench", "--history-control", "--budgets", "1", "--pools", "2", "--pool-size", "100", "--quiet")
+	if err != nil || !strings.Contains(out, "| 1.00 | shuffled history |") || !strings.Contains(out, "0.5370") {
+		t.Errorf("history control (%v):\n%s", err, out)
+	}
+	out, _, err = runCLI(t, nil, "bench", "--corr", "independent", "--pools", "2", "--pool-size", "50", "--quiet")
+	if err != nil || !strings.Contains(out, "Correlation independent") {
+		t.Errorf("--corr independent (%v):\n%s", err, out)
+	}
+}
+
+func TestBenchErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--methods", "nope"}, `unknown method "nope"`},
+		{[]string{"bench", "--budgets", "1,x"}, `--budgets: "x" is not a positive factor`},
+		{[]string{"bench", "--ods", "A-Z"}, `OD "A-Z"`},
+		{[]string{"bench", "--network", "nowhere"}, `no built-in network "nowhere"`},
+		{[]string{"bench", "--corr", "weird"}, `--corr "weird"`},
+		{[]string{"bench", "--corr-seed", "3"}, "--corr-seed applies to random-psd"},
+		{[]string{"frobnicate"}, "unknown command"},
+	} {
+		_, _, err := runCLI(t, nil, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	_, _, err := runCLI(t, nil, "bench", "--no-such-flag")
+	if !errors.Is(err, errUsage) {
+		t.Errorf("bad flag: %v", err)
+	}
+}
+
+func TestMissingDataSaysHowToFetch(t *testing.T) {
+	_, _, err := runCLI(t, map[string]string{"ONTIME_DATA": t.TempDir()}, "bench", "--network", "sfn")
+	if err == nil || !strings.Contains(err.Error(), "ontime networks fetch") || !strings.Contains(err.Error(), "SiouxFalls_net.tntp") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestNetworksExportRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tb.json")
+	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--out", file); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, nil, "networks", "show", "--network", file)
+	if err != nil || !strings.Contains(out, "OD A-E: LET 106.0000 min, 3 links: A-B-C-E") {
+		t.Fatalf("show (%v):\n%s", err, out)
+	}
+	again := filepath.Join(dir, "again.json")
+	runCLI(t, nil, "networks", "export", "--network", file, "--out", again)
+	a, _ := os.ReadFile(file)
+	b, _ := os.ReadFile(again)
+	if !bytes.Equal(a, b) {
+		t.Error("export of an exported network differs")
+	}
+}
+
+func TestNetworksShowBenchmarks(t *testing.T) {
+	env := map[string]string{"ONTIME_DATA": testenv.DataDir(t)}
+	out, _, err := runCLI(t, env, "networks", "show", "--network", "sfn")
+	if err != nil || !strings.Contains(out, "24 nodes, 76 links, coordinates lonlat, step cap 12") || !strings.Contains(out, "OD 2-15: LET 45.6505") {
+		t.Errorf("show sfn (%v):\n%s", err, out)
+	}
+	out, _, err = runCLI(t, env, "networks", "list")
+	if err != nil || strings.Contains(out, "missing data") {
+		t.Errorf("list (%v):\n%s", err, out)
+	}
+}
+
+func TestNetworksFetchFromMirror(t *testing.T) {
+	// Serve the real files when we have them, else check the refusal of bad content.
+	dataDir := os.Getenv("ONTIME_DATA")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, f := range builtin.DataFiles {
+			if strings.HasSuffix(f.URL, r.URL.Path) {
+				b, err := os.ReadFile(filepath.Join(dataDir, f.Path))
+				if err != nil {
+					b = []byte("not the file")
+				}
+				w.Write(b)
+				return
+			}
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	dest := t.TempDir()
+	out, progress, err := runCLI(t, nil, "networks", "fetch", "--dest", dest, "--mirror", srv.URL)
+	if dataDir == "" {
+		if err == nil || !strings.Contains(err.Error(), "SHA-256") {
+			t.Fatalf("fetch of wrong content: %v", err)
+		}
+		testenv.DataDir(t) // skips, or fails under CI
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "benchmark data ready in "+dest) || !strings.Contains(progress, "[7/7]") || !strings.Contains(progress, "academic research purposes only") {
+		t.Errorf("out %q\nprogress %q", out, progress)
+	}
+	for _, f := range builtin.DataFiles {
+		b, err := os.ReadFile(filepath.Join(dest, f.Path))
+		h := sha256.Sum256(b)
+		if err != nil || hex.EncodeToString(h[:]) != f.SHA256 {
+			t.Errorf("%s: %v", f.Path, err)
+		}
+	}
+	// The fetched directory serves the benchmarks.
+	if _, _, err := runCLI(t, nil, "networks", "show", "--network", "sfn", "--data", dest); err != nil {
+		t.Error(err)
+	}
+}

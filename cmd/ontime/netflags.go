@@ -1,0 +1,74 @@
+package main
+
+import (
+	"flag"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// netFlags are the flags that select a network and its correlation.
+type netFlags struct {
+	network  string
+	data     string
+	corr     string
+	corrSeed uint64
+	strength float64
+	length   float64
+	seedSet  bool
+}
+
+func (nf *netFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&nf.network, "network", "twobranch", "built-in network ("+strings.Join(builtin.Names, ", ")+") or a .json/.csv network file")
+	fs.StringVar(&nf.data, "data", "", "benchmark data directory (default $ONTIME_DATA)")
+	fs.StringVar(&nf.corr, "corr", "", "override the correlation: independent, random-psd or spatial")
+	fs.Uint64Var(&nf.corrSeed, "corr-seed", 0, "seed of the random-psd correlation (default: the network's)")
+	fs.Float64Var(&nf.strength, "corr-strength", 0.5, "spatial correlation between coincident links, in [0,1]")
+	fs.Float64Var(&nf.length, "corr-length", 0, "spatial decay length in metres (default: a tenth of the network's extent)")
+}
+
+// load reads the network and builds its link-time model.
+func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.Network, *linktime.Gaussian, error) {
+	dir := nf.data
+	if dir == "" {
+		dir = getenv("ONTIME_DATA")
+	}
+	net, err := builtin.Open(nf.network, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "corr-seed" })
+	switch nf.corr {
+	case "":
+		if seedSet {
+			if net.Correlation.Model != "random-psd" {
+				return nil, nil, engine.Errorf(engine.EINVALID, "--corr-seed applies to random-psd correlation; network %s uses %s (add --corr random-psd)", net.Name, net.Correlation.Model)
+			}
+			net.Correlation.Seed = nf.corrSeed
+		}
+	case "independent":
+		net.Correlation = engine.Correlation{Model: "independent"}
+	case "random-psd":
+		seed := net.Correlation.Seed
+		if seedSet || net.Correlation.Model != "random-psd" {
+			seed = nf.corrSeed
+		}
+		net.Correlation = engine.Correlation{Model: "random-psd", Seed: seed}
+	case "spatial":
+		length := nf.length
+		if length == 0 {
+			length = linktime.DefaultSpatialLength(net)
+		}
+		net.Correlation = engine.Correlation{Model: "spatial", Strength: nf.strength, Length: length}
+	default:
+		return nil, nil, engine.Errorf(engine.EINVALID, "--corr %q: use independent, random-psd or spatial", nf.corr)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		return nil, nil, err
+	}
+	return net, model, nil
+}

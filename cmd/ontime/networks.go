@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/internal/fetch"
+)
+
+func runNetworks(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: ontime networks list|show|export|fetch [flags]")
+		return errUsage
+	}
+	fs := flag.NewFlagSet("networks "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	switch args[0] {
+	case "list":
+		data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return usageErr(err)
+		}
+		dir := orEnv(*data, getenv, "ONTIME_DATA")
+		for _, name := range builtin.Names {
+			state := "ready"
+			if _, err := builtin.Load(name, dir); err != nil {
+				state = "missing data: " + engine.ErrorMessage(err)
+			}
+			fmt.Fprintf(stdout, "%-10s %s\n           %s\n", name, builtin.Describe[name], state)
+		}
+		return nil
+	case "show":
+		var nf netFlags
+		nf.register(fs)
+		if err := fs.Parse(args[1:]); err != nil {
+			return usageErr(err)
+		}
+		net, model, err := nf.load(fs, getenv)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %s\n%d nodes, %d links, coordinates %s, step cap %d\n", net.Name, net.Description,
+			len(net.Nodes), len(net.Links), orDash(string(net.Coords)), net.StepCap)
+		st := model.Stats
+		fmt.Fprintf(stdout, "correlation %s: mean |ρ| %.4f, max |ρ| %.4f, rank %d, clipped eigenvalues %d\n",
+			model.Spec.Model, st.MeanAbs, st.MaxAbs, st.Rank, st.Clipped)
+		for _, od := range net.ODs {
+			tree := net.LET(od.Destination)
+			path := tree.Path(od.Origin, net)
+			fmt.Fprintf(stdout, "OD %s: LET %.4f min, %d links: %s\n", net.ODString(od), tree.Time[od.Origin], len(path), strings.Join(net.PathNodes(path), "-"))
+		}
+		for _, s := range net.Sources {
+			fmt.Fprintf(stdout, "source %s sha256 %s\n", s.Path, s.SHA256)
+		}
+		return nil
+	case "export":
+		var nf netFlags
+		nf.register(fs)
+		out := fs.String("out", "", "write to this file instead of stdout")
+		if err := fs.Parse(args[1:]); err != nil {
+			return usageErr(err)
+		}
+		net, _, err := nf.load(fs, getenv)
+		if err != nil {
+			return err
+		}
+		if *out == "" {
+			return netfile.WriteJSON(stdout, net)
+		}
+		return writeFileAtomic(*out, func(w io.Writer) error { return netfile.WriteJSON(w, net) })
+	case "fetch":
+		dest := fs.String("dest", "", "directory to fetch into (default $ONTIME_DATA, else ./data)")
+		mirror := fs.String("mirror", "", "fetch from this base URL instead of the public hosts (same paths)")
+		force := fs.Bool("force", false, "replace files whose content differs from the pinned sources")
+		timeout := fs.Duration("timeout", 2*time.Minute, "give up after this long")
+		if err := fs.Parse(args[1:]); err != nil {
+			return usageErr(err)
+		}
+		d := orEnv(*dest, getenv, "ONTIME_DATA")
+		if d == "" {
+			d = "data"
+		}
+		ctx, cancel := context.WithTimeout(ctx, *timeout)
+		defer cancel()
+		fmt.Fprintf(stderr, "fetching %d benchmark files into %s\n", len(builtin.DataFiles), d)
+		err := fetch.Fetch(ctx, builtin.DataFiles, fetch.Options{Dest: d, Mirror: *mirror, Force: *force,
+			Client: &http.Client{Timeout: *timeout}, Progress: stderr})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "benchmark data ready in %s (use --data %s or ONTIME_DATA=%s)\n", d, d, d)
+		return nil
+	}
+	return fmt.Errorf("unknown networks command %q (list, show, export, fetch): %w", args[0], errUsage)
+}
+
+func orEnv(v string, getenv func(string) string, key string) string {
+	if v != "" {
+		return v
+	}
+	return getenv(key)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// writeFileAtomic writes through a temporary file so that a failure leaves
+// any existing file as it was.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(dirOf(path), ".ontime-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}

@@ -1,0 +1,290 @@
+// Package bench evaluates routing methods on common sample pools: every
+// method meets the same joint realizations, so differences between methods
+// are paired, and the report carries paired t tests with Holm's correction.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/stats"
+)
+
+// Config is one benchmark run.
+type Config struct {
+	Net      *engine.Network
+	Model    *linktime.Gaussian
+	Methods  []string
+	Focus    string    // the Holm family is Focus against every other method; default Methods[0]
+	Budgets  []float64 // factors of each OD pair's LET time
+	ODs      []engine.OD
+	Pools    int
+	PoolSize int
+	Seed     uint64 // benchmark instance; 0 is the published one
+	Sampled  bool
+	Workers  int       // 0: all cores
+	Progress io.Writer // a progress line for long runs; nil for none
+	// ProgressTTY redraws the progress line in place (a terminal); otherwise
+	// only the finished line is written, to keep logs readable.
+	ProgressTTY bool
+	Version     string
+	Commit      string
+}
+
+// Run evaluates every method on every OD pair and budget over the test pools.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	start := time.Now()
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	net := cfg.Net
+	rep := &Report{Network: net.Name, Methods: cfg.Methods, Focus: cfg.Focus, Budgets: cfg.Budgets}
+	// Tasks: OD-major, budget-minor.
+	var tasks []sim.Task
+	for _, od := range cfg.ODs {
+		tree := net.LET(od.Destination)
+		if tree.Hops[od.Origin] < 0 {
+			return nil, engine.Errorf(engine.EINVALID, "OD %s: the destination cannot be reached", net.ODString(od))
+		}
+		path := tree.Path(od.Origin, net)
+		rep.ODs = append(rep.ODs, ODInfo{OD: net.ODString(od), LETTime: tree.Time[od.Origin], LETLinks: len(path), LETPath: net.PathNodes(path)})
+		for _, f := range cfg.Budgets {
+			tasks = append(tasks, sim.Task{OD: od, Budget: f * tree.Time[od.Origin], Cap: net.StepCap})
+		}
+	}
+	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled}
+	policies := make([]engine.Policy, len(cfg.Methods))
+	rep.Provenance = cfg.provenance()
+	for i, name := range cfg.Methods {
+		m, _ := policy.Lookup(name)
+		t0 := time.Now()
+		p, settings, err := m.New(env)
+		if err != nil {
+			return nil, fmt.Errorf("method %s: %w", name, err)
+		}
+		policies[i] = p
+		rep.Provenance.Methods = append(rep.Provenance.Methods, MethodInfo{Name: name, Bound: m.Bound,
+			Settings: settings, SolveSeconds: time.Since(t0).Seconds()})
+	}
+	// onTime[method][task][pool]
+	onTime := make([][][]float64, len(policies))
+	for i := range onTime {
+		onTime[i] = make([][]float64, len(tasks))
+		for j := range onTime[i] {
+			onTime[i][j] = make([]float64, cfg.Pools)
+		}
+	}
+	err := forEachPool(ctx, cfg, func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error {
+		for mi, p := range policies {
+			for ti, task := range tasks {
+				if err := r.Run(p, task, pool, res); err != nil {
+					return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[mi], net.ODString(task.OD), err)
+				}
+				onTime[mi][ti][pool.Index] = rate(res)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.fill(onTime, len(cfg.ODs))
+	rep.Provenance.ElapsedSeconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+func rate(res []sim.Result) float64 {
+	k := 0
+	for _, r := range res {
+		if r.OnTime {
+			k++
+		}
+	}
+	return float64(k) / float64(len(res))
+}
+
+// forEachPool draws the test pools and hands each to fn, on all workers.
+func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error) error {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, cfg.Pools)
+	jobs := make(chan int)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	start := time.Now()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &sim.Runner{Net: cfg.Net}
+			res := make([]sim.Result, cfg.PoolSize)
+			var buf []float64
+			for k := range jobs {
+				pool := sim.NewPool(cfg.Model, cfg.Net.Name, sim.Test, k, cfg.PoolSize, cfg.Seed, buf)
+				buf = pool.X
+				if err := fn(pool, r, res); err != nil {
+					errs <- err
+					return
+				}
+				mu.Lock()
+				done++
+				if cfg.Progress != nil && (cfg.ProgressTTY || done == cfg.Pools) {
+					fmt.Fprintf(cfg.Progress, "\rbench %s: pool %d/%d done, %.1fs", cfg.Net.Name, done, cfg.Pools, time.Since(start).Seconds())
+					if done == cfg.Pools {
+						fmt.Fprintln(cfg.Progress)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	var err error
+send:
+	for k := range cfg.Pools {
+		select {
+		case jobs <- k:
+		case err = <-errs:
+			break send
+		case <-ctx.Done():
+			err = ctx.Err()
+			break send
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-errs:
+		default:
+		}
+	}
+	return err
+}
+
+func (cfg *Config) check() error {
+	if cfg.Net == nil || cfg.Model == nil {
+		return engine.Errorf(engine.EINVALID, "bench needs a network and its link-time model")
+	}
+	if len(cfg.Methods) == 0 {
+		return engine.Errorf(engine.EINVALID, "no methods given")
+	}
+	for i, m := range cfg.Methods {
+		if _, err := policy.Lookup(m); err != nil {
+			return err
+		}
+		if slices.Contains(cfg.Methods[:i], m) {
+			return engine.Errorf(engine.EINVALID, "method %s given twice", m)
+		}
+	}
+	if cfg.Focus == "" {
+		cfg.Focus = cfg.Methods[0]
+	}
+	if !slices.Contains(cfg.Methods, cfg.Focus) {
+		return engine.Errorf(engine.EINVALID, "focus method %s is not among the methods %v", cfg.Focus, cfg.Methods)
+	}
+	if len(cfg.Budgets) == 0 {
+		return engine.Errorf(engine.EINVALID, "no budgets given")
+	}
+	for _, b := range cfg.Budgets {
+		if !(b > 0) {
+			return engine.Errorf(engine.EINVALID, "budget factor %v must be positive", b)
+		}
+	}
+	if len(cfg.ODs) == 0 {
+		return engine.Errorf(engine.EINVALID, "network %s has no OD pairs: give --ods", cfg.Net.Name)
+	}
+	if cfg.Pools < 1 || cfg.PoolSize < 1 {
+		return engine.Errorf(engine.EINVALID, "need at least one pool of at least one realization (got %d × %d)", cfg.Pools, cfg.PoolSize)
+	}
+	return nil
+}
+
+func (cfg *Config) provenance() Provenance {
+	pv := Provenance{Version: cfg.Version, Commit: cfg.Commit, DataFiles: cfg.Net.Sources,
+		Correlation: CorrelationInfo{Model: cfg.Model.Spec.Model, Seed: cfg.Model.Spec.Seed,
+			Strength: cfg.Model.Spec.Strength, Length: cfg.Model.Spec.Length, CorrStats: cfg.Model.Stats},
+		FloorMinutes: linktime.Floor, StepCap: cfg.Net.StepCap, BenchSeed: cfg.Seed, Sampled: cfg.Sampled,
+		OnTime: "arrive with total time ≤ budget within the step cap; budget = factor × LET time"}
+	if pv.DataFiles == nil {
+		pv.DataFiles = []engine.SourceFile{}
+	}
+	for k := range cfg.Pools {
+		pv.Pools = append(pv.Pools, PoolInfo{Purpose: sim.Test, Index: k, Seed: sim.Seed(cfg.Net.Name, sim.Test, k, cfg.Seed), Size: cfg.PoolSize})
+	}
+	return pv
+}
+
+// fill computes the summaries and paired comparisons from per-pool rates.
+func (rep *Report) fill(onTime [][][]float64, nOD int) {
+	nB := len(rep.Budgets)
+	pools := len(onTime[0][0])
+	// pool means over OD pairs, per method and budget
+	means := make([][][]float64, len(rep.Methods))
+	for mi, name := range rep.Methods {
+		means[mi] = make([][]float64, nB)
+		for bi, b := range rep.Budgets {
+			pm := make([]float64, pools)
+			for oi := range nOD {
+				rates := onTime[mi][oi*nB+bi]
+				for k, r := range rates {
+					pm[k] += r / float64(nOD)
+				}
+				rep.PerOD = append(rep.PerOD, ODSummary{Method: name, OD: rep.ODs[oi].OD, Budget: b, Mean: mean(rates), PoolMeans: rates})
+			}
+			means[mi][bi] = pm
+			rep.Summary = append(rep.Summary, Summary{Method: name, Budget: b, Mean: mean(pm), PoolMeans: pm})
+		}
+	}
+	fi := slices.Index(rep.Methods, rep.Focus)
+	var family []int
+	for bi, b := range rep.Budgets {
+		for mi := range rep.Methods {
+			if mi == fi {
+				continue
+			}
+			family = append(family, len(rep.Paired))
+			rep.Paired = append(rep.Paired, pairedRow(rep.Focus, rep.Methods[mi], b, means[fi][bi], means[mi][bi]))
+		}
+		for ai := range rep.Methods {
+			for bj := ai + 1; bj < len(rep.Methods); bj++ {
+				if ai != fi && bj != fi {
+					rep.Paired = append(rep.Paired, pairedRow(rep.Methods[ai], rep.Methods[bj], b, means[ai][bi], means[bj][bi]))
+				}
+			}
+		}
+	}
+	ps := make([]float64, len(family))
+	for i, k := range family {
+		ps[i] = rep.Paired[k].P
+	}
+	for i, adj := range stats.Holm(ps) {
+		v := adj
+		rep.Paired[family[i]].PHolm = &v
+	}
+}
+
+func pairedRow(a, b string, budget float64, xa, xb []float64) Paired {
+	t := stats.PairedT(xa, xb, 0.95)
+	return Paired{A: a, B: b, Budget: budget, Gain: t.Mean, CILow: t.Low, CIHigh: t.Hi, P: t.P}
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}

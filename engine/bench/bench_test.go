@@ -1,0 +1,243 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/policy"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func twobranch(t *testing.T, corr string) (*engine.Network, *linktime.Gaussian) {
+	t.Helper()
+	net, err := builtin.Load("twobranch", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if corr != "" {
+		net.Correlation = engine.Correlation{Model: corr}
+	}
+	m, err := linktime.New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net, m
+}
+
+// mcTol is four standard errors of a rate near ½ over n episodes.
+func mcTol(n int) float64 { return 4 * math.Sqrt(0.25/float64(n)) }
+
+// The truths of the five-node example at T = 106 on 10 × 10000: LET scores
+// ½; the rule that uses the observed A→B time reaches the closed-form
+// optimum 0.5370; with independent links it cannot beat ½.
+func TestTwoBranchTruths(t *testing.T) {
+	opt := policy.TwoBranchOptimum()
+	if math.Abs(opt-0.5370) > 5e-5 {
+		t.Fatalf("closed form %v, want 0.5370", opt)
+	}
+	tol := mcTol(100000)
+	for _, tc := range []struct {
+		corr string
+		want map[string]float64
+	}{
+		{"", map[string]float64{"let": 0.5, "condrule": opt}},
+		{"independent", map[string]float64{"let": 0.5, "condrule": 0.5}},
+	} {
+		net, m := twobranch(t, tc.corr)
+		rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: []string{"let", "condrule"},
+			Budgets: []float64{1}, ODs: net.ODs, Pools: 10, PoolSize: 10000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range rep.Summary {
+			if math.Abs(s.Mean-tc.want[s.Method]) > tol {
+				t.Errorf("corr %q: %s scores %.4f, want %.4f ± %.4f", tc.corr, s.Method, s.Mean, tc.want[s.Method], tol)
+			}
+		}
+	}
+}
+
+// The paper's history-control experiment with the rule policy: only the
+// realized history on correlated links beats ½.
+func TestHistoryControl(t *testing.T) {
+	net, m := twobranch(t, "")
+	rep, err := bench.HistoryControl(context.Background(), bench.Config{Net: net, Model: m,
+		Budgets: []float64{1}, ODs: net.ODs, Pools: 10, PoolSize: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol := mcTol(100000)
+	if len(rep.Rows) != 3 || rep.Optimum == nil {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+	for _, r := range rep.Rows {
+		want := 0.5
+		if r.History == "realized history" {
+			want = *rep.Optimum
+		}
+		if r.History != "shuffled history" && math.Abs(r.Correlated.Mean-want) > tol {
+			t.Errorf("%s, correlated: %.4f, want %.4f", r.History, r.Correlated.Mean, want)
+		}
+		if math.Abs(r.Independent.Mean-0.5) > tol {
+			t.Errorf("%s, independent: %.4f, want 0.5", r.History, r.Independent.Mean)
+		}
+	}
+	// Shuffled history still sees the true remaining budget, so it may keep
+	// a little of the gain, but far less than the realized history.
+	real, shuf := rep.Rows[0].Correlated.Mean, rep.Rows[2].Correlated.Mean
+	if !(shuf < real-0.015) {
+		t.Errorf("shuffled %.4f not clearly below realized %.4f", shuf, real)
+	}
+}
+
+// A fixed-route method for tests: always the first link out.
+func init() {
+	policy.Methods = append(policy.Methods, policy.Method{Name: "first", Doc: "test: first link out",
+		New: func(env *policy.Env) (engine.Policy, map[string]any, error) {
+			return engine.PolicyFunc(func(o *engine.Observation) int { return env.Net.Out(o.Node)[0] }), nil, nil
+		}})
+}
+
+func TestReportJSONAndHolmFamily(t *testing.T) {
+	net, m := twobranch(t, "")
+	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: []string{"let", "condrule", "first"},
+		Focus: "condrule", Budgets: []float64{0.99, 1.01}, ODs: net.ODs, Pools: 4, PoolSize: 500, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.Write(&buf, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Network string
+		ODs     []struct {
+			OD       string  `json:"od"`
+			LETTime  float64 `json:"let_time"`
+			LETLinks int     `json:"let_links"`
+		} `json:"ods"`
+		Summary []struct {
+			Method    string
+			Budget    float64
+			Mean      float64
+			PoolMeans []float64 `json:"pool_means"`
+		}
+		Paired []struct {
+			A, B   string
+			Budget float64
+			P      float64
+			PHolm  *float64 `json:"p_holm"`
+		}
+		Provenance struct {
+			Commit    string
+			DataFiles []any `json:"data_files"`
+			Pools     []struct{ Seed [2]uint64 }
+			Methods   []struct{ Name string }
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Network != "twobranch" || len(doc.ODs) != 1 || doc.ODs[0].LETLinks != 3 || doc.ODs[0].LETTime != 106 {
+		t.Errorf("ods %+v", doc.ODs)
+	}
+	if len(doc.Summary) != 6 || len(doc.Summary[0].PoolMeans) != 4 {
+		t.Errorf("summary %+v", doc.Summary)
+	}
+	// 3 methods × 2 budgets: per budget 2 family pairs (condrule vs let,
+	// first) and 1 other pair (let vs first) with p_holm null.
+	inFamily := 0
+	for _, p := range doc.Paired {
+		isFamily := p.A == "condrule"
+		if isFamily != (p.PHolm != nil) {
+			t.Errorf("pair %s-%s: p_holm %v", p.A, p.B, p.PHolm)
+		}
+		if p.PHolm != nil {
+			inFamily++
+			if *p.PHolm < p.P {
+				t.Errorf("Holm p %v below raw %v", *p.PHolm, p.P)
+			}
+		}
+	}
+	if len(doc.Paired) != 6 || inFamily != 4 {
+		t.Errorf("%d pairs, %d in the family", len(doc.Paired), inFamily)
+	}
+	if len(doc.Provenance.Pools) != 4 || len(doc.Provenance.Methods) != 3 || doc.Provenance.DataFiles == nil {
+		t.Errorf("provenance %+v", doc.Provenance)
+	}
+	// Seed 3 is another benchmark instance: other pool seeds.
+	if doc.Provenance.Pools[0].Seed[1] != 3<<32 {
+		t.Errorf("pool seed %v does not carry the instance", doc.Provenance.Pools[0].Seed)
+	}
+}
+
+// Every method meets the same realizations: two runs agree exactly, and the
+// worker count does not change a result.
+func TestCommonPoolsDeterministic(t *testing.T) {
+	net, m := twobranch(t, "")
+	cfg := bench.Config{Net: net, Model: m, Methods: []string{"let", "condrule"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 3, PoolSize: 300, Workers: 1}
+	a, err := bench.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workers = 3
+	b, _ := bench.Run(context.Background(), cfg)
+	for i := range a.Summary {
+		for k := range a.Summary[i].PoolMeans {
+			if a.Summary[i].PoolMeans[k] != b.Summary[i].PoolMeans[k] {
+				t.Fatalf("pool %d differs between runs", k)
+			}
+		}
+	}
+}
+
+// The markdown report against a golden file (timings masked).
+func TestMarkdownGolden(t *testing.T) {
+	net, m := twobranch(t, "")
+	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: []string{"let", "condrule", "first"},
+		Budgets: []float64{0.98, 1, 1.02}, ODs: net.ODs, Pools: 5, PoolSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	rep.Write(&buf, "md")
+	got := regexp.MustCompile(`\d+\.\d+s`).ReplaceAll(buf.Bytes(), []byte("T"))
+	golden := filepath.Join("testdata", "twobranch.md")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(golden, got, 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err, " (run go test -update)")
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("markdown differs from %s (go test -update rewrites it):\n%s", golden, got)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	net, m := twobranch(t, "")
+	for _, cfg := range []bench.Config{
+		{Net: net, Model: m, Methods: []string{"nope"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
+		{Net: net, Model: m, Methods: []string{"let"}, Focus: "condrule", Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
+		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{-1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
+		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 0, PoolSize: 1},
+	} {
+		if _, err := bench.Run(context.Background(), cfg); err == nil {
+			t.Errorf("config %+v accepted", cfg)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package bench
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// Write writes the report as "md", "json" or "csv".
+func (rep *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "md", "":
+		return rep.WriteMarkdown(w)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	case "csv":
+		return rep.WriteCSV(w)
+	}
+	return engine.Errorf(engine.EINVALID, "unknown format %q (md, json or csv)", format)
+}
+
+// WriteMarkdown writes the tables in the paper's shape: on-time rate by
+// budget (rows) and method (columns) with the best policy in bold, the same
+// per OD pair, and the paired comparisons.
+func (rep *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	pv := rep.Provenance
+	fmt.Fprintf(&b, "## %s: on-time rate (mean over %d OD pairs and %d pools of %d)\n\n", rep.Network, len(rep.ODs), len(pv.Pools), poolSize(pv))
+	fmt.Fprintf(&b, "Correlation %s", pv.Correlation.Model)
+	if pv.Correlation.Model == "random-psd" {
+		fmt.Fprintf(&b, " (seed %d)", pv.Correlation.Seed)
+	}
+	fmt.Fprintf(&b, ": mean |ρ| %.4f, max |ρ| %.4f, rank %d. Benchmark seed %d. Budget = factor × LET time.\n\n",
+		pv.Correlation.MeanAbs, pv.Correlation.MaxAbs, pv.Correlation.Rank, pv.BenchSeed)
+	header(&b, "budget", rep.Methods)
+	for _, bud := range rep.Budgets {
+		vals := make([]float64, len(rep.Methods))
+		for i, m := range rep.Methods {
+			vals[i] = rep.summary(m, bud)
+		}
+		row(&b, fmtBudget(bud), rep.boldRow(vals))
+	}
+	b.WriteString("\n### Per OD pair\n\n")
+	header(&b, "OD (LET min, links) | budget", rep.Methods)
+	for _, od := range rep.ODs {
+		for _, bud := range rep.Budgets {
+			vals := make([]float64, len(rep.Methods))
+			for i, m := range rep.Methods {
+				vals[i] = rep.perOD(m, od.OD, bud)
+			}
+			row(&b, fmt.Sprintf("%s (%.4f, %d) | %s", od.OD, od.LETTime, od.LETLinks, fmtBudget(bud)), rep.boldRow(vals))
+		}
+	}
+	if len(rep.Paired) > 0 {
+		fmt.Fprintf(&b, "\n### Paired comparisons over pools (gain = a − b; Holm family: %s against every other method at every budget)\n\n", rep.Focus)
+		b.WriteString("| budget | a | b | gain | 95% CI | p | p (Holm) |\n|---|---|---|---|---|---|---|\n")
+		for _, p := range rep.Paired {
+			holm := "–"
+			if p.PHolm != nil {
+				holm = fmtP(*p.PHolm)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %+.4f | [%+.4f, %+.4f] | %s | %s |\n",
+				fmtBudget(p.Budget), p.A, p.B, p.Gain, p.CILow, p.CIHigh, fmtP(p.P), holm)
+		}
+	}
+	fmt.Fprintf(&b, "\nSolve times: ")
+	for i, m := range pv.Methods {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %.3fs", m.Name, m.SolveSeconds)
+	}
+	fmt.Fprintf(&b, ". Run took %.2fs.\n", pv.ElapsedSeconds)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func poolSize(pv Provenance) int {
+	if len(pv.Pools) == 0 {
+		return 0
+	}
+	return pv.Pools[0].Size
+}
+
+// boldRow formats values with the best non-bound value in bold.
+func (rep *Report) boldRow(vals []float64) []string {
+	best := -1.0
+	for i, v := range vals {
+		if !rep.IsBound(rep.Methods[i]) && v > best {
+			best = v
+		}
+	}
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = fmt.Sprintf("%.4f", v)
+		if len(vals) > 1 && !rep.IsBound(rep.Methods[i]) && v == best {
+			out[i] = "**" + out[i] + "**"
+		}
+	}
+	return out
+}
+
+func header(b *strings.Builder, first string, cols []string) {
+	fmt.Fprintf(b, "| %s | %s |\n|%s\n", first, strings.Join(cols, " | "), strings.Repeat("---|", len(cols)+strings.Count(first, "|")+1))
+}
+
+func row(b *strings.Builder, first string, cells []string) {
+	fmt.Fprintf(b, "| %s | %s |\n", first, strings.Join(cells, " | "))
+}
+
+func fmtBudget(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
+
+func fmtP(p float64) string {
+	if p < 1e-4 {
+		return fmt.Sprintf("%.1e", p)
+	}
+	return fmt.Sprintf("%.4f", p)
+}
+
+func (rep *Report) summary(method string, budget float64) float64 {
+	for _, s := range rep.Summary {
+		if s.Method == method && s.Budget == budget {
+			return s.Mean
+		}
+	}
+	return 0
+}
+
+func (rep *Report) perOD(method, od string, budget float64) float64 {
+	for _, s := range rep.PerOD {
+		if s.Method == method && s.OD == od && s.Budget == budget {
+			return s.Mean
+		}
+	}
+	return 0
+}
+
+// WriteCSV writes tidy rows: one per method, OD pair ("all" for the mean
+// over pairs), budget and pool.
+func (rep *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"network", "method", "od", "budget", "pool", "on_time_rate"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, s := range rep.Summary {
+		for k, v := range s.PoolMeans {
+			_ = cw.Write([]string{rep.Network, s.Method, "all", f(s.Budget), strconv.Itoa(k), f(v)})
+		}
+	}
+	for _, s := range rep.PerOD {
+		for k, v := range s.PoolMeans {
+			_ = cw.Write([]string{rep.Network, s.Method, s.OD, f(s.Budget), strconv.Itoa(k), f(v)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,112 @@
+package bench
+
+import (
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// Report is the result of a benchmark run; its JSON form is the `--format
+// json` output.
+type Report struct {
+	Network    string      `json:"network"`
+	Methods    []string    `json:"methods"`
+	Focus      string      `json:"focus"`
+	Budgets    []float64   `json:"budgets"`
+	ODs        []ODInfo    `json:"ods"`
+	Summary    []Summary   `json:"summary"`
+	PerOD      []ODSummary `json:"per_od"`
+	Paired     []Paired    `json:"paired"`
+	Provenance Provenance  `json:"provenance"`
+}
+
+// IsBound reports whether a method of the report is a bound (a clairvoyant),
+// which reports show but never mark best.
+func (rep *Report) IsBound(method string) bool {
+	for _, m := range rep.Provenance.Methods {
+		if m.Name == method {
+			return m.Bound
+		}
+	}
+	return false
+}
+
+// ODInfo describes an OD pair's LET path.
+type ODInfo struct {
+	OD       string   `json:"od"`
+	LETTime  float64  `json:"let_time"`
+	LETLinks int      `json:"let_links"`
+	LETPath  []string `json:"let_path"`
+}
+
+// Summary is a method's on-time rate at one budget: per pool the mean over
+// OD pairs (equal weight), and the mean over pools.
+type Summary struct {
+	Method    string    `json:"method"`
+	Budget    float64   `json:"budget"`
+	Mean      float64   `json:"mean"`
+	PoolMeans []float64 `json:"pool_means"`
+}
+
+// ODSummary is a method's on-time rate on one OD pair at one budget.
+type ODSummary struct {
+	Method    string    `json:"method"`
+	OD        string    `json:"od"`
+	Budget    float64   `json:"budget"`
+	Mean      float64   `json:"mean"`
+	PoolMeans []float64 `json:"pool_means"`
+}
+
+// Paired compares methods a and b at one budget over the pools: mean gain
+// a − b, its 95% paired-t interval, the raw two-sided p and, inside the Holm
+// family (focus against each other method), the Holm-adjusted p.
+type Paired struct {
+	A      string   `json:"a"`
+	B      string   `json:"b"`
+	Budget float64  `json:"budget"`
+	Gain   float64  `json:"gain"`
+	CILow  float64  `json:"ci_low"`
+	CIHigh float64  `json:"ci_high"`
+	P      float64  `json:"p"`
+	PHolm  *float64 `json:"p_holm"`
+}
+
+// Provenance says exactly what produced a report.
+type Provenance struct {
+	Version        string              `json:"version"`
+	Commit         string              `json:"commit"`
+	DataFiles      []engine.SourceFile `json:"data_files"`
+	Correlation    CorrelationInfo     `json:"correlation"`
+	FloorMinutes   float64             `json:"floor_minutes"`
+	StepCap        int                 `json:"step_cap"`
+	OnTime         string              `json:"on_time"`
+	BenchSeed      uint64              `json:"seed"`
+	Sampled        bool                `json:"sampled"`
+	Pools          []PoolInfo          `json:"pools"`
+	Methods        []MethodInfo        `json:"methods"`
+	ElapsedSeconds float64             `json:"elapsed_seconds"`
+}
+
+// CorrelationInfo is the link-time correlation a report ran under.
+type CorrelationInfo struct {
+	Model    string  `json:"model"`
+	Seed     uint64  `json:"seed,omitempty"`
+	Strength float64 `json:"strength,omitempty"`
+	Length   float64 `json:"length,omitempty"`
+	linktime.CorrStats
+}
+
+// PoolInfo identifies one sample pool.
+type PoolInfo struct {
+	Purpose string    `json:"purpose"`
+	Index   int       `json:"index"`
+	Seed    [2]uint64 `json:"seed"`
+	Size    int       `json:"size"`
+}
+
+// MethodInfo is a method's settings and the time its policy took to build.
+type MethodInfo struct {
+	Name         string         `json:"name"`
+	Bound        bool           `json:"bound"`
+	Settings     map[string]any `json:"settings"`
+	SolveSeconds float64        `json:"solve_seconds"`
+}

@@ -1,0 +1,82 @@
+// Package engine holds ontime's domain types: road networks with random link
+// times, origin-destination tasks, the information a traveller observes, and
+// the policy interface every router implements. It knows nothing of HTTP;
+// implementations live in sub-packages named for what they do (netfile reads
+// and writes files, linktime samples link times, sim runs episodes, …).
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes, in the style of benbjohnson/wtf: a small closed set that the
+// CLI and the HTTP layer map to exit messages and statuses in one place.
+const (
+	EINVALID  = "invalid"
+	ENOTFOUND = "not_found"
+	EINTERNAL = "internal"
+)
+
+// Error is an application error with a code and a message meant for people.
+// File, Line and Field locate bad input when it came from a file.
+type Error struct {
+	Code    string
+	Message string
+	File    string
+	Line    int // 1-based; 0 when unknown
+	Field   string
+	Err     error // optional cause
+}
+
+func (e *Error) Error() string {
+	loc := ""
+	switch {
+	case e.File != "" && e.Line > 0:
+		loc = fmt.Sprintf("%s:%d: ", e.File, e.Line)
+	case e.File != "":
+		loc = e.File + ": "
+	}
+	if e.Field != "" {
+		loc += "field " + e.Field + ": "
+	}
+	return loc + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with the given code.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// InputError reports bad input at a place in a file.
+func InputError(file string, line int, field, format string, args ...any) *Error {
+	return &Error{Code: EINVALID, File: file, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for
+// any other non-nil error and "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the message of the first *Error in err's chain, or a
+// generic text for other errors, which may hold details unfit for users.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	if err == nil {
+		return ""
+	}
+	return "internal error"
+}

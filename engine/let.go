@@ -1,0 +1,135 @@
+package engine
+
+import (
+	"container/heap"
+	"math"
+	"sort"
+)
+
+// TieTolerance is the relative gap within which two path times count as
+// tied. UE link costs make many paths equal up to rounding noise (~1e-8 on
+// Sioux Falls), so an exact comparison would pick a path by float luck.
+const TieTolerance = 1e-9
+
+// LETTree is the least-expected-time tree towards one destination: for each
+// node, its LET time to the destination and the next link on its LET path.
+// Among tied paths it prefers fewest links, then the smallest node-id
+// sequence (ids compared by CompareIDs).
+type LETTree struct {
+	Destination int
+	Time        []float64 // +Inf where the destination is unreachable
+	Hops        []int     // links on the chosen path; -1 when unreachable
+	Next        []int     // next link on the chosen path; -1 at the destination or when unreachable
+}
+
+// LET builds the LET tree towards dest by Dijkstra on link means over the
+// reversed network. It is hand-written, not gonum's, because the tie rule
+// above needs the whole set of near-optimal successors.
+func (n *Network) LET(dest int) *LETTree {
+	nn := len(n.Nodes)
+	in := make([][]int, nn)
+	for e, l := range n.Links {
+		in[l.To] = append(in[l.To], e)
+	}
+	t := &LETTree{Destination: dest, Time: make([]float64, nn), Hops: make([]int, nn), Next: make([]int, nn)}
+	for i := range t.Time {
+		t.Time[i] = math.Inf(1)
+		t.Hops[i] = -1
+		t.Next[i] = -1
+	}
+	t.Time[dest] = 0
+	done := make([]bool, nn)
+	order := make([]int, 0, nn) // nodes in order of settled time
+	q := &distHeap{{dest, 0}}
+	for q.Len() > 0 {
+		it := heap.Pop(q).(distItem)
+		if done[it.node] {
+			continue
+		}
+		done[it.node] = true
+		order = append(order, it.node)
+		for _, e := range in[it.node] {
+			u := n.Links[e].From
+			if d := it.dist + n.Links[e].Mean; d < t.Time[u] {
+				t.Time[u] = d
+				heap.Push(q, distItem{u, d})
+			}
+		}
+	}
+	// Settled order is non-decreasing in time, so every tight successor of a
+	// node is settled before it (means are positive): one pass fixes hops and
+	// next links by the tie rule.
+	t.Hops[dest] = 0
+	for _, u := range order {
+		if u == dest {
+			continue
+		}
+		tol := TieTolerance * t.Time[u]
+		for _, e := range n.Out(u) {
+			v := n.Links[e].To
+			if t.Hops[v] < 0 || n.Links[e].Mean+t.Time[v] > t.Time[u]+tol {
+				continue
+			}
+			h := t.Hops[v] + 1
+			if best := t.Next[u]; best < 0 || h < t.Hops[u] ||
+				h == t.Hops[u] && CompareIDs(n.Nodes[v].ID, n.Nodes[n.Links[best].To].ID) < 0 {
+				t.Next[u], t.Hops[u] = e, h
+			}
+		}
+	}
+	return t
+}
+
+// Path returns the links of the chosen LET path from origin, or nil when the
+// destination cannot be reached.
+func (t *LETTree) Path(origin int, n *Network) []int {
+	if t.Hops[origin] < 0 {
+		return nil
+	}
+	path := make([]int, 0, t.Hops[origin])
+	for u := origin; u != t.Destination; u = n.Links[t.Next[u]].To {
+		path = append(path, t.Next[u])
+	}
+	return path
+}
+
+// PathNodes lists the node ids along a path of links starting at its first
+// link's tail.
+func (n *Network) PathNodes(path []int) []string {
+	if len(path) == 0 {
+		return nil
+	}
+	ids := []string{n.Nodes[n.Links[path[0]].From].ID}
+	for _, e := range path {
+		ids = append(ids, n.Nodes[n.Links[e].To].ID)
+	}
+	return ids
+}
+
+type distItem struct {
+	node int
+	dist float64
+}
+
+type distHeap []distItem
+
+func (h distHeap) Len() int           { return len(h) }
+func (h distHeap) Less(i, j int) bool { return h[i].dist < h[j].dist }
+func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *distHeap) Push(x any)        { *h = append(*h, x.(distItem)) }
+func (h *distHeap) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}
+
+// SortODs orders OD pairs by origin then destination id.
+func (n *Network) SortODs(ods []OD) {
+	sort.SliceStable(ods, func(i, j int) bool {
+		if c := CompareIDs(n.Nodes[ods[i].Origin].ID, n.Nodes[ods[j].Origin].ID); c != 0 {
+			return c < 0
+		}
+		return CompareIDs(n.Nodes[ods[i].Destination].ID, n.Nodes[ods[j].Destination].ID) < 0
+	})
+}

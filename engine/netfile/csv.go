@@ -1,0 +1,122 @@
+package netfile
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// CSVLink is one row of the link CSV form From,To,Cost,Var[,Volume]: the
+// SEGAC benchmark's files, where Cost is the mean link time and Var its
+// variance.
+type CSVLink struct {
+	Line      int
+	From, To  string
+	Cost, Var float64
+	Volume    float64
+	HasVolume bool
+}
+
+// ReadLinkCSV reads the link CSV form. Columns are found by header name (case
+// and surrounding spaces ignored, any order); a UTF-8 byte-order mark is
+// tolerated; Volume is optional.
+func ReadLinkCSV(r io.Reader, file string) ([]CSVLink, error) {
+	cr := csv.NewReader(r)
+	cr.TrimLeadingSpace = true
+	header, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, engine.InputError(file, 1, "header", "file is empty")
+		}
+		return nil, csvError(file, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff")
+		}
+		col[strings.ToLower(strings.TrimSpace(h))] = i
+	}
+	for _, need := range []string{"from", "to", "cost", "var"} {
+		if _, ok := col[need]; !ok {
+			return nil, engine.InputError(file, 1, need, "header has no %s column (header: %s)", need, strings.Join(header, ","))
+		}
+	}
+	vol, hasVol := col["volume"]
+	var links []CSVLink
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvError(file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		l := CSVLink{Line: line, From: strings.TrimSpace(rec[col["from"]]), To: strings.TrimSpace(rec[col["to"]]), HasVolume: hasVol}
+		if l.From == "" || l.To == "" {
+			return nil, engine.InputError(file, line, "From/To", "empty node id")
+		}
+		if l.Cost, err = parseFloat(file, line, "Cost", strings.TrimSpace(rec[col["cost"]])); err != nil {
+			return nil, err
+		}
+		if l.Var, err = parseFloat(file, line, "Var", strings.TrimSpace(rec[col["var"]])); err != nil {
+			return nil, err
+		}
+		if hasVol {
+			if l.Volume, err = parseFloat(file, line, "Volume", strings.TrimSpace(rec[vol])); err != nil {
+				return nil, err
+			}
+		}
+		if !(l.Cost > 0) {
+			return nil, engine.InputError(file, line, "Cost", "mean time %v must be positive", l.Cost)
+		}
+		if !(l.Var >= 0) {
+			return nil, engine.InputError(file, line, "Var", "variance %v must be ≥ 0", l.Var)
+		}
+		links = append(links, l)
+	}
+	if len(links) == 0 {
+		return nil, engine.InputError(file, 2, "", "no link rows after the header")
+	}
+	return links, nil
+}
+
+func csvError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &engine.Error{Code: engine.EINVALID, File: file, Line: pe.Line, Field: "row", Message: pe.Err.Error(), Err: err}
+	}
+	return &engine.Error{Code: engine.EINVALID, File: file, Message: err.Error(), Err: err}
+}
+
+// LinkCSVNetwork builds a network from link CSV rows alone: nodes are the
+// link endpoints, ordered by CompareIDs, without coordinates.
+func LinkCSVNetwork(name string, rows []CSVLink) *engine.Network {
+	net := &engine.Network{Name: name, Correlation: engine.Correlation{Model: "independent"}}
+	seen := map[string]bool{}
+	var ids []string
+	for _, r := range rows {
+		for _, id := range []string{r.From, r.To} {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	sortIDs(ids)
+	for _, id := range ids {
+		net.Nodes = append(net.Nodes, engine.Node{ID: id})
+	}
+	net.Index()
+	for _, r := range rows {
+		f, _ := net.NodeIndex(r.From)
+		t, _ := net.NodeIndex(r.To)
+		net.Links = append(net.Links, engine.Link{From: f, To: t, Mean: r.Cost, Var: r.Var})
+	}
+	net.Index()
+	return net
+}

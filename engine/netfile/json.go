@@ -1,0 +1,192 @@
+package netfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// FormatName and FormatVersion identify ontime's own network format.
+const (
+	FormatName    = "ontime-network"
+	FormatVersion = 1
+)
+
+// jsonNetwork is version 1 of ontime's network format. Numbers are written in
+// Go's shortest round-trip form, so read → write → read is exact.
+type jsonNetwork struct {
+	Format      string          `json:"format"`
+	Version     int             `json:"version"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Coordinates string          `json:"coordinates,omitempty"` // "planar", "lonlat" or absent
+	Nodes       []jsonNode      `json:"nodes"`
+	Links       []jsonLink      `json:"links"`
+	Correlation jsonCorrelation `json:"correlation"`
+	ODs         []string        `json:"ods,omitempty"`
+	StepCap     int             `json:"step_cap,omitempty"`
+}
+
+type jsonNode struct {
+	ID string  `json:"id"`
+	X  float64 `json:"x"` // planar x or longitude
+	Y  float64 `json:"y"` // planar y or latitude
+}
+
+type jsonLink struct {
+	From     string  `json:"from"`
+	To       string  `json:"to"`
+	Mean     float64 `json:"mean"`     // minutes
+	Variance float64 `json:"variance"` // minutes²
+}
+
+type jsonCorrelation struct {
+	Model      string      `json:"model"` // independent | random-psd | spatial | explicit
+	Seed       uint64      `json:"seed,omitempty"`
+	Strength   float64     `json:"strength,omitempty"`
+	Length     float64     `json:"length,omitempty"`
+	Covariance [][]float64 `json:"covariance,omitempty"`
+}
+
+// WriteJSON writes net in ontime's network format.
+func WriteJSON(w io.Writer, net *engine.Network) error {
+	jn := jsonNetwork{Format: FormatName, Version: FormatVersion, Name: net.Name, Description: net.Description,
+		Coordinates: string(net.Coords), StepCap: net.StepCap,
+		Correlation: jsonCorrelation{Model: net.Correlation.Model, Seed: net.Correlation.Seed,
+			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Covariance: net.Correlation.Covariance}}
+	for _, n := range net.Nodes {
+		jn.Nodes = append(jn.Nodes, jsonNode{n.ID, n.Coord[0], n.Coord[1]})
+	}
+	for _, l := range net.Links {
+		jn.Links = append(jn.Links, jsonLink{net.Nodes[l.From].ID, net.Nodes[l.To].ID, l.Mean, l.Var})
+	}
+	for _, od := range net.ODs {
+		jn.ODs = append(jn.ODs, net.ODString(od))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(jn)
+}
+
+// ReadJSON reads a network in ontime's format and validates it; errors name
+// the file, line and field.
+func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &engine.Error{Code: engine.EINVALID, File: file, Message: err.Error(), Err: err}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var jn jsonNetwork
+	if err := dec.Decode(&jn); err != nil {
+		return nil, jsonSyntaxError(file, data, err)
+	}
+	bad := func(field string, path []any, format string, args ...any) error {
+		return engine.InputError(file, jsonLine(data, path...), field, format, args...)
+	}
+	if jn.Format != FormatName {
+		return nil, bad("format", []any{"format"}, "expected %q, got %q", FormatName, jn.Format)
+	}
+	if jn.Version != FormatVersion {
+		return nil, bad("version", []any{"version"}, "version %d is not supported (this ontime reads version %d)", jn.Version, FormatVersion)
+	}
+	net := &engine.Network{Name: jn.Name, Description: jn.Description, StepCap: jn.StepCap}
+	switch engine.CoordKind(jn.Coordinates) {
+	case engine.CoordNone, engine.CoordPlanar, engine.CoordLonLat:
+		net.Coords = engine.CoordKind(jn.Coordinates)
+	default:
+		return nil, bad("coordinates", []any{"coordinates"}, "expected \"planar\" or \"lonlat\", got %q", jn.Coordinates)
+	}
+	if len(jn.Nodes) == 0 {
+		return nil, bad("nodes", []any{"nodes"}, "no nodes")
+	}
+	seen := make(map[string]bool, len(jn.Nodes))
+	for i, n := range jn.Nodes {
+		if n.ID == "" {
+			return nil, bad(fmt.Sprintf("nodes[%d].id", i), []any{"nodes", i}, "empty node id")
+		}
+		if seen[n.ID] {
+			return nil, bad(fmt.Sprintf("nodes[%d].id", i), []any{"nodes", i}, "duplicate node id %q", n.ID)
+		}
+		seen[n.ID] = true
+		net.Nodes = append(net.Nodes, engine.Node{ID: n.ID, Coord: [2]float64{n.X, n.Y}})
+	}
+	net.Index()
+	for i, l := range jn.Links {
+		f := fmt.Sprintf("links[%d]", i)
+		from, ok := net.NodeIndex(l.From)
+		if !ok {
+			return nil, bad(f+".from", []any{"links", i}, "unknown node %q", l.From)
+		}
+		to, ok := net.NodeIndex(l.To)
+		if !ok {
+			return nil, bad(f+".to", []any{"links", i}, "unknown node %q", l.To)
+		}
+		if !(l.Mean > 0) {
+			return nil, bad(f+".mean", []any{"links", i}, "mean %v must be positive", l.Mean)
+		}
+		if !(l.Variance >= 0) {
+			return nil, bad(f+".variance", []any{"links", i}, "variance %v must be ≥ 0", l.Variance)
+		}
+		net.Links = append(net.Links, engine.Link{From: from, To: to, Mean: l.Mean, Var: l.Variance})
+	}
+	net.Index()
+	c := jn.Correlation
+	net.Correlation = engine.Correlation{Model: c.Model, Seed: c.Seed, Strength: c.Strength, Length: c.Length, Covariance: c.Covariance}
+	if err := checkCorrelation(net, func(field string, path []any, format string, args ...any) error {
+		return bad("correlation"+field, append([]any{"correlation"}, path...), format, args...)
+	}); err != nil {
+		return nil, err
+	}
+	for i, s := range jn.ODs {
+		od, err := net.ParseOD(s)
+		if err != nil {
+			return nil, bad(fmt.Sprintf("ods[%d]", i), []any{"ods", i}, "%s", engine.ErrorMessage(err))
+		}
+		net.ODs = append(net.ODs, od)
+	}
+	if jn.StepCap < 0 {
+		return nil, bad("step_cap", []any{"step_cap"}, "must be ≥ 0")
+	}
+	net.Project()
+	return net, nil
+}
+
+func checkCorrelation(net *engine.Network, bad func(field string, path []any, format string, args ...any) error) error {
+	c := net.Correlation
+	switch c.Model {
+	case "independent", "random-psd":
+	case "spatial":
+		if c.Strength < 0 || c.Strength > 1 {
+			return bad(".strength", []any{"strength"}, "must be in [0, 1], got %v", c.Strength)
+		}
+		if !(c.Length > 0) {
+			return bad(".length", []any{"length"}, "must be positive, got %v", c.Length)
+		}
+	case "explicit":
+		n := len(net.Links)
+		if len(c.Covariance) != n {
+			return bad(".covariance", []any{"covariance"}, "need %d rows (one per link), got %d", n, len(c.Covariance))
+		}
+		for i, row := range c.Covariance {
+			if len(row) != n {
+				return bad(fmt.Sprintf(".covariance[%d]", i), []any{"covariance", i}, "need %d entries, got %d", n, len(row))
+			}
+			for j, v := range row {
+				if math.Abs(v-c.Covariance[j][i]) > 1e-12*(1+math.Abs(v)) {
+					return bad(fmt.Sprintf(".covariance[%d][%d]", i, j), []any{"covariance", i}, "matrix is not symmetric: %v vs [%d][%d] = %v", v, j, i, c.Covariance[j][i])
+				}
+			}
+			if v := net.Links[i].Var; math.Abs(row[i]-v) > 1e-9*(1+v) {
+				return bad(fmt.Sprintf(".covariance[%d][%d]", i, i), []any{"covariance", i}, "diagonal %v differs from links[%d].variance %v", row[i], i, v)
+			}
+		}
+	default:
+		return bad(".model", []any{"model"}, "unknown model %q (independent, random-psd, spatial or explicit)", c.Model)
+	}
+	return nil
+}

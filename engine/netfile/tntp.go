@@ -1,0 +1,266 @@
+// Package netfile reads and writes network files: TNTP (_net, _flow, _node),
+// GeoJSON node points, the link CSV form used by the SEGAC benchmark, and
+// ontime's own JSON format. Every reader reports bad input with the file,
+// line and field.
+package netfile
+
+import (
+	"bufio"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// TNTPLink is one row of a TNTP _net file.
+type TNTPLink struct {
+	Line                     int
+	Init, Term               string
+	Capacity, Length, FFTime float64
+	B, Power, Speed, Toll    float64
+	Type                     int
+}
+
+// TNTPNet is a parsed TNTP _net file.
+type TNTPNet struct {
+	Metadata      map[string]string // "NUMBER OF NODES" → "24", …
+	FirstThruNode int
+	Links         []TNTPLink
+}
+
+// lineReader yields lines with their 1-based numbers, tolerating a final
+// line without newline, CRLF endings and a UTF-8 byte-order mark.
+type lineReader struct {
+	sc   *bufio.Scanner
+	line int
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	return &lineReader{sc: sc}
+}
+
+func (lr *lineReader) next() (string, bool) {
+	if !lr.sc.Scan() {
+		return "", false
+	}
+	lr.line++
+	s := strings.TrimRight(lr.sc.Text(), "\r")
+	if lr.line == 1 {
+		s = strings.TrimPrefix(s, "\ufeff")
+	}
+	return s, true
+}
+
+// fields splits a TNTP row on whitespace and drops the trailing ";".
+func fields(s string) []string {
+	f := strings.Fields(s)
+	if n := len(f); n > 0 && f[n-1] == ";" {
+		f = f[:n-1]
+	} else if n > 0 {
+		f[n-1] = strings.TrimSuffix(f[n-1], ";")
+	}
+	return f
+}
+
+func parseFloat(file string, line int, field, s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, engine.InputError(file, line, field, "%q is not a number", s)
+	}
+	return v, nil
+}
+
+// ReadTNTPNet reads a TNTP _net file: the <KEY> value metadata block up to
+// <END OF METADATA>, a "~" header naming the columns, then one link per row,
+// tab-separated and ending in ";". Columns are found by header name.
+func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
+	lr := newLineReader(r)
+	net := &TNTPNet{Metadata: map[string]string{}}
+	inMeta := true
+	var cols map[string]int
+	for {
+		s, ok := lr.next()
+		if !ok {
+			break
+		}
+		t := strings.TrimSpace(s)
+		if t == "" {
+			continue
+		}
+		if inMeta {
+			if strings.HasPrefix(t, "<END OF METADATA>") {
+				inMeta = false
+				continue
+			}
+			if strings.HasPrefix(t, "<") {
+				if k := strings.Index(t, ">"); k > 0 {
+					net.Metadata[t[1:k]] = strings.TrimSpace(t[k+1:])
+					continue
+				}
+			}
+			return nil, engine.InputError(file, lr.line, "metadata", "expected <KEY> value or <END OF METADATA>, got %q", trunc(t))
+		}
+		if strings.HasPrefix(t, "~") {
+			cols = map[string]int{}
+			for i, name := range fields(strings.TrimPrefix(t, "~")) {
+				cols[strings.ToLower(name)] = i
+			}
+			for _, need := range []string{"init_node", "term_node", "free_flow_time"} {
+				if _, ok := cols[need]; !ok {
+					return nil, engine.InputError(file, lr.line, need, "header has no %s column", need)
+				}
+			}
+			continue
+		}
+		if cols == nil {
+			return nil, engine.InputError(file, lr.line, "header", "link row before the \"~\" header line")
+		}
+		f := fields(t)
+		if len(f) != len(cols) {
+			return nil, engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(cols))
+		}
+		l := TNTPLink{Line: lr.line, Init: f[cols["init_node"]], Term: f[cols["term_node"]]}
+		for name, dst := range map[string]*float64{"capacity": &l.Capacity, "length": &l.Length,
+			"free_flow_time": &l.FFTime, "b": &l.B, "power": &l.Power, "speed": &l.Speed, "toll": &l.Toll} {
+			i, ok := cols[name]
+			if !ok {
+				continue
+			}
+			v, err := parseFloat(file, lr.line, name, f[i])
+			if err != nil {
+				return nil, err
+			}
+			*dst = v
+		}
+		if i, ok := cols["link_type"]; ok {
+			v, err := strconv.Atoi(f[i])
+			if err != nil {
+				return nil, engine.InputError(file, lr.line, "link_type", "%q is not an integer", f[i])
+			}
+			l.Type = v
+		}
+		net.Links = append(net.Links, l)
+	}
+	if err := lr.sc.Err(); err != nil {
+		return nil, &engine.Error{Code: engine.EINVALID, File: file, Message: err.Error(), Err: err}
+	}
+	if inMeta {
+		return nil, engine.InputError(file, lr.line, "metadata", "no <END OF METADATA> line")
+	}
+	if v, ok := net.Metadata["NUMBER OF LINKS"]; ok {
+		if n, err := strconv.Atoi(v); err == nil && n != len(net.Links) {
+			return nil, engine.InputError(file, lr.line, "NUMBER OF LINKS", "metadata says %d links, file has %d", n, len(net.Links))
+		}
+	}
+	if v, ok := net.Metadata["FIRST THRU NODE"]; ok {
+		net.FirstThruNode, _ = strconv.Atoi(v)
+	}
+	return net, nil
+}
+
+// FlowRow is one row of a TNTP _flow file: the user-equilibrium volume and
+// congested cost of a link.
+type FlowRow struct {
+	Line         int
+	From, To     string
+	Volume, Cost float64
+}
+
+// ReadTNTPFlow reads a TNTP _flow file ("From To Volume Cost" header).
+func ReadTNTPFlow(r io.Reader, file string) ([]FlowRow, error) {
+	var rows []FlowRow
+	err := readTable(r, file, []string{"from", "to", "volume", "cost"}, func(line int, f map[string]string) error {
+		row := FlowRow{Line: line, From: f["from"], To: f["to"]}
+		var err error
+		if row.Volume, err = parseFloat(file, line, "Volume", f["volume"]); err != nil {
+			return err
+		}
+		if row.Cost, err = parseFloat(file, line, "Cost", f["cost"]); err != nil {
+			return err
+		}
+		rows = append(rows, row)
+		return nil
+	})
+	return rows, err
+}
+
+// NodeCoord is a node id with its coordinates as given.
+type NodeCoord struct {
+	Line  int
+	ID    string
+	Coord [2]float64
+}
+
+// ReadTNTPNodes reads a TNTP _node file ("Node X Y ;" header).
+func ReadTNTPNodes(r io.Reader, file string) ([]NodeCoord, error) {
+	var nodes []NodeCoord
+	err := readTable(r, file, []string{"node", "x", "y"}, func(line int, f map[string]string) error {
+		x, err := parseFloat(file, line, "X", f["x"])
+		if err != nil {
+			return err
+		}
+		y, err := parseFloat(file, line, "Y", f["y"])
+		if err != nil {
+			return err
+		}
+		nodes = append(nodes, NodeCoord{Line: line, ID: f["node"], Coord: [2]float64{x, y}})
+		return nil
+	})
+	return nodes, err
+}
+
+// readTable reads a whitespace-separated table whose first non-empty line is
+// a header; columns are matched by lower-cased name.
+func readTable(r io.Reader, file string, need []string, row func(line int, f map[string]string) error) error {
+	lr := newLineReader(r)
+	var header []string
+	for {
+		s, ok := lr.next()
+		if !ok {
+			break
+		}
+		f := fields(s)
+		if len(f) == 0 {
+			continue
+		}
+		if header == nil {
+			for _, h := range f {
+				header = append(header, strings.ToLower(h))
+			}
+			for _, n := range need {
+				if !slices.Contains(header, n) {
+					return engine.InputError(file, lr.line, n, "header has no %s column (header: %s)", n, strings.Join(f, " "))
+				}
+			}
+			continue
+		}
+		if len(f) != len(header) {
+			return engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(header))
+		}
+		m := make(map[string]string, len(f))
+		for i, h := range header {
+			m[h] = f[i]
+		}
+		if err := row(lr.line, m); err != nil {
+			return err
+		}
+	}
+	if err := lr.sc.Err(); err != nil {
+		return &engine.Error{Code: engine.EINVALID, File: file, Message: err.Error(), Err: err}
+	}
+	if header == nil {
+		return engine.InputError(file, 0, "", "file is empty")
+	}
+	return nil
+}
+
+func trunc(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}

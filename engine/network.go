@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"cmp"
+	"math"
+	"strconv"
+)
+
+// CoordKind says how a network's node coordinates were given.
+type CoordKind string
+
+const (
+	CoordNone   CoordKind = ""       // no coordinates known
+	CoordPlanar CoordKind = "planar" // x, y in any planar unit
+	CoordLonLat CoordKind = "lonlat" // WGS84 longitude, latitude in degrees
+)
+
+// Node is a network node. ID is the source's identifier; Coord holds the
+// coordinates as given and X, Y the drawing frame (metres for lon/lat input).
+type Node struct {
+	ID    string
+	Coord [2]float64
+	X, Y  float64
+}
+
+// Link is a directed link between two nodes (indices into Network.Nodes) with
+// the mean and variance of its travel time in minutes.
+type Link struct {
+	From, To int
+	Mean     float64
+	Var      float64
+}
+
+// SD is the standard deviation of the link's travel time.
+func (l Link) SD() float64 { return math.Sqrt(l.Var) }
+
+// OD is an origin-destination pair of node indices.
+type OD struct{ Origin, Destination int }
+
+// Correlation describes how link times co-vary. Model is one of
+// "independent", "random-psd", "spatial" or "explicit".
+type Correlation struct {
+	Model      string
+	Seed       uint64      // random-psd
+	Strength   float64     // spatial: coefficient between coincident links
+	Length     float64     // spatial: decay length in drawing-frame metres
+	Covariance [][]float64 // explicit: full link covariance, links in order
+}
+
+// SourceFile records a file a network was read from, for provenance.
+type SourceFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Network is a directed road network with random link times.
+type Network struct {
+	Name        string
+	Description string
+	Coords      CoordKind
+	Nodes       []Node
+	Links       []Link
+	Correlation Correlation
+	ODs         []OD // the benchmark's OD pairs, if any
+	StepCap     int  // the benchmark's cap on links per episode, 0 if none
+	Sources     []SourceFile
+
+	out   [][]int
+	index map[string]int
+}
+
+// Index builds the lookup tables; call it after changing Nodes or Links.
+// Loaders call it, so users of a loaded network need not.
+func (n *Network) Index() {
+	n.index = make(map[string]int, len(n.Nodes))
+	for i, nd := range n.Nodes {
+		n.index[nd.ID] = i
+	}
+	n.out = make([][]int, len(n.Nodes))
+	for e, l := range n.Links {
+		n.out[l.From] = append(n.out[l.From], e)
+	}
+}
+
+// Out returns the links leaving node i, in source order.
+func (n *Network) Out(i int) []int {
+	if n.out == nil {
+		n.Index()
+	}
+	return n.out[i]
+}
+
+// NodeIndex returns the index of the node with the given source id.
+func (n *Network) NodeIndex(id string) (int, bool) {
+	if n.index == nil {
+		n.Index()
+	}
+	i, ok := n.index[id]
+	return i, ok
+}
+
+// ParseOD reads "O-D" (source ids) into an OD of node indices.
+func (n *Network) ParseOD(s string) (OD, error) {
+	for k := 0; k < len(s); k++ {
+		if s[k] != '-' || k == 0 {
+			continue
+		}
+		o, okO := n.NodeIndex(s[:k])
+		d, okD := n.NodeIndex(s[k+1:])
+		if okO && okD {
+			if o == d {
+				return OD{}, Errorf(EINVALID, "OD %q: origin and destination are the same node", s)
+			}
+			return OD{o, d}, nil
+		}
+	}
+	return OD{}, Errorf(ENOTFOUND, "OD %q: no such node pair in network %s (write ORIGIN-DESTINATION with node ids)", s, n.Name)
+}
+
+// ODString writes an OD with source ids, as ParseOD reads it.
+func (n *Network) ODString(od OD) string {
+	return n.Nodes[od.Origin].ID + "-" + n.Nodes[od.Destination].ID
+}
+
+// CompareIDs orders node ids: numerically when both are integers (TNTP ids),
+// otherwise as strings, with integers first.
+func CompareIDs(a, b string) int {
+	ai, errA := strconv.ParseInt(a, 10, 64)
+	bi, errB := strconv.ParseInt(b, 10, 64)
+	switch {
+	case errA == nil && errB == nil:
+		return cmp.Compare(ai, bi)
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+// earthRadius is the WGS84 equatorial radius in metres; the equirectangular
+// projection below needs only a sphere of about the right size.
+const earthRadius = 6378137.0
+
+// Project fills every node's drawing frame X, Y from Coord: lon/lat are
+// projected to local metres (equirectangular about the centroid) so that
+// every network is drawn the same way; planar coordinates are kept.
+func (n *Network) Project() {
+	switch n.Coords {
+	case CoordLonLat:
+		var lon0, lat0 float64
+		for _, nd := range n.Nodes {
+			lon0 += nd.Coord[0]
+			lat0 += nd.Coord[1]
+		}
+		lon0 /= float64(len(n.Nodes))
+		lat0 /= float64(len(n.Nodes))
+		k := math.Pi / 180 * earthRadius
+		c := math.Cos(lat0 * math.Pi / 180)
+		for i := range n.Nodes {
+			n.Nodes[i].X = (n.Nodes[i].Coord[0] - lon0) * k * c
+			n.Nodes[i].Y = (n.Nodes[i].Coord[1] - lat0) * k
+		}
+	default:
+		for i := range n.Nodes {
+			n.Nodes[i].X, n.Nodes[i].Y = n.Nodes[i].Coord[0], n.Nodes[i].Coord[1]
+		}
+	}
+}
+
+// LooksLonLat reports whether every coordinate pair is within the WGS84 range
+// (|x| ≤ 180, |y| ≤ 90): the rule loaders use to detect geographic input.
+func LooksLonLat(coords [][2]float64) bool {
+	if len(coords) == 0 {
+		return false
+	}
+	for _, c := range coords {
+		if math.Abs(c[0]) > 180 || math.Abs(c[1]) > 90 {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks the invariants every loader guarantees.
+func (n *Network) Validate() error {
+	if len(n.Nodes) == 0 {
+		return Errorf(EINVALID, "network %s has no nodes", n.Name)
+	}
+	for e, l := range n.Links {
+		if l.From < 0 || l.From >= len(n.Nodes) || l.To < 0 || l.To >= len(n.Nodes) {
+			return Errorf(EINVALID, "link %d: endpoint out of range", e)
+		}
+		if !(l.Mean > 0) || math.IsInf(l.Mean, 0) {
+			return Errorf(EINVALID, "link %d (%s→%s): mean %v must be positive", e, n.Nodes[l.From].ID, n.Nodes[l.To].ID, l.Mean)
+		}
+		if !(l.Var >= 0) || math.IsInf(l.Var, 0) {
+			return Errorf(EINVALID, "link %d (%s→%s): variance %v must be ≥ 0", e, n.Nodes[l.From].ID, n.Nodes[l.To].ID, l.Var)
+		}
+	}
+	return nil
+}

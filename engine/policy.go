@@ -1,0 +1,36 @@
+package engine
+
+// Step is one traversed link and the time it took.
+type Step struct {
+	Link int
+	Time float64
+}
+
+// Observation is exactly what a traveller has seen at a decision: the route
+// prefix (links, realized times, order), where they are, where they go and
+// how much budget is left. It carries nothing of the unobserved realization.
+type Observation struct {
+	Node        int
+	Destination int
+	Remaining   float64 // budget minus time spent so far, minutes
+	Step        int     // links traversed so far (== len(Prefix))
+	Prefix      []Step
+}
+
+// Policy chooses the next link. Act must return one of net.Out(o.Node) and
+// must be safe for concurrent use: the simulator runs episodes on all cores.
+type Policy interface {
+	Act(o *Observation) int
+}
+
+// BatchPolicy decides for many episodes stepping together (a learned policy
+// runs one batched inference per step). links[i] answers obs[i].
+type BatchPolicy interface {
+	Policy
+	ActBatch(obs []*Observation, links []int)
+}
+
+// PolicyFunc adapts a function to Policy.
+type PolicyFunc func(o *Observation) int
+
+func (f PolicyFunc) Act(o *Observation) int { return f(o) }

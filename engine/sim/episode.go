@@ -1,0 +1,175 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// Task is one origin-destination pair with a budget in minutes and a cap on
+// the number of links per episode (0: no cap).
+type Task struct {
+	OD     engine.OD
+	Budget float64
+	Cap    int
+}
+
+// End says how an episode ended.
+type End uint8
+
+const (
+	Arrived  End = iota // reached the destination; on time iff Time ≤ budget
+	OverTime            // the time spent exceeded the budget before arriving
+	DeadEnd             // stuck at a node with no outgoing link
+	CapHit              // the cap's number of links traversed without arriving
+)
+
+// Result is one episode's outcome.
+type Result struct {
+	End    End
+	OnTime bool
+	Time   float64
+	Links  int
+}
+
+// History selects what the policy is shown of the route prefix, for the
+// history-control experiments.
+type History uint8
+
+const (
+	Realized  History = iota // what the traveller really saw
+	NoHistory                // an empty prefix (remaining budget still true)
+	Shuffled                 // the prefix's links with times from another realization of the pool
+)
+
+func (h History) String() string {
+	return [...]string{"realized history", "no history", "shuffled history"}[h]
+}
+
+// Runner runs batches of episodes on one network. It keeps scratch buffers,
+// so use one Runner per goroutine.
+type Runner struct {
+	Net     *engine.Network
+	History History
+
+	obs    []engine.Observation
+	ptrs   []*engine.Observation
+	shown  [][]engine.Step
+	active []int
+	links  []int
+	trace  []engine.Step
+	views  []engine.Observation
+}
+
+// Run plays one episode per realization of pool (all stepping together, so a
+// BatchPolicy decides for the whole batch at once) and writes the results.
+func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error {
+	n := pool.Size
+	capN := task.Cap
+	if capN <= 0 {
+		capN = 4 * len(r.Net.Nodes) // a cycle-free path has fewer links
+	}
+	if cap(r.obs) < n {
+		r.obs = make([]engine.Observation, n)
+		r.ptrs = make([]*engine.Observation, n)
+		r.shown = make([][]engine.Step, n)
+		r.active = make([]int, 0, n)
+		r.links = make([]int, n)
+		r.views = make([]engine.Observation, n)
+	}
+	if cap(r.trace) < n*capN {
+		r.trace = make([]engine.Step, n*capN)
+	}
+	r.active = r.active[:0]
+	for i := range n {
+		r.obs[i] = engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination,
+			Remaining: task.Budget, Prefix: r.trace[i*capN : i*capN : (i+1)*capN]}
+		out[i] = Result{}
+		r.active = append(r.active, i)
+	}
+	donor := func(i int) []float64 { return pool.Row((i + 1) % n) }
+	for len(r.active) > 0 {
+		// Episodes at a node with no way out end before the policy is asked.
+		k := 0
+		for _, i := range r.active {
+			if len(r.Net.Out(r.obs[i].Node)) == 0 {
+				out[i] = Result{End: DeadEnd, Time: task.Budget - r.obs[i].Remaining, Links: r.obs[i].Step}
+				continue
+			}
+			r.active[k] = i
+			k++
+		}
+		r.active = r.active[:k]
+		if k == 0 {
+			break
+		}
+		ptrs := r.ptrs[:k]
+		for j, i := range r.active {
+			ptrs[j] = r.view(i, donor)
+		}
+		links := r.links[:k]
+		if bp, ok := p.(engine.BatchPolicy); ok {
+			bp.ActBatch(ptrs, links)
+		} else {
+			for j, o := range ptrs {
+				links[j] = p.Act(o)
+			}
+		}
+		k = 0
+		for j, i := range r.active {
+			o := &r.obs[i]
+			e := links[j]
+			if e < 0 || e >= len(r.Net.Links) || r.Net.Links[e].From != o.Node {
+				return fmt.Errorf("policy chose link %d, which does not leave node %s", e, r.Net.Nodes[o.Node].ID)
+			}
+			t := pool.Row(i)[e]
+			o.Prefix = append(o.Prefix, engine.Step{Link: e, Time: t})
+			o.Step++
+			o.Remaining -= t
+			o.Node = r.Net.Links[e].To
+			spent := task.Budget - o.Remaining
+			switch {
+			case o.Node == task.OD.Destination && o.Remaining >= 0:
+				out[i] = Result{End: Arrived, OnTime: true, Time: spent, Links: o.Step}
+			case o.Remaining < 0:
+				out[i] = Result{End: OverTime, Time: spent, Links: o.Step}
+			case o.Step >= capN:
+				out[i] = Result{End: CapHit, Time: spent, Links: o.Step}
+			default:
+				r.active[k] = i
+				k++
+			}
+		}
+		r.active = r.active[:k]
+	}
+	return nil
+}
+
+// view is what the policy is shown of episode i under r.History.
+func (r *Runner) view(i int, donor func(int) []float64) *engine.Observation {
+	o := &r.obs[i]
+	switch r.History {
+	case NoHistory:
+		v := *o
+		v.Prefix = nil
+		r.shown[i] = nil
+		return r.stash(i, v)
+	case Shuffled:
+		d := donor(i)
+		s := append(r.shown[i][:0], o.Prefix...)
+		for k := range s {
+			s[k].Time = d[s[k].Link]
+		}
+		r.shown[i] = s
+		v := *o
+		v.Prefix = s
+		return r.stash(i, v)
+	}
+	return o
+}
+
+// stash keeps a modified observation alive in a per-episode slot.
+func (r *Runner) stash(i int, v engine.Observation) *engine.Observation {
+	r.views[i] = v
+	return &r.views[i]
+}
