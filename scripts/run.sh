@@ -8,10 +8,7 @@ bin=${1:-bin/ontime}
 data=${ONTIME_DATA:-data}
 
 if [ ! -f "$data/tntp/SiouxFalls_net.tntp" ]; then
-	if "$bin" networks fetch --dest "$data" --timeout 30s >/dev/null 2>"$data.fetch.log"; then
-		rm -f "$data.fetch.log"
-	else
-		rm -f "$data.fetch.log"
+	if ! "$bin" networks fetch --dest "$data" --timeout 30s >/dev/null 2>&1; then
 		echo "Sioux Falls and Anaheim need the public benchmark files: run '$bin networks fetch --dest $data' when online (or set ONTIME_DATA to a copy); starting with the built-in example."
 	fi
 fi
