@@ -8,7 +8,7 @@ BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)
 
-.PHONY: run test setup build check bench clean
+.PHONY: run test setup build check bench results clean
 
 setup:
 	@scripts/setup.sh
@@ -29,6 +29,10 @@ test: check
 # Speed figures (numbers go in the issue notes, never in timed tests).
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+# docs/results.md: every method on the benchmarks (needs the data; minutes).
+results: build
+	@scripts/results.sh $(BIN)
 
 clean:
 	rm -rf bin

@@ -109,3 +109,27 @@ func ExampleNetwork_LET() {
 	fmt.Println(tree.Time[od.Origin], net.PathNodes(tree.Path(od.Origin, net)))
 	// Output: 106 [A B C E]
 }
+
+// The hop cap binds: the fastest way from s to t takes three links (s-c-d-t,
+// 2 minutes); within two links the best is 2.5 minutes (s-a-t).
+func TestCappedSearch(t *testing.T) {
+	net := diamond(1.5, 2)
+	w := make([]float64, len(net.Links))
+	for e, l := range net.Links {
+		w[e] = l.Mean
+	}
+	s := engine.NewCappedSearch(net)
+	for _, tc := range []struct {
+		cap  int
+		want float64
+		path string
+	}{{0, 2, "s-c-d-t"}, {3, 2, "s-c-d-t"}, {2, 2.5, "s-a-t"}, {1, math.Inf(1), ""}} {
+		if got := s.Time(0, 3, tc.cap, w); got != tc.want {
+			t.Errorf("cap %d: time %v, want %v", tc.cap, got, tc.want)
+		}
+		p, _ := s.Path(0, 3, tc.cap, w)
+		if got := strings.Join(net.PathNodes(p), "-"); got != tc.path {
+			t.Errorf("cap %d: path %q, want %q", tc.cap, got, tc.path)
+		}
+	}
+}

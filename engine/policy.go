@@ -34,3 +34,11 @@ type BatchPolicy interface {
 type PolicyFunc func(o *Observation) int
 
 func (f PolicyFunc) Act(o *Observation) int { return f(o) }
+
+// Oracle is an upper bound, not a policy a traveller could follow: it sees
+// the whole realization and returns the least time in which the destination
+// could have been reached within maxLinks links. The simulator scores it on
+// the same realizations as the policies.
+type Oracle interface {
+	BestTime(od OD, maxLinks int, x []float64) float64
+}

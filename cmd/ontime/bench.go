@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,9 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	sampled := fs.Bool("sampled", false, "evaluate learned policies by sampling instead of argmax")
 	history := fs.Bool("history-control", false, "run the history-control experiment (condrule shown realized, no or shuffled history, on correlated and independent links)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
+	dotDelta := fs.Float64("dot-delta", 0, "DOT's grid step in minutes (default: a thousandth of the largest budget, at most 0.1)")
+	cacheDir := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE, else the user cache directory)")
+	noCache := fs.Bool("no-cache", false, "train learners afresh and store nothing")
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no progress line on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -44,7 +48,10 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	cfg := bench.Config{Net: net, Model: model, Methods: splitList(*methods), Focus: *focus,
 		Pools: *pools, PoolSize: *poolSize, Seed: *seed, Sampled: *sampled, Workers: *workers,
-		Version: version, Commit: buildCommit()}
+		DOTDelta: *dotDelta, Version: version, Commit: buildCommit()}
+	if !*noCache {
+		cfg.CacheDir = learnerCache(*cacheDir, getenv)
+	}
 	if !*quiet {
 		cfg.Progress = stderr
 		if f, ok := stderr.(*os.File); ok {
@@ -125,4 +132,18 @@ func usageErr(err error) error {
 		return nil
 	}
 	return fmt.Errorf("%v: %w", err, errUsage)
+}
+
+// learnerCache picks where trained learners are kept.
+func learnerCache(flagValue string, getenv func(string) string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if d := getenv("ONTIME_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "ontime")
+	}
+	return ""
 }

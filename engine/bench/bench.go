@@ -31,6 +31,8 @@ type Config struct {
 	PoolSize int
 	Seed     uint64 // benchmark instance; 0 is the published one
 	Sampled  bool
+	DOTDelta float64   // DOT's grid step; 0 picks the default
+	CacheDir string    // trained learners are kept here ("" : no cache)
 	Workers  int       // 0: all cores
 	Progress io.Writer // a progress line for long runs; nil for none
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
@@ -61,7 +63,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			tasks = append(tasks, sim.Task{OD: od, Budget: f * tree.Time[od.Origin], Cap: net.StepCap})
 		}
 	}
-	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled}
+	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
+		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir}
 	policies := make([]engine.Policy, len(cfg.Methods))
 	rep.Provenance = cfg.provenance()
 	for i, name := range cfg.Methods {

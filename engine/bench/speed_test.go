@@ -2,6 +2,8 @@ package bench_test
 
 import (
 	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine/builtin"
@@ -22,14 +24,7 @@ func BenchmarkPoolsAndLET(b *testing.B) {
 	dir := testenv.DataDir(b)
 	for _, name := range []string{"sfn", "anaheim"} {
 		b.Run(name, func(b *testing.B) {
-			net, err := builtin.Load(name, dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			model, err := linktime.New(net)
-			if err != nil {
-				b.Fatal(err)
-			}
+			net, model := loadModel(b, dir, name)
 			var tasks []sim.Task
 			for _, od := range net.ODs {
 				let := net.LET(od.Destination).Time[od.Origin]
@@ -77,4 +72,38 @@ func BenchmarkPoolsAndLET(b *testing.B) {
 			b.ReportMetric(float64(decisions)/rollT.Seconds(), "decisions/s")
 		})
 	}
+}
+
+// BenchmarkDOTSolve measures one DOT table (one destination, every budget up
+// to 1.05 × the LET time of the network's first OD pair) on one core.
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench DOTSolve ./engine/bench/
+func BenchmarkDOTSolve(b *testing.B) {
+	dir := testenv.DataDir(b)
+	for _, name := range []string{"sfn", "anaheim"} {
+		b.Run(name, func(b *testing.B) {
+			net, model := loadModel(b, dir, name)
+			od := net.ODs[0]
+			budget := 1.05 * net.LET(od.Destination).Time[od.Origin]
+			env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{{OD: od, Budget: budget, Cap: net.StepCap}}}
+			delta := env.DefaultDOTDelta()
+			b.ResetTimer()
+			for range b.N {
+				policy.NewDOT(net, model, delta).Solve(od.Destination, budget)
+			}
+		})
+	}
+}
+
+func loadModel(tb testing.TB, dir, name string) (*engine.Network, *linktime.Gaussian) {
+	tb.Helper()
+	net, err := builtin.Load(name, dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return net, model
 }

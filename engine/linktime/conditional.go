@@ -3,6 +3,7 @@ package linktime
 import (
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -10,57 +11,114 @@ import (
 // regression of the unobserved links on the observed ones. (The floor is
 // ignored here: it moves the conditional law only in the far lower tail.)
 type Conditional struct {
-	g     *Gaussian
-	obs   []int        // observed links with positive variance, deduplicated
-	alpha []float64    // Σ_OO⁻¹ (x_O − μ_O)
-	chol  mat.Cholesky // of Σ_OO (+ tiny jitter)
-	known map[int]float64
+	g      *Gaussian
+	known  []int     // observed links, deduplicated
+	times  []float64 // their realized times
+	obs    [][]float64
+	alpha  []float64 // Σ_OO⁻¹ (x_O − μ_O)
+	lower  []float64 // Cholesky factor of Σ_OO, row-major m × m
+	m      int
+	cross  []float64 // scratch
+	y      []float64 // scratch
+	loaded []float64 // scratch
 }
 
 // Condition conditions g on the observed links (a link met twice counts once).
 func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
-	c := &Conditional{g: g, known: make(map[int]float64, len(links))}
+	c := &Conditional{g: g}
 	for k, e := range links {
-		if _, dup := c.known[e]; dup {
+		if c.isKnown(e) {
 			continue
 		}
-		c.known[e] = times[k]
+		c.known = append(c.known, e)
+		c.times = append(c.times, times[k])
 		// Fixed-time links carry no information, and independent links
 		// carry none about the others.
 		if g.SD[e] > 0 && g.F != nil {
-			c.obs = append(c.obs, e)
+			c.obs = append(c.obs, g.F.RawRowView(e))
 		}
 	}
 	m := len(c.obs)
+	c.m = m
 	if m == 0 {
 		return c
 	}
 	s := mat.NewSymDense(m, nil)
 	maxd := 0.0
-	for i, a := range c.obs {
+	for i := range m {
 		for j := i; j < m; j++ {
-			s.SetSym(i, j, g.Cov(a, c.obs[j]))
+			s.SetSym(i, j, floats.Dot(c.obs[i], c.obs[j]))
 		}
 		maxd = math.Max(maxd, s.At(i, i))
 	}
 	// Jitter keeps the factorization alive when observed links are linearly
 	// dependent (a rank-deficient Σ); its effect is below 1e-9 relative.
+	var chol mat.Cholesky
 	for jitter := 1e-10 * maxd; ; jitter *= 100 {
 		for i := range m {
 			s.SetSym(i, i, s.At(i, i)+jitter)
 		}
-		if c.chol.Factorize(s) {
+		if chol.Factorize(s) {
 			break
 		}
 	}
-	r := mat.NewVecDense(m, nil)
-	for i, e := range c.obs {
-		r.SetVec(i, c.known[e]-g.Mean[e])
+	var L mat.TriDense
+	chol.LTo(&L)
+	c.lower = make([]float64, m*m)
+	for i := range m {
+		for j := 0; j <= i; j++ {
+			c.lower[i*m+j] = L.At(i, j)
+		}
 	}
-	var a mat.VecDense
-	_ = c.chol.SolveVecTo(&a, r)
-	c.alpha = a.RawVector().Data
+	r := make([]float64, m)
+	k := 0
+	for i, e := range c.known {
+		if g.SD[e] > 0 {
+			r[k] = c.times[i] - g.Mean[e]
+			k++
+		}
+	}
+	// α = Σ⁻¹ r = L⁻ᵀ L⁻¹ r
+	c.alpha = c.backward(c.forward(r, make([]float64, m)))
+	c.cross = make([]float64, m)
+	c.y = make([]float64, m)
 	return c
+}
+
+func (c *Conditional) isKnown(e int) bool {
+	for _, k := range c.known {
+		if k == e {
+			return true
+		}
+	}
+	return false
+}
+
+// forward solves L y = b into y.
+func (c *Conditional) forward(b, y []float64) []float64 {
+	m := c.m
+	for i := range m {
+		s := b[i]
+		row := c.lower[i*m : i*m+i]
+		for j, l := range row {
+			s -= l * y[j]
+		}
+		y[i] = s / c.lower[i*m+i]
+	}
+	return y
+}
+
+// backward solves Lᵀ x = y in place.
+func (c *Conditional) backward(y []float64) []float64 {
+	m := c.m
+	for i := m - 1; i >= 0; i-- {
+		s := y[i]
+		for j := i + 1; j < m; j++ {
+			s -= c.lower[j*m+i] * y[j]
+		}
+		y[i] = s / c.lower[i*m+i]
+	}
+	return y
 }
 
 // Sum returns the conditional mean and standard deviation of the total time
@@ -68,39 +126,57 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 // the one realized time). Observed links contribute their realized time.
 func (c *Conditional) Sum(links []int) (mean, sd float64) {
 	g := c.g
-	var free []int
-	for _, e := range links {
-		if t, ok := c.known[e]; ok {
-			mean += t
-			continue
-		}
-		mean += g.Mean[e]
-		free = append(free, e)
-	}
 	if g.F == nil { // independent: no regression, variances add
 		v := 0.0
-		for _, e := range free {
+		for _, e := range links {
+			if t, ok := c.time(e); ok {
+				mean += t
+				continue
+			}
+			mean += g.Mean[e]
 			v += g.SD[e] * g.SD[e]
 		}
 		return mean, math.Sqrt(v)
 	}
-	// With Σ = F Fᵀ, the sum's loading is s = Σ_e F_e, so Var = |s|² and
-	// Cov(sum, X_o) = s·F_o: linear in the path length, not quadratic.
 	_, r := g.F.Dims()
-	s := mat.NewVecDense(r, nil)
-	for _, e := range free {
-		s.AddVec(s, g.F.RowView(e))
+	if cap(c.loaded) < r {
+		c.loaded = make([]float64, r)
 	}
-	v := mat.Dot(s, s)
-	if m := len(c.obs); m > 0 {
-		cross := mat.NewVecDense(m, nil)
-		for i, o := range c.obs {
-			cross.SetVec(i, mat.Dot(s, g.F.RowView(o)))
+	s := c.loaded[:r]
+	clear(s)
+	for _, e := range links {
+		if t, ok := c.time(e); ok {
+			mean += t
+			continue
 		}
-		mean += mat.Dot(cross, mat.NewVecDense(m, c.alpha))
-		var w mat.VecDense
-		_ = c.chol.SolveVecTo(&w, cross)
-		v -= mat.Dot(cross, &w)
+		mean += g.Mean[e]
+		floats.Add(s, g.F.RawRowView(e))
+	}
+	return c.Loaded(mean, s)
+}
+
+func (c *Conditional) time(e int) (float64, bool) {
+	for i, k := range c.known {
+		if k == e {
+			return c.times[i], true
+		}
+	}
+	return 0, false
+}
+
+// Loaded is the conditional law of a sum of unobserved links given its
+// unconditional mean and its loading s = Σ_e F_e (Σ = F Fᵀ): with
+// c = F_O s, the mean moves by c·α and the variance |s|² drops by
+// cᵀ Σ_OO⁻¹ c. Callers that score many paths precompute their loadings.
+func (c *Conditional) Loaded(mean float64, s []float64) (float64, float64) {
+	v := floats.Dot(s, s)
+	if c.m > 0 {
+		for i, row := range c.obs {
+			c.cross[i] = floats.Dot(row, s)
+		}
+		mean += floats.Dot(c.cross, c.alpha)
+		y := c.forward(c.cross, c.y)
+		v -= floats.Dot(y, y)
 	}
 	return mean, math.Sqrt(math.Max(v, 0))
 }

@@ -63,6 +63,18 @@ var stdNormal = distuv.UnitNormal
 
 const scoreTie = 1e-9
 
+// argmaxLink returns the link of links with the highest score, the first
+// among scores within scoreTie, or -1 for no links.
+func argmaxLink(links []int, score func(e int) float64) int {
+	best, bestV := -1, math.Inf(-1)
+	for _, e := range links {
+		if v := score(e); v > bestV+scoreTie {
+			best, bestV = e, v
+		}
+	}
+	return best
+}
+
 // onTime is P(X ≤ budget) for X ~ N(mean, sd²); a point mass when sd = 0.
 func onTime(budget, mean, sd float64) float64 {
 	if sd == 0 {

@@ -59,11 +59,20 @@ type Runner struct {
 	links  []int
 	trace  []engine.Step
 	views  []engine.Observation
+
+	// oracle results for the current pool, reused across budgets
+	oraclePool *Pool
+	oracleKey  [2]int
+	oracleT    []float64
 }
 
 // Run plays one episode per realization of pool (all stepping together, so a
 // BatchPolicy decides for the whole batch at once) and writes the results.
 func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error {
+	if o, ok := p.(engine.Oracle); ok {
+		r.runOracle(o, task, pool, out)
+		return nil
+	}
 	n := pool.Size
 	capN := task.Cap
 	if capN <= 0 {
@@ -172,4 +181,23 @@ func (r *Runner) view(i int, donor func(int) []float64) *engine.Observation {
 func (r *Runner) stash(i int, v engine.Observation) *engine.Observation {
 	r.views[i] = v
 	return &r.views[i]
+}
+
+// runOracle scores an oracle: its best time per realization does not depend
+// on the budget, so it is computed once per pool and OD pair.
+func (r *Runner) runOracle(o engine.Oracle, task Task, pool *Pool, out []Result) {
+	key := [2]int{task.OD.Origin, task.OD.Destination}
+	if r.oraclePool != pool || r.oracleKey != key || len(r.oracleT) != pool.Size {
+		r.oracleT = r.oracleT[:0]
+		for i := range pool.Size {
+			r.oracleT = append(r.oracleT, o.BestTime(task.OD, task.Cap, pool.Row(i)))
+		}
+		r.oraclePool, r.oracleKey = pool, key
+	}
+	for i, t := range r.oracleT {
+		out[i] = Result{End: Arrived, OnTime: t <= task.Budget, Time: t}
+		if t > task.Budget {
+			out[i].End = OverTime
+		}
+	}
 }

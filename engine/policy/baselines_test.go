@@ -1,0 +1,201 @@
+package policy
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/integrate/quad"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// The MLP's hand-written gradients agree with central finite differences.
+func TestMLPGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := NewMLP(7, 5, 4, rng)
+	for i := range m.P {
+		m.P[i] += 0.1 * rng.NormFloat64() // biases off zero too
+	}
+	x := []Feat{{1, 1}, {4, 1}, {6, 0.37}}
+	rows := []int{0, 2, 3}
+	dy := []float64{0.3, 0, -1.2, 0.7}
+	loss := func() float64 {
+		z := make([]float64, 5)
+		y := make([]float64, 4)
+		m.Forward(x, z, y, rows)
+		s := 0.0
+		for _, r := range rows {
+			s += dy[r] * y[r]
+		}
+		return s
+	}
+	z := make([]float64, 5)
+	y := make([]float64, 4)
+	m.Forward(x, z, y, rows)
+	grad := make([]float64, len(m.P))
+	m.Backward(x, z, dy, rows, grad)
+	const h = 1e-6
+	for i := range m.P {
+		old := m.P[i]
+		m.P[i] = old + h
+		up := loss()
+		m.P[i] = old - h
+		down := loss()
+		m.P[i] = old
+		if fd := (up - down) / (2 * h); !scalar.EqualWithinAbsOrRel(fd, grad[i], 1e-6, 1e-5) {
+			t.Errorf("param %d: analytic %.8f, finite difference %.8f", i, grad[i], fd)
+		}
+	}
+}
+
+// twoStage: s→m by link a or b, then m→t by link c or d (parallel links),
+// independent Gaussian times.
+func twoStage() (*engine.Network, *linktime.Gaussian) {
+	net := &engine.Network{Name: "twostage", Correlation: engine.Correlation{Model: "independent"}}
+	for _, id := range []string{"s", "m", "t"} {
+		net.Nodes = append(net.Nodes, engine.Node{ID: id})
+	}
+	net.Links = []engine.Link{{From: 0, To: 1, Mean: 5, Var: 1}, {From: 0, To: 1, Mean: 5.5, Var: 0.1},
+		{From: 1, To: 2, Mean: 10, Var: 4}, {From: 1, To: 2, Mean: 10.5, Var: 0.25}}
+	net.Index()
+	m, _ := linktime.New(net)
+	return net, m
+}
+
+// On independent links DOT matches the exact adaptive optimum, here by
+// quadrature: max over the first link of E[max over the second of
+// P(X₂ ≤ T − X₁)]; and no fixed path beats it.
+func TestDOTMatchesExactAndBeatsPaths(t *testing.T) {
+	net, m := twoStage()
+	for _, T := range []float64{14, 15.5, 16, 17} {
+		d := NewDOT(net, m, 0.005)
+		d.Solve(2, T)
+		exact := 0.0
+		for _, first := range []int{0, 1} {
+			f := distuv.Normal{Mu: m.Mean[first], Sigma: m.SD[first]}
+			v := quad.Fixed(func(x float64) float64 {
+				best := 0.0
+				for _, second := range []int{2, 3} {
+					best = math.Max(best, distuv.Normal{Mu: m.Mean[second], Sigma: m.SD[second]}.CDF(T-x))
+				}
+				return f.Prob(x) * best
+			}, f.Mu-8*f.Sigma, f.Mu+8*f.Sigma, 2000, nil, 0)
+			exact = math.Max(exact, v)
+		}
+		got := d.Value(2, 0, T, 0)
+		if !scalar.EqualWithinAbs(got, exact, 0.003) {
+			t.Errorf("T = %v: DOT %.4f, exact %.4f", T, got, exact)
+		}
+		for _, p := range [][]int{{0, 2}, {0, 3}, {1, 2}, {1, 3}} {
+			if fixed := gaussianOnTime(m, p, T); fixed > got+0.002 {
+				t.Errorf("T = %v: path %v scores %.4f above DOT %.4f", T, p, fixed, got)
+			}
+		}
+	}
+}
+
+// The four-moment bound is a valid upper bound on P(Z ≥ 0) and no weaker
+// than Cantelli's two-moment bound.
+func TestMomentBound(t *testing.T) {
+	lp := newMomentLP(241, 10)
+	for _, tc := range []struct{ mean, sd float64 }{{-1, 1}, {-2, 1}, {-3, 2}, {-0.5, 3}} {
+		raw := addMoments([5]float64{1, tc.mean, tc.mean * tc.mean, math.Pow(tc.mean, 3), math.Pow(tc.mean, 4)}, gaussRaw(0, tc.sd))
+		b := lp.upper(raw)
+		truth := 1 - distuv.Normal{Mu: tc.mean, Sigma: tc.sd}.CDF(0)
+		cantelli := tc.sd * tc.sd / (tc.sd*tc.sd + tc.mean*tc.mean)
+		if b < truth || b > cantelli+1e-9 {
+			t.Errorf("N(%v, %v²): bound %.4f outside [truth %.4f, Cantelli %.4f]", tc.mean, tc.sd, b, truth, cantelli)
+		}
+	}
+	if b := lp.upper(gaussRaw(0.1, 1)); b != 1 {
+		t.Errorf("mean ≥ 0: bound %v, want 1", b)
+	}
+	// Raw moments of a sum add by binomial convolution: N(1,1) + N(2,4) = N(3,5).
+	got := addMoments(gaussRaw(1, 1), gaussRaw(2, 2))
+	want := gaussRaw(3, math.Sqrt(5))
+	for k := range got {
+		if !scalar.EqualWithinAbsOrRel(got[k], want[k], 1e-12, 1e-12) {
+			t.Errorf("moment %d: %v, want %v", k, got[k], want[k])
+		}
+	}
+}
+
+// reliability: a low-mean, high-variance route o→a→d (LET) beside a
+// slightly slower, steady one o→b→d.
+func reliability() (*engine.Network, *linktime.Gaussian) {
+	net := &engine.Network{Name: "reliability", Correlation: engine.Correlation{Model: "independent"}, StepCap: 4}
+	for _, id := range []string{"o", "a", "b", "d"} {
+		net.Nodes = append(net.Nodes, engine.Node{ID: id})
+	}
+	net.Links = []engine.Link{{From: 0, To: 1, Mean: 10, Var: 16}, {From: 1, To: 3, Mean: 10, Var: 16},
+		{From: 0, To: 2, Mean: 10.5, Var: 0.25}, {From: 2, To: 3, Mean: 10.5, Var: 0.25}}
+	net.Index()
+	m, _ := linktime.New(net)
+	return net, m
+}
+
+// At a generous budget the reliable methods take the steady route, at a
+// tight one the risky route, so none passes by following LET.
+func TestRiskyVersusSteady(t *testing.T) {
+	net, m := reliability()
+	od := engine.OD{Origin: 0, Destination: 3}
+	tight, generous := 0.95*20, 1.1*20
+	tasks := []sim.Task{{OD: od, Budget: tight, Cap: 4}, {OD: od, Budget: generous, Cap: 4}}
+	for _, name := range []string{"dot", "fma", "mlr", "bestpath", "pql", "ctd", "segac", "segac-let", "cgr", "cdot"} {
+		t.Run(name, func(t *testing.T) {
+			meth, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _, err := meth.New(&Env{Net: net, Model: m, Tasks: tasks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				budget float64
+				want   int
+			}{{tight, 0}, {generous, 2}} {
+				if got := p.Act(&engine.Observation{Node: 0, Destination: 3, Remaining: tc.budget}); got != tc.want {
+					t.Errorf("budget %.1f: first link %d, want %d", tc.budget, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// A second build with the same cache directory loads the learner instead of
+// retraining it.
+func TestLearnerCache(t *testing.T) {
+	net, m := reliability()
+	env := func() *Env {
+		return &Env{Net: net, Model: m, CacheDir: t.TempDir(), Tasks: []sim.Task{{OD: engine.OD{Origin: 0, Destination: 3}, Budget: 20, Cap: 4}}}
+	}
+	e := env()
+	s := pqlSettings{Samples: 50, Bins: 40, MaxSweeps: 10}
+	a, hitA, err := newPQL(e, s)
+	if err != nil || hitA {
+		t.Fatalf("first build: hit %v, %v", hitA, err)
+	}
+	b, hitB, err := newPQL(e, s)
+	if err != nil || !hitB {
+		t.Fatalf("second build: hit %v, %v", hitB, err)
+	}
+	if a.Tabs[3].Q[0][20] != b.Tabs[3].Q[0][20] {
+		t.Error("the cached table differs")
+	}
+	// Other settings, other entry.
+	if _, hit, _ := newPQL(e, pqlSettings{Samples: 60, Bins: 40, MaxSweeps: 10}); hit {
+		t.Error("a cache entry was reused across settings")
+	}
+	e2 := env()
+	e2.Seed = 1
+	e2.CacheDir = e.CacheDir
+	if _, hit, _ := newPQL(e2, s); hit {
+		t.Error("a cache entry was reused across benchmark instances")
+	}
+}

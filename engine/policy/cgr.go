@@ -1,0 +1,138 @@
+package policy
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// CGR is correlation-aware replanning, in the spirit of GP4 (Gao, Guo &
+// Sheng, IEEE TVT 2021): at each node it conditions the joint Gaussian on
+// the links observed so far (the conditional mean and covariance of the
+// rest), then takes the outgoing link whose best continuation — among the k
+// shortest loopless paths by mean from the link's head, within the steps
+// left — has the highest conditional on-time probability
+// Φ((remaining − μ_path)/σ_path). It is the strongest non-learned policy
+// here that uses history.
+type CGR struct {
+	net   *engine.Network
+	model *linktime.Gaussian
+	k     int
+	cap   int
+	mu    sync.Mutex
+	conts map[[2]int][]contPath // (node, destination) → candidate paths
+}
+
+// contPath is a continuation with its mean and loading Σ_e F_e precomputed,
+// so scoring it at a decision costs one conditional update.
+type contPath struct {
+	links []int
+	mean  float64
+	load  []float64
+}
+
+// NewCGR returns the policy with k continuation candidates per node.
+func NewCGR(net *engine.Network, model *linktime.Gaussian, k int) *CGR {
+	return &CGR{net: net, model: model, k: k, cap: net.StepCap, conts: map[[2]int][]contPath{}}
+}
+
+func (c *CGR) continuations(j, d int) []contPath {
+	key := [2]int{j, d}
+	c.mu.Lock()
+	p, ok := c.conts[key]
+	c.mu.Unlock()
+	if ok {
+		return p
+	}
+	paths := [][]int{nil}
+	if j != d {
+		paths = kShortest(c.net, j, d, c.k, c.cap)
+	}
+	p = make([]contPath, len(paths))
+	for i, links := range paths {
+		p[i].links = links
+		if c.model.F != nil {
+			_, r := c.model.F.Dims()
+			p[i].load = make([]float64, r)
+		}
+		for _, e := range links {
+			p[i].mean += c.model.Mean[e]
+			if p[i].load != nil {
+				floats.Add(p[i].load, c.model.F.RawRowView(e))
+			}
+		}
+	}
+	c.mu.Lock()
+	c.conts[key] = p
+	c.mu.Unlock()
+	return p
+}
+
+// Act scores each outgoing link by its best conditional continuation.
+func (c *CGR) Act(o *engine.Observation) int {
+	cond := conditionOn(c.model, o)
+	best, bestP := -1, -1.0
+	var route []int
+	var load []float64
+	if c.model.F != nil {
+		_, r := c.model.F.Dims()
+		load = make([]float64, r)
+	}
+	for _, e := range c.net.Out(o.Node) {
+		for _, p := range c.continuations(c.net.Links[e].To, o.Destination) {
+			if c.cap > 0 && o.Step+1+len(p.links) > c.cap {
+				continue
+			}
+			var mean, sd float64
+			if load == nil { // independent links: exact, revisits included
+				route = append(append(route[:0], e), p.links...)
+				mean, sd = cond.Sum(route)
+			} else {
+				floats.AddTo(load, p.load, c.model.F.RawRowView(e))
+				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load)
+			}
+			if pr := onTime(o.Remaining, mean, sd); pr > bestP+scoreTie {
+				best, bestP = e, pr
+			}
+		}
+	}
+	if best < 0 {
+		return c.net.Out(o.Node)[0]
+	}
+	return best
+}
+
+// conditionOn conditions the model on an observation's prefix.
+func conditionOn(model *linktime.Gaussian, o *engine.Observation) *linktime.Conditional {
+	links := make([]int, len(o.Prefix))
+	times := make([]float64, len(o.Prefix))
+	for k, s := range o.Prefix {
+		links[k], times[k] = s.Link, s.Time
+	}
+	return model.Condition(links, times)
+}
+
+// CDOT is DOT made history-aware at low cost: at each node, for each
+// outgoing link e = (i, j), the law of X_e conditioned on the links observed
+// so far (the Gaussian regression), discretized on DOT's grid, is integrated
+// against DOT's value table u_j at the remaining budget minus X_e. It reuses
+// the per-destination tables of `dot`, so no new solve per decision; the
+// links after e are still judged by their marginals.
+type CDOT struct {
+	dot   *DOT
+	model *linktime.Gaussian
+}
+
+// Act takes the link with the highest conditional DOT value.
+func (c *CDOT) Act(o *engine.Observation) int {
+	cond := conditionOn(c.model, o)
+	d := c.dot
+	left := d.cap - o.Step
+	return argmaxLink(d.net.Out(o.Node), func(e int) float64 {
+		mean, sd := cond.Sum([]int{e})
+		return d.scorePMF(o.Destination, d.net.Links[e].To, discretize(mean, sd, d.Delta), o.Remaining, left)
+	})
+}

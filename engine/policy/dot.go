@@ -1,0 +1,236 @@
+package policy
+
+import (
+	"math"
+	"sync"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// DOT is Prakash's time-discretized SOTA dynamic program (Prakash 2020,
+// "Algorithms for most reliable routes on stochastic and time-dependent
+// networks", Transportation Research Part B 138:202–220), the classic
+// single-sweep recursion of Fan, Kalaba & Moore (2005) and Samaranayake et
+// al. (2012) on the marginal link-time laws.
+//
+// u_d(t) = 1 for t ≥ 0, and for other nodes u_i(t) = max over links (i,j) of
+// Σ_{k≥1} p_ij[k]·u_j(t − kΔ), where p_ij[k] is the probability that the
+// link takes between (k−1)Δ and kΔ (rounded up, which is conservative; mass
+// beyond μ+6σ is dropped). Because every link takes at least the 0.1-minute
+// floor ≥ Δ, k ≥ 1 and one sweep in increasing t is exact. With a step cap
+// the value also carries the number of links left, u^h_i(t), with u^0 = 0
+// away from the destination. Correlation is ignored: DOT sees marginals only.
+// One table per destination covers every budget up to the largest asked.
+// The policy acts on (node, remaining budget, links left) by evaluating the
+// recursion's right-hand side at the true remaining budget.
+type DOT struct {
+	net   *engine.Network
+	Delta float64
+	cap   int
+	pmf   []linkPMF
+	mu    sync.Mutex
+	tabs  map[int]*dotTable
+}
+
+type linkPMF struct {
+	lo int       // p[0] is the probability of bin lo (lo ≥ 1)
+	p  []float64 //
+}
+
+type dotTable struct {
+	n    int         // budget bins 0..n-1
+	u    [][]float32 // u[h][i*n + b]: links left h (a single level without cap)
+	done bool
+}
+
+// NewDOT discretizes every link's marginal law with step delta (≤ the floor).
+func NewDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *DOT {
+	d := &DOT{net: net, Delta: delta, cap: net.StepCap, tabs: map[int]*dotTable{}}
+	d.pmf = make([]linkPMF, len(net.Links))
+	for e := range net.Links {
+		d.pmf[e] = discretize(model.Mean[e], model.SD[e], delta)
+	}
+	return d
+}
+
+// discretize bins N(μ, σ²) floored at linktime.Floor: bin k holds
+// P((k−1)Δ < X ≤ kΔ), truncated at μ ± 6σ.
+func discretize(mu, sd, delta float64) linkPMF {
+	floorBin := int(math.Ceil(linktime.Floor/delta - 1e-9))
+	if sd == 0 {
+		return linkPMF{lo: max(floorBin, int(math.Ceil(mu/delta-1e-9))), p: []float64{1}}
+	}
+	lo := max(floorBin, int(math.Ceil((mu-6*sd)/delta)))
+	hi := max(lo, int(math.Ceil((mu+6*sd)/delta)))
+	p := make([]float64, hi-lo+1)
+	for k := lo; k <= hi; k++ {
+		a, b := float64(k-1)*delta, float64(k)*delta
+		if k == floorBin {
+			a = math.Inf(-1) // the floor gathers all mass below it
+		}
+		p[k-lo] = phi((b-mu)/sd) - phi((a-mu)/sd)
+	}
+	return linkPMF{lo: lo, p: p}
+}
+
+// Solve builds (once) the table towards dest for budgets up to maxBudget.
+func (d *DOT) Solve(dest int, maxBudget float64) {
+	n := int(math.Ceil(maxBudget/d.Delta)) + 1
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if t, ok := d.tabs[dest]; ok && t.n >= n {
+		return
+	}
+	d.tabs[dest] = d.solve(dest, n)
+}
+
+func (d *DOT) solve(dest, n int) *dotTable {
+	nn := len(d.net.Nodes)
+	levels := 1
+	if d.cap > 0 {
+		levels = d.cap + 1
+	}
+	t := &dotTable{n: n, u: make([][]float32, levels)}
+	prev := make([]float64, nn*n)
+	cur := make([]float64, nn*n)
+	// Level 0 with a cap: only the destination is "arrived".
+	for b := range n {
+		prev[dest*n+b] = 1
+	}
+	store := func(h int, v []float64) {
+		t.u[h] = make([]float32, len(v))
+		for i, x := range v {
+			t.u[h][i] = float32(x)
+		}
+	}
+	if d.cap <= 0 {
+		// No cap: one level, filled in increasing budget so u_j(t − kΔ),
+		// k ≥ 1, is final when u_i(t) is computed.
+		cur = prev
+		for b := range n {
+			for i := range nn {
+				if i == dest {
+					continue
+				}
+				best := 0.0
+				for _, e := range d.net.Out(i) {
+					best = math.Max(best, d.conv(e, cur[d.net.Links[e].To*n:(d.net.Links[e].To+1)*n], b))
+				}
+				cur[i*n+b] = best
+			}
+		}
+		store(0, cur)
+		return t
+	}
+	store(0, prev)
+	for h := 1; h <= d.cap; h++ {
+		for i := range nn {
+			row := cur[i*n : (i+1)*n]
+			if i == dest {
+				for b := range row {
+					row[b] = 1
+				}
+				continue
+			}
+			for b := range row {
+				row[b] = 0
+			}
+			for _, e := range d.net.Out(i) {
+				j := d.net.Links[e].To
+				d.convAll(e, prev[j*n:(j+1)*n], row)
+			}
+		}
+		store(h, cur)
+		prev, cur = cur, prev
+	}
+	return t
+}
+
+// conv is Σ_k p_e[k]·u[b − k] over k ≤ b.
+func (d *DOT) conv(e int, u []float64, b int) float64 {
+	pm := d.pmf[e]
+	s := 0.0
+	for k := pm.lo; k < pm.lo+len(pm.p) && k <= b; k++ {
+		s += pm.p[k-pm.lo] * u[b-k]
+	}
+	return s
+}
+
+// convAll sets row[b] = max(row[b], Σ_k p_e[k]·u[b − k]) for every b.
+func (d *DOT) convAll(e int, u, row []float64) {
+	pm := d.pmf[e]
+	for b := pm.lo; b < len(row); b++ {
+		kmax := min(pm.lo+len(pm.p)-1, b)
+		s := 0.0
+		p := pm.p[:kmax-pm.lo+1]
+		base := b - pm.lo
+		for k, pk := range p {
+			s += pk * u[base-k]
+		}
+		if s > row[b] {
+			row[b] = s
+		}
+	}
+}
+
+// Value is the table's on-time probability from node i with the given
+// remaining budget and links left (ignored without a cap).
+func (d *DOT) Value(dest, i int, remaining float64, left int) float64 {
+	t := d.table(dest, remaining)
+	b := int(math.Floor(remaining/d.Delta + 1e-9))
+	if b < 0 {
+		return 0
+	}
+	b = min(b, t.n-1)
+	return float64(t.u[d.level(left)][i*t.n+b])
+}
+
+func (d *DOT) table(dest int, remaining float64) *dotTable {
+	d.mu.Lock()
+	t, ok := d.tabs[dest]
+	d.mu.Unlock()
+	if !ok || float64(t.n-1)*d.Delta < remaining {
+		d.Solve(dest, remaining)
+		d.mu.Lock()
+		t = d.tabs[dest]
+		d.mu.Unlock()
+	}
+	return t
+}
+
+func (d *DOT) level(left int) int {
+	if d.cap <= 0 {
+		return 0
+	}
+	return max(0, min(left, d.cap))
+}
+
+// score is the recursion's right-hand side for link e at the true remaining
+// budget: Σ_k p_e[k]·u^{left−1}_j(remaining − kΔ).
+func (d *DOT) score(dest, e int, remaining float64, left int) float64 {
+	return d.scorePMF(dest, d.net.Links[e].To, d.pmf[e], remaining, left)
+}
+
+// scorePMF integrates a link-time law pm against u^{left−1}_j.
+func (d *DOT) scorePMF(dest, j int, pm linkPMF, remaining float64, left int) float64 {
+	t := d.table(dest, remaining)
+	b := int(math.Floor(remaining/d.Delta + 1e-9))
+	if b < 0 {
+		return 0
+	}
+	b = min(b, t.n-1)
+	lvl := d.level(left - 1)
+	u := t.u[lvl][j*t.n : (j+1)*t.n]
+	s := 0.0
+	for k := pm.lo; k < pm.lo+len(pm.p) && k <= b; k++ {
+		s += pm.p[k-pm.lo] * float64(u[b-k])
+	}
+	return s
+}
+
+// Act takes the link with the highest DOT value at the remaining budget.
+func (d *DOT) Act(o *engine.Observation) int {
+	left := d.cap - o.Step
+	return argmaxLink(d.net.Out(o.Node), func(e int) float64 { return d.score(o.Destination, e, o.Remaining, left) })
+}

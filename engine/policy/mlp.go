@@ -1,0 +1,127 @@
+package policy
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// MLP is a one-hidden-layer perceptron, y = W₂·relu(W₁x + b₁) + b₂, small
+// enough to write with its gradients by hand (SEGAC's networks). Inputs are
+// sparse (one-hot node and destination plus a few numbers), so the first
+// layer costs a few columns, not In.
+type MLP struct {
+	In, Hidden, Out int
+	P               []float64 // W₁ (Hidden×In), b₁, W₂ (Out×Hidden), b₂
+}
+
+// Feat is one non-zero input.
+type Feat struct {
+	I int
+	V float64
+}
+
+// NewMLP initializes weights uniformly in ±1/√fan-in.
+func NewMLP(in, hidden, out int, rng *rand.Rand) *MLP {
+	m := &MLP{In: in, Hidden: hidden, Out: out, P: make([]float64, hidden*in+hidden+out*hidden+out)}
+	w1, _, w2, _ := m.parts(m.P)
+	for i := range w1 {
+		w1[i] = (2*rng.Float64() - 1) / math.Sqrt(float64(in))
+	}
+	for i := range w2 {
+		w2[i] = (2*rng.Float64() - 1) / math.Sqrt(float64(hidden))
+	}
+	return m
+}
+
+func (m *MLP) parts(p []float64) (w1, b1, w2, b2 []float64) {
+	a := m.Hidden * m.In
+	b := a + m.Hidden
+	c := b + m.Out*m.Hidden
+	return p[:a], p[a:b], p[b:c], p[c:]
+}
+
+// Forward computes the hidden pre-activations z (len Hidden) and the outputs
+// y (len Out) for the rows listed in rows (nil: all outputs).
+func (m *MLP) Forward(x []Feat, z, y []float64, rows []int) {
+	w1, b1, w2, b2 := m.parts(m.P)
+	copy(z, b1)
+	for _, f := range x {
+		for h := range m.Hidden {
+			z[h] += w1[h*m.In+f.I] * f.V
+		}
+	}
+	out := func(o int) {
+		s := b2[o]
+		row := w2[o*m.Hidden : (o+1)*m.Hidden]
+		for h, w := range row {
+			if z[h] > 0 {
+				s += w * z[h]
+			}
+		}
+		y[o] = s
+	}
+	if rows == nil {
+		for o := range m.Out {
+			out(o)
+		}
+		return
+	}
+	for _, o := range rows {
+		out(o)
+	}
+}
+
+// Backward adds to grad (laid out as P) the gradient of Σ_o dy[o]·y[o] for
+// the outputs in rows, given the forward pass's x and z.
+func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad []float64) {
+	_, _, w2, _ := m.parts(m.P)
+	gw1, gb1, gw2, gb2 := m.parts(grad)
+	dz := make([]float64, m.Hidden)
+	for _, o := range rows {
+		d := dy[o]
+		if d == 0 {
+			continue
+		}
+		gb2[o] += d
+		row := w2[o*m.Hidden : (o+1)*m.Hidden]
+		grow := gw2[o*m.Hidden : (o+1)*m.Hidden]
+		for h := range row {
+			if z[h] > 0 {
+				grow[h] += d * z[h]
+				dz[h] += d * row[h]
+			}
+		}
+	}
+	for h, d := range dz {
+		if d == 0 {
+			continue
+		}
+		gb1[h] += d
+		for _, f := range x {
+			gw1[h*m.In+f.I] += d * f.V
+		}
+	}
+}
+
+// adam is the Adam optimizer over a flat parameter vector.
+type adam struct {
+	lr, b1, b2, eps float64
+	m, v            []float64
+	t               int
+}
+
+func newAdam(n int, lr float64) *adam {
+	return &adam{lr: lr, b1: 0.9, b2: 0.999, eps: 1e-8, m: make([]float64, n), v: make([]float64, n)}
+}
+
+// step descends along grad (the gradient of a loss to minimize).
+func (a *adam) step(p, grad []float64) {
+	a.t++
+	c1 := 1 - math.Pow(a.b1, float64(a.t))
+	c2 := 1 - math.Pow(a.b2, float64(a.t))
+	for i, g := range grad {
+		a.m[i] = a.b1*a.m[i] + (1-a.b1)*g
+		a.v[i] = a.b2*a.v[i] + (1-a.b2)*g*g
+		p[i] -= a.lr * (a.m[i] / c1) / (math.Sqrt(a.v[i]/c2) + a.eps)
+	}
+}

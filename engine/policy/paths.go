@@ -1,0 +1,157 @@
+package policy
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/graph/path"
+	"gonum.org/v1/gonum/graph/simple"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// PathPolicy follows a path chosen before departure for each task (OD pair
+// and budget). It recovers the task from what it observes: the origin is
+// where the prefix starts, the budget is the remaining budget plus the time
+// spent. Off its path (it cannot be) it falls back to LET.
+type PathPolicy struct {
+	net   *engine.Network
+	let   *LET
+	paths map[engine.OD][]taskPath
+}
+
+type taskPath struct {
+	budget float64
+	links  []int
+}
+
+func newPathPolicy(net *engine.Network, let *LET) *PathPolicy {
+	return &PathPolicy{net: net, let: let, paths: map[engine.OD][]taskPath{}}
+}
+
+func (p *PathPolicy) set(task sim.Task, links []int) {
+	p.paths[task.OD] = append(p.paths[task.OD], taskPath{task.Budget, links})
+}
+
+// Path returns the path chosen for a task.
+func (p *PathPolicy) Path(od engine.OD, budget float64) []int {
+	best, gap := []int(nil), math.Inf(1)
+	for _, tp := range p.paths[od] {
+		if g := math.Abs(tp.budget - budget); g < gap {
+			best, gap = tp.links, g
+		}
+	}
+	if gap > 1e-6*math.Max(1, budget) {
+		return nil
+	}
+	return best
+}
+
+// Act takes the next link of the task's path.
+func (p *PathPolicy) Act(o *engine.Observation) int {
+	od := engine.OD{Origin: o.Node, Destination: o.Destination}
+	budget := o.Remaining
+	if len(o.Prefix) > 0 {
+		od.Origin = p.net.Links[o.Prefix[0].Link].From
+		for _, s := range o.Prefix {
+			budget += s.Time
+		}
+	}
+	if links := p.Path(od, budget); o.Step < len(links) && p.net.Links[links[o.Step]].From == o.Node {
+		return links[o.Step]
+	}
+	return p.let.Act(o)
+}
+
+// gaussianOnTime is the exact on-time probability of a fixed path under the
+// full covariance: Φ((T − μ_p)/σ_p), σ_p² = 1ᵀ Σ_pp 1.
+func gaussianOnTime(model *linktime.Gaussian, links []int, budget float64) float64 {
+	mean, sd := model.Condition(nil, nil).Sum(links)
+	return onTime(budget, mean, sd)
+}
+
+// kShortest lists up to k loopless paths from o to d by mean time (Yen's
+// algorithm, gonum), keeping those within maxLinks links (0: any). Parallel
+// links are represented by the one with the lowest mean.
+func kShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
+	g := simple.NewWeightedDirectedGraph(0, math.Inf(1))
+	for i := range net.Nodes {
+		g.AddNode(simple.Node(i))
+	}
+	linkOf := map[[2]int]int{}
+	for e, l := range net.Links {
+		key := [2]int{l.From, l.To}
+		if prev, ok := linkOf[key]; ok && net.Links[prev].Mean <= l.Mean {
+			continue
+		}
+		linkOf[key] = e
+		g.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(l.From), T: simple.Node(l.To), W: l.Mean})
+	}
+	var out [][]int
+	for _, nodes := range path.YenKShortestPaths(g, k, math.Inf(1), simple.Node(o), simple.Node(d)) {
+		if maxLinks > 0 && len(nodes)-1 > maxLinks {
+			continue
+		}
+		links := make([]int, len(nodes)-1)
+		for i := range links {
+			links[i] = linkOf[[2]int{int(nodes[i].ID()), int(nodes[i+1].ID())}]
+		}
+		out = append(out, links)
+	}
+	return out
+}
+
+// BestPath is the best a-priori path: among the k shortest loopless paths by
+// mean (Yen) within the step cap, the one with the highest exact Gaussian
+// on-time probability under the full covariance. Enumeration is exponential
+// on large networks, hence the k limit.
+func newBestPath(env *Env, k int) *PathPolicy {
+	let := NewLET(env.Net, env.Destinations()...)
+	p := newPathPolicy(env.Net, let)
+	cands := map[engine.OD][][]int{}
+	for _, t := range env.Tasks {
+		c, ok := cands[t.OD]
+		if !ok {
+			c = kShortest(env.Net, t.OD.Origin, t.OD.Destination, k, env.Net.StepCap)
+			cands[t.OD] = c
+		}
+		best, bestP := let.Tree(t.OD.Destination).Path(t.OD.Origin, env.Net), -1.0
+		for _, links := range c {
+			if pr := gaussianOnTime(env.Model, links, t.Budget); pr > bestP+scoreTie {
+				best, bestP = links, pr
+			}
+		}
+		p.set(t, best)
+	}
+	return p
+}
+
+// hasCycle reports whether a path visits a node twice.
+func hasCycle(net *engine.Network, links []int) bool {
+	seen := []int{net.Links[links[0]].From}
+	for _, e := range links {
+		to := net.Links[e].To
+		if slices.Contains(seen, to) {
+			return true
+		}
+		seen = append(seen, to)
+	}
+	return false
+}
+
+// sortedPaths lists a candidate set in a fixed order (by key), so that ties
+// resolve the same way on every run.
+func sortedPaths(c map[string][]int) [][]int {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([][]int, len(keys))
+	for i, k := range keys {
+		out[i] = c[k]
+	}
+	return out
+}

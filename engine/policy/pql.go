@@ -1,0 +1,148 @@
+package policy
+
+import (
+	"math"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// PQL is Q-learning for SOTA (Cao, Guo, Song et al., "Using Reinforcement
+// Learning to Minimize the Probability of Delay Occurrence in
+// Transportation", IEEE TVT 69(3), 2020): Q(i, b, e) estimates the on-time
+// probability of taking link e at node i with remaining budget b; the
+// target is max_k Q(j, b − w, k) at the link's head with the sampled link
+// time w removed from the budget, and 1 on reaching the destination within
+// budget. One table per destination, over budget bins of the largest budget
+// asked (values between bins interpolated linearly).
+//
+// Training is synchronous Q-learning on the training stream only: each
+// sampled realization gives a sampled transition for every link at once, and
+// one sample w updates every budget bin of (i, e) (the budget is part of the
+// state, not of the dynamics). Each sweep sets Q to the mean target over the
+// samples under the previous sweep's values; sweeps repeat until no value
+// moves by more than 1e-4 (at most the step cap plus a margin). The policy
+// acts greedily on (node, remaining budget) and ignores the step count.
+type PQL struct {
+	net  *engine.Network
+	Tabs map[int]*QTable
+}
+
+// QTable is the learned Q(i, b, e) for one destination, stored per link.
+type QTable struct {
+	Dest  int
+	Delta float64     // budget step
+	Q     [][]float32 // Q[e][b], b = 0..bins
+}
+
+type pqlSettings struct {
+	Samples, Bins, MaxSweeps int
+}
+
+func newPQL(env *Env, s pqlSettings) (*PQL, bool, error) {
+	tabs, hit, err := cached(env, "pql", s, func() (map[int]*QTable, error) {
+		samples := sim.NewStream(env.Model, env.Net.Name, env.Seed).Next(s.Samples)
+		tabs := map[int]*QTable{}
+		for d, b := range env.MaxBudget() {
+			tabs[d] = trainPQL(env.Net, samples, d, b, s)
+		}
+		return tabs, nil
+	})
+	return &PQL{net: env.Net, Tabs: tabs}, hit, err
+}
+
+func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float64, s pqlSettings) *QTable {
+	bins := s.Bins
+	t := &QTable{Dest: dest, Delta: maxBudget / float64(bins), Q: make([][]float32, len(net.Links))}
+	q := make([][]float64, len(net.Links))
+	next := make([][]float64, len(net.Links))
+	for e := range q {
+		q[e] = make([]float64, bins+1)
+		next[e] = make([]float64, bins+1)
+	}
+	v := make([][]float64, len(net.Nodes)) // V(j, b) = max_k Q(j, b, k)
+	for j := range v {
+		v[j] = make([]float64, bins+1)
+	}
+	for sweep := 0; sweep < s.MaxSweeps; sweep++ {
+		for j := range v {
+			row := v[j]
+			for b := range row {
+				row[b] = 0
+				if j == dest {
+					row[b] = 1
+					continue
+				}
+				for _, e := range net.Out(j) {
+					row[b] = math.Max(row[b], q[e][b])
+				}
+			}
+		}
+		change := 0.0
+		for e, l := range net.Links {
+			acc := next[e]
+			clear(acc)
+			if l.From == dest {
+				continue // episodes end at the destination
+			}
+			for k := range samples.Size {
+				w := samples.Row(k)[e] / t.Delta // link time in bins
+				vj := v[l.To]
+				for b := range acc {
+					acc[b] += interp(vj, float64(b)-w)
+				}
+			}
+			for b := range acc {
+				acc[b] /= float64(samples.Size)
+				change = math.Max(change, math.Abs(acc[b]-q[e][b]))
+			}
+			q[e], next[e] = acc, q[e]
+		}
+		if change < 1e-4 {
+			break
+		}
+	}
+	for e := range q {
+		t.Q[e] = make([]float32, bins+1)
+		for b, x := range q[e] {
+			t.Q[e][b] = float32(x)
+		}
+	}
+	return t
+}
+
+// interp reads a value row at a fractional bin: 0 below zero budget,
+// clamped at the top.
+func interp(row []float64, x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	i := int(x)
+	if i >= len(row)-1 {
+		return row[len(row)-1]
+	}
+	f := x - float64(i)
+	return row[i] + f*(row[i+1]-row[i])
+}
+
+func interp32(row []float32, x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	i := int(x)
+	if i >= len(row)-1 {
+		return float64(row[len(row)-1])
+	}
+	f := x - float64(i)
+	return float64(row[i]) + f*float64(row[i+1]-row[i])
+}
+
+// Act takes the link with the highest learned Q at the remaining budget.
+func (p *PQL) Act(o *engine.Observation) int {
+	t := p.Tabs[o.Destination]
+	out := p.net.Out(o.Node)
+	if t == nil {
+		return out[0]
+	}
+	return argmaxLink(out, func(e int) float64 { return interp32(t.Q[e], o.Remaining/t.Delta) })
+}
