@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what ontime needs to build and test. Idempotent and quick when
-# everything is already there.
+# Installs what ontime needs to build and test: Go modules, a C compiler for
+# cgo (ONNX Runtime), Debian's PyTorch and ONNX for the trainer, and the npm
+# packages (onnxruntime-node carries the ONNX Runtime 1.24.1 library).
+# Idempotent and quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,5 +16,31 @@ if [ "$(printf '%s\n%s\n' "$need_go" "$have" | sort -V | head -n1)" != "$need_go
 	echo "setup: Go $have found, $need_go or newer is needed" >&2
 	exit 1
 fi
-# Module downloads are cached; this is a no-op when they are present.
+
+# Debian packages. OpenBLAS matters: without it torch uses the reference BLAS,
+# about 18× slower.
+pkgs=(python3-torch python3-onnx libopenblas0-pthread)
+command -v gcc >/dev/null 2>&1 || pkgs+=(gcc libc6-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	echo "setup: installing ${missing[*]} (apt)"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm packages; --ignore-scripts because onnxruntime-node's install script
+# downloads GPU providers from a host that is not reachable (and not needed).
+if ! command -v npm >/dev/null 2>&1; then
+	echo "setup: Node.js 20 with npm is needed" >&2
+	exit 1
+fi
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+fi
+
 go mod download

@@ -31,8 +31,10 @@ type Config struct {
 	PoolSize int
 	Seed     uint64 // benchmark instance; 0 is the published one
 	Sampled  bool
-	DOTDelta float64   // DOT's grid step; 0 picks the default
-	CacheDir string    // trained learners are kept here ("" : no cache)
+	DOTDelta float64 // DOT's grid step; 0 picks the default
+	CacheDir string  // trained learners are kept here ("" : no cache)
+	Device   string  // ONNX policies: "cpu" or "cuda"
+	Logf     func(format string, args ...any)
 	Workers  int       // 0: all cores
 	Progress io.Writer // a progress line for long runs; nil for none
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
@@ -64,7 +66,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
-		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir}
+		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf}
 	policies := make([]engine.Policy, len(cfg.Methods))
 	rep.Provenance = cfg.provenance()
 	for i, name := range cfg.Methods {

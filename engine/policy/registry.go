@@ -8,6 +8,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
@@ -25,6 +26,11 @@ type Env struct {
 	DOTDelta float64
 	// CacheDir holds trained learners between runs ("" disables the cache).
 	CacheDir string
+	// Device is "cpu" or "cuda" for ONNX policies; ORTLib overrides the
+	// ONNX Runtime library; Logf receives the CUDA fallback line.
+	Device string
+	ORTLib string
+	Logf   func(format string, args ...any)
 
 	dotOnce sync.Once
 	dot     *DOT
@@ -157,8 +163,25 @@ func init() {
 	)
 }
 
-// Lookup finds a method by name.
+func (env *Env) ortOptions() []ort.Option {
+	var opts []ort.Option
+	if env.ORTLib != "" {
+		opts = append(opts, ort.WithLibrary(env.ORTLib))
+	}
+	if env.Device == "cuda" {
+		opts = append(opts, ort.WithCUDA(0))
+	}
+	if env.Logf != nil {
+		opts = append(opts, ort.WithLog(env.Logf))
+	}
+	return opts
+}
+
+// Lookup finds a method by name; "onnx:PATH" names a model file.
 func Lookup(name string) (Method, error) {
+	if m, ok := onnxMethod(name); ok {
+		return m, nil
+	}
 	for _, m := range Methods {
 		if m.Name == name {
 			return m, nil
@@ -168,7 +191,7 @@ func Lookup(name string) (Method, error) {
 	for i, m := range Methods {
 		names[i] = m.Name
 	}
-	return Method{}, engine.Errorf(engine.ENOTFOUND, "unknown method %q (known: %s)", name, strings.Join(names, ", "))
+	return Method{}, engine.Errorf(engine.ENOTFOUND, "unknown method %q (known: %s, onnx:PATH)", name, strings.Join(names, ", "))
 }
 
 func newSEGACMethod(env *Env, s segacSettings) (engine.Policy, map[string]any, error) {

@@ -119,6 +119,11 @@ func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error
 		links := r.links[:k]
 		if bp, ok := p.(engine.BatchPolicy); ok {
 			bp.ActBatch(ptrs, links)
+			if f, ok := p.(interface{ Err() error }); ok {
+				if err := f.Err(); err != nil {
+					return err
+				}
+			}
 		} else {
 			for j, o := range ptrs {
 				links[j] = p.Act(o)

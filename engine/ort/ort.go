@@ -1,0 +1,94 @@
+// Package ort runs ONNX policy models through ONNX Runtime, in the manner of
+// knights-analytics/hugot: a small Session interface opened with functional
+// options (library path, CUDA, threads). The implementation needs cgo
+// (yalue/onnxruntime_go); a CGO_ENABLED=0 build gets a stub that says so.
+package ort
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// Batch is one batched decision query, in the model interface's layout:
+// B rows, prefixes padded to L, E links.
+type Batch struct {
+	B, L, E int
+	Edges   []int64   // B×L
+	Times   []float32 // B×L
+	Pad     []bool    // B×L, true where padding
+	Cur     []int64   // B
+	Dest    []int64   // B
+	Budget  []float32 // B, remaining minutes
+	Step    []int64   // B
+	AMask   []bool    // B×E, true for links leaving Cur
+}
+
+// Output holds the model's answers: logits before the mask and probabilities
+// over the allowed links, each B×E.
+type Output struct {
+	Logits, Probs []float32
+}
+
+// Session runs one model. Run is safe for concurrent use.
+type Session interface {
+	Run(b *Batch) (*Output, error)
+	Device() string // "cpu" or "cuda"
+	Close() error
+}
+
+type options struct {
+	library string
+	cuda    bool
+	device  int
+	threads int
+	logf    func(format string, args ...any)
+}
+
+// Option configures Open.
+type Option func(*options)
+
+// WithLibrary sets the ONNX Runtime shared library (libonnxruntime.so.1).
+func WithLibrary(path string) Option { return func(o *options) { o.library = path } }
+
+// WithCUDA asks for the CUDA execution provider on a device; when it cannot
+// be had, Open falls back to the CPU and logs one line saying why.
+func WithCUDA(device int) Option { return func(o *options) { o.cuda, o.device = true, device } }
+
+// WithThreads sets ONNX Runtime's intra-op threads (default 1).
+func WithThreads(n int) Option { return func(o *options) { o.threads = n } }
+
+// WithLog sets where the CUDA fallback line goes.
+func WithLog(logf func(format string, args ...any)) Option { return func(o *options) { o.logf = logf } }
+
+// libRel is where npm's onnxruntime-node@1.24.1 keeps the Linux x64 library.
+var libRel = filepath.Join("node_modules", "onnxruntime-node", "bin", "napi-v6", "linux", "x64", "libonnxruntime.so.1")
+
+// ErrNoLibrary says the ONNX Runtime library was not found.
+var ErrNoLibrary = errors.New("ONNX Runtime library not found: run `make setup` (npm ci --ignore-scripts installs onnxruntime-node@1.24.1) or set ONTIME_ORT_LIB to libonnxruntime.so.1 (version 1.24.1)")
+
+// FindLibrary returns $ONTIME_ORT_LIB, or the npm copy found in the working
+// directory or one of its parents.
+func FindLibrary() (string, error) {
+	if p := os.Getenv("ONTIME_ORT_LIB"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", errors.Join(ErrNoLibrary, err)
+		}
+		return p, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, libRel)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", ErrNoLibrary
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,158 @@
+//go:build cgo
+
+package ort
+
+import (
+	"fmt"
+	"sync"
+
+	onnx "github.com/yalue/onnxruntime_go"
+)
+
+var (
+	envOnce sync.Once
+	envErr  error
+	envLib  string
+)
+
+// initEnv loads the library once per process (ONNX Runtime allows one
+// environment).
+func initEnv(lib string) error {
+	envOnce.Do(func() {
+		envLib = lib
+		onnx.SetSharedLibraryPath(lib)
+		if err := onnx.InitializeEnvironment(); err != nil {
+			envErr = fmt.Errorf("loading ONNX Runtime from %s: %w", lib, err)
+			return
+		}
+		_ = onnx.SetEnvironmentLogLevel(onnx.LoggingLevelError)
+	})
+	if envErr == nil && lib != envLib {
+		return fmt.Errorf("ONNX Runtime is already loaded from %s; one library per process", envLib)
+	}
+	return envErr
+}
+
+type session struct {
+	s      *onnx.DynamicAdvancedSession
+	device string
+}
+
+var inputNames = []string{"edges", "times", "pad", "cur", "dest", "budget", "step", "amask"}
+var outputNames = []string{"logits", "probs"}
+
+// Open loads a model that follows the GPG-HT interface (models/README.md).
+func Open(model string, opts ...Option) (Session, error) {
+	o := options{threads: 1, logf: func(string, ...any) {}}
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.library == "" {
+		lib, err := FindLibrary()
+		if err != nil {
+			return nil, err
+		}
+		o.library = lib
+	}
+	if err := initEnv(o.library); err != nil {
+		return nil, err
+	}
+	build := func(cuda bool) (*onnx.DynamicAdvancedSession, error) {
+		so, err := onnx.NewSessionOptions()
+		if err != nil {
+			return nil, err
+		}
+		defer so.Destroy()
+		if err := so.SetIntraOpNumThreads(o.threads); err != nil {
+			return nil, err
+		}
+		if err := so.SetInterOpNumThreads(1); err != nil {
+			return nil, err
+		}
+		if cuda {
+			co, err := onnx.NewCUDAProviderOptions()
+			if err != nil {
+				return nil, err
+			}
+			defer co.Destroy()
+			if err := co.Update(map[string]string{"device_id": fmt.Sprint(o.device)}); err != nil {
+				return nil, err
+			}
+			if err := so.AppendExecutionProviderCUDA(co); err != nil {
+				return nil, err
+			}
+		}
+		return onnx.NewDynamicAdvancedSession(model, inputNames, outputNames, so)
+	}
+	if o.cuda {
+		s, err := build(true)
+		if err == nil {
+			return &session{s: s, device: "cuda"}, nil
+		}
+		o.logf("ort: CUDA execution provider unavailable (%v); running %s on the CPU", err, model)
+	}
+	s, err := build(false)
+	if err != nil {
+		return nil, fmt.Errorf("opening model %s: %w", model, err)
+	}
+	return &session{s: s, device: "cpu"}, nil
+}
+
+func (s *session) Device() string { return s.device }
+
+func (s *session) Close() error { return s.s.Destroy() }
+
+// Run feeds one batch and copies the outputs out of ONNX Runtime's memory.
+func (s *session) Run(b *Batch) (*Output, error) {
+	B, L, E := int64(b.B), int64(b.L), int64(b.E)
+	var vals []onnx.Value
+	defer func() {
+		for _, v := range vals {
+			if v != nil {
+				v.Destroy()
+			}
+		}
+	}()
+	add := func(v onnx.Value, err error) error {
+		if err != nil {
+			return err
+		}
+		vals = append(vals, v)
+		return nil
+	}
+	for _, err := range []error{
+		add(newTensor(onnx.NewShape(B, L), b.Edges)),
+		add(newTensor(onnx.NewShape(B, L), b.Times)),
+		add(newTensor(onnx.NewShape(B, L), b.Pad)),
+		add(newTensor(onnx.NewShape(B), b.Cur)),
+		add(newTensor(onnx.NewShape(B), b.Dest)),
+		add(newTensor(onnx.NewShape(B), b.Budget)),
+		add(newTensor(onnx.NewShape(B), b.Step)),
+		add(newTensor(onnx.NewShape(B, E), b.AMask)),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	outs := []onnx.Value{nil, nil}
+	if err := s.s.Run(vals, outs); err != nil {
+		return nil, err
+	}
+	defer outs[0].Destroy()
+	defer outs[1].Destroy()
+	lt, ok1 := outs[0].(*onnx.Tensor[float32])
+	pt, ok2 := outs[1].(*onnx.Tensor[float32])
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("model outputs are not float32 tensors")
+	}
+	return &Output{Logits: append([]float32(nil), lt.GetData()...), Probs: append([]float32(nil), pt.GetData()...)}, nil
+}
+
+// newTensor wraps data; ONNX Runtime accepts zero-sized dimensions (L = 0),
+// but onnxruntime_go needs a non-nil slice.
+func newTensor[T onnx.TensorData](shape onnx.Shape, data []T) (onnx.Value, error) {
+	if data == nil {
+		data = []T{}
+	}
+	return onnx.NewTensor(shape, data)
+}

@@ -1,0 +1,83 @@
+//go:build cgo
+
+package policy
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+var tinyModel = filepath.Join("..", "..", "models", "testdata", "tiny.onnx")
+
+// The tiny parity model (untrained, five links) runs as a batched policy
+// on the five-node example: every action is a link leaving the node, and a
+// batch decides like its rows run alone.
+func TestONNXPolicyOnTwoBranch(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	net, err := builtin.Load("twobranch", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := linktime.New(net)
+	meth, err := Lookup("onnx:" + tinyModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, settings, err := meth.New(&Env{Net: net, Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if settings["device"] != "cpu" {
+		t.Errorf("settings %v", settings)
+	}
+	pool := sim.NewPool(m, "twobranch", sim.Test, 0, 500, 0, nil)
+	res := make([]sim.Result, pool.Size)
+	r := &sim.Runner{Net: net}
+	if err := r.Run(p, sim.Task{OD: net.ODs[0], Budget: 106, Cap: 4}, pool, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range res {
+		if x.End != sim.Arrived && x.End != sim.OverTime {
+			t.Fatalf("episode ended %v", x.End)
+		}
+	}
+	// Batched and single decisions agree.
+	b, _ := net.NodeIndex("B")
+	obs := []*engine.Observation{
+		{Node: 0, Destination: 4, Remaining: 106},
+		{Node: b, Destination: 4, Remaining: 100.2, Step: 1, Prefix: []engine.Step{{Link: 0, Time: 5.8}}},
+		{Node: b, Destination: 4, Remaining: 101.9, Step: 1, Prefix: []engine.Step{{Link: 0, Time: 4.1}}},
+	}
+	links := make([]int, len(obs))
+	p.(engine.BatchPolicy).ActBatch(obs, links)
+	for i, o := range obs {
+		if single := p.Act(o); single != links[i] {
+			t.Errorf("row %d: batch chose %d, alone %d", i, links[i], single)
+		}
+	}
+}
+
+func TestONNXPolicyRejectsOtherNetworks(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	net, m := reliability() // 4 links, the model has 5
+	_, err := NewONNXPolicy(net, tinyModel, false)
+	if err == nil || !strings.Contains(err.Error(), "does not fit network reliability") {
+		t.Fatalf("err = %v", err)
+	}
+	_ = m
+	if _, err := NewONNXPolicy(net, "nowhere.onnx", false); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Errorf("missing file: %v", err)
+	}
+}
