@@ -8,7 +8,7 @@ BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)
 
-.PHONY: run test setup build check bench results clean
+.PHONY: run test setup build check bench results models clean
 
 setup:
 	@scripts/setup.sh
@@ -33,6 +33,10 @@ bench: setup
 # docs/results.md: every method on the benchmarks (needs the data; minutes).
 results: build
 	@scripts/results.sh $(BIN)
+
+# models/*.onnx: retrain the committed GPG-HT models (PyTorch on the CPU; minutes).
+models: build
+	@scripts/models.sh $(BIN)
 
 clean:
 	rm -rf bin

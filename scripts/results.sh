@@ -17,7 +17,13 @@ tmp=$(mktemp)
 	for net in twobranch sfn anaheim; do
 		budgets=0.95,1.00,1.05
 		[ "$net" = twobranch ] && budgets=1.00
-		cmd="ontime bench --network $net --methods $methods --budgets $budgets"
+		m=$methods
+		# The trained GPG-HT model, and its imitation-only checkpoint, where committed.
+		if [ -f "models/$net.onnx" ]; then
+			m="gpght,$m"
+			[ -f "models/$net.imitation.onnx" ] && m="$m,onnx:models/$net.imitation.onnx"
+		fi
+		cmd="ontime bench --network $net --methods $m --budgets $budgets"
 		echo
 		echo "## $net"
 		echo
@@ -27,7 +33,7 @@ tmp=$(mktemp)
 		echo
 		start=$(date +%s)
 		# --no-cache: the solve times shown are real training times.
-		"$bin" bench --network "$net" --methods "$methods" --budgets "$budgets" --no-cache --quiet | sed 's/^## /### /'
+		"$bin" bench --network "$net" --methods "$m" --budgets "$budgets" --no-cache --quiet | sed 's/^## /### /'
 		echo
 		echo "Wall time of the command, learner training included: $(( $(date +%s) - start )) s."
 	done

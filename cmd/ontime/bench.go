@@ -34,6 +34,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	dotDelta := fs.Float64("dot-delta", 0, "DOT's grid step in minutes (default: a thousandth of the largest budget, at most 0.1)")
 	cacheDir := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE, else the user cache directory)")
 	noCache := fs.Bool("no-cache", false, "train learners afresh and store nothing")
+	models := fs.String("models", "", "directory of trained models (default: models/ in the working directory or a parent)")
 	device := fs.String("device", "cpu", "where ONNX policies run: cpu or cuda (falls back to cpu with one log line)")
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no progress line on stderr")
@@ -49,7 +50,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	cfg := bench.Config{Net: net, Model: model, Methods: splitList(*methods), Focus: *focus,
 		Pools: *pools, PoolSize: *poolSize, Seed: *seed, Sampled: *sampled, Workers: *workers,
-		DOTDelta: *dotDelta, Device: *device, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
+		DOTDelta: *dotDelta, Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 		Version: version, Commit: buildCommit()}
 	if *device != "cpu" && *device != "cuda" {
 		return engine.Errorf(engine.EINVALID, "--device %q: use cpu or cuda", *device)

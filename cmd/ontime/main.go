@@ -34,6 +34,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	switch args[0] {
 	case "bench":
 		return runBench(ctx, args[1:], getenv, stdout, stderr)
+	case "train":
+		return runTrain(ctx, args[1:], getenv, stdout, stderr)
 	case "networks":
 		return runNetworks(ctx, args[1:], getenv, stdout, stderr)
 	case "version":
@@ -54,6 +56,7 @@ func usage(w io.Writer) {
 
 Commands:
   bench      evaluate routing methods on common sample pools (paired statistics)
+  train      train a GPG-HT policy for a network (PyTorch), export it to ONNX
   networks   list, show, export or fetch networks
   version    print the version and commit
 

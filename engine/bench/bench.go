@@ -34,6 +34,7 @@ type Config struct {
 	DOTDelta float64 // DOT's grid step; 0 picks the default
 	CacheDir string  // trained learners are kept here ("" : no cache)
 	Device   string  // ONNX policies: "cpu" or "cuda"
+	Models   string  // directory of trained models ("" : models/ found upwards)
 	Logf     func(format string, args ...any)
 	Workers  int       // 0: all cores
 	Progress io.Writer // a progress line for long runs; nil for none
@@ -66,7 +67,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
-		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf}
+		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models}
 	policies := make([]engine.Policy, len(cfg.Methods))
 	rep.Provenance = cfg.provenance()
 	for i, name := range cfg.Methods {

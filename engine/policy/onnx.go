@@ -1,14 +1,17 @@
 package policy
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/engine/trainspec"
 )
 
 // ONNXPolicy runs a policy model that follows the GPG-HT interface
@@ -139,4 +142,78 @@ func onnxMethod(name string) (Method, bool) {
 			}
 			return p, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled}, nil
 		}}, true
+}
+
+// gpghtMethod is the trained GPG-HT model of the network, models/NET.onnx,
+// refused when its card says it was trained for another network or
+// correlation.
+var gpghtMethod = Method{Name: "gpght", Doc: "the GPG-HT policy trained for the network (models/NETWORK.onnx, via ontime train)",
+	New: func(env *Env) (engine.Policy, map[string]any, error) {
+		dir := env.ModelsDir
+		if dir == "" {
+			dir = findModels()
+		}
+		path := filepath.Join(dir, env.Net.Name+".onnx")
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil, engine.Errorf(engine.ENOTFOUND, "no trained model for network %s at %s: run `ontime train --network %s`", env.Net.Name, path, env.Net.Name)
+		}
+		card, err := readCard(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if want := trainspec.Fingerprint(env.Net, env.Model); card.Fingerprint != want {
+			return nil, nil, engine.Errorf(engine.EINVALID, "model %s was trained for another network or correlation (fingerprint %s, this run %s): retrain with ontime train",
+				path, card.Fingerprint, want)
+		}
+		p, err := NewONNXPolicy(env.Net, path, env.Sampled, env.ortOptions()...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled, "parameters": card.Model.Parameters,
+			"teacher": card.Training.Teacher, "budget_factors": card.BudgetFactors}, nil
+	}}
+
+// Card is the part of a model card ontime reads.
+type Card struct {
+	Fingerprint   string    `json:"fingerprint"`
+	BudgetFactors []float64 `json:"budget_factors"`
+	Model         struct {
+		Parameters int `json:"parameters"`
+	} `json:"model"`
+	Training struct {
+		Teacher string `json:"teacher"`
+	} `json:"training"`
+}
+
+func readCard(model string) (*Card, error) {
+	path := strings.TrimSuffix(model, ".onnx") + ".card.json"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, engine.Errorf(engine.ENOTFOUND, "model card %s: %v", path, err)
+	}
+	var c Card
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "model card %s: %v", path, err)
+	}
+	return &c, nil
+}
+
+// findModels looks for the models directory in the working directory and
+// its parents.
+func findModels() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "models"
+	}
+	for {
+		p := filepath.Join(dir, "models")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "models"
+		}
+		dir = parent
+	}
 }

@@ -3,6 +3,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,5 +80,22 @@ func TestONNXPolicyRejectsOtherNetworks(t *testing.T) {
 	_ = m
 	if _, err := NewONNXPolicy(net, "nowhere.onnx", false); engine.ErrorCode(err) != engine.ENOTFOUND {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestGPGHTNeedsATrainedModelForThisNetwork(t *testing.T) {
+	net, m := reliability()
+	dir := t.TempDir()
+	_, _, err := gpghtMethod.New(&Env{Net: net, Model: m, ModelsDir: dir})
+	if engine.ErrorCode(err) != engine.ENOTFOUND || !strings.Contains(err.Error(), "ontime train --network reliability") {
+		t.Fatalf("no model: %v", err)
+	}
+	// A model whose card names another fingerprint is refused.
+	raw, _ := os.ReadFile(tinyModel)
+	os.WriteFile(filepath.Join(dir, "reliability.onnx"), raw, 0o644)
+	os.WriteFile(filepath.Join(dir, "reliability.card.json"), []byte(`{"fingerprint": "0123456789abcdef"}`), 0o644)
+	_, _, err = gpghtMethod.New(&Env{Net: net, Model: m, ModelsDir: dir})
+	if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(err.Error(), "trained for another network") {
+		t.Fatalf("wrong fingerprint: %v", err)
 	}
 }

@@ -85,20 +85,31 @@ class DecoderBlock(nn.Module):
 class GPGHT(nn.Module):
     def __init__(self, n_links, n_nodes, d=64, enc_layers=2, dec_layers=1, heads=4,
                  max_steps=64, time_scale=1.0, history=True, transformer_decoder=True,
-                 cross_time=True):
+                 cross_time=True, link_mean=None, link_sd=None, let_to=None, slack_scale=1.0):
         super().__init__()
         self.E, self.N, self.d = n_links, n_nodes, d
         self.max_steps = max_steps
         self.history = history
         self.cross_time = cross_time
         self.transformer_decoder = transformer_decoder
+        # Inputs are raw minutes; the graph normalizes them. A realized time is
+        # read both on the budget's scale and as its deviation from the link's
+        # mean in standard deviations (what history is informative about); the
+        # remaining budget both on its scale and as slack over the LET time
+        # from the current node, in units of a typical path deviation.
         self.register_buffer("scale", torch.tensor(float(time_scale)))
+        self.register_buffer("slack_scale", torch.tensor(float(slack_scale)))
+        mean = torch.zeros(n_links + 1) if link_mean is None else torch.cat([torch.tensor(link_mean, dtype=torch.float32), torch.zeros(1)])
+        sd = torch.ones(n_links + 1) if link_sd is None else torch.cat([torch.tensor(link_sd, dtype=torch.float32), torch.ones(1)])
+        self.register_buffer("link_mean", mean)
+        self.register_buffer("link_sd", torch.where(sd > 0, sd, torch.ones_like(sd)))
+        self.register_buffer("let_to", torch.zeros(n_nodes, n_nodes) if let_to is None else torch.tensor(let_to, dtype=torch.float32))
         self.link = nn.Embedding(n_links + 1, d)  # id E is the start token
-        self.time = nn.Sequential(nn.Linear(1, d), nn.ReLU(), nn.Linear(d, d))
+        self.time = nn.Sequential(nn.Linear(2, d), nn.ReLU(), nn.Linear(d, d))
         self.pos = nn.Embedding(max_steps + 1, d)
         self.enc = nn.ModuleList(EncoderBlock(d, heads, 4 * d) for _ in range(enc_layers))
         self.e_cur, self.e_dest = nn.Embedding(n_nodes, d), nn.Embedding(n_nodes, d)
-        self.e_budget = nn.Sequential(nn.Linear(1, d), nn.ReLU(), nn.Linear(d, d))
+        self.e_budget = nn.Sequential(nn.Linear(2, d), nn.ReLU(), nn.Linear(d, d))
         self.e_step = nn.Embedding(max_steps + 1, d)
         self.dec = nn.ModuleList(DecoderBlock(d, heads, 4 * d) for _ in range(dec_layers))
         self.lin_dec = nn.Sequential(nn.Linear(2 * d, 4 * d), nn.ReLU(), nn.Linear(4 * d, d))
@@ -110,10 +121,12 @@ class GPGHT(nn.Module):
             pad = torch.ones_like(pad)
         bos = cur[:, None] * 0 + self.E
         edges = torch.cat([bos, edges.clamp(0, self.E)], dim=1)
-        times = torch.cat([cur[:, None].to(times.dtype) * 0, times], dim=1) / self.scale
+        times = torch.cat([cur[:, None].to(times.dtype) * 0, times], dim=1)
+        dev = (times - self.link_mean[edges]) / self.link_sd[edges]
+        dev = dev.masked_fill(edges == self.E, 0.0)
         pad = torch.cat([cur[:, None] < 0, pad], dim=1)  # BOS is never padding
         x = self.link(edges)
-        r = self.time(times[..., None])
+        r = self.time(torch.stack([times / self.scale, dev], dim=-1))
         if self.cross_time:
             # link embeddings query time embeddings: X' = softmax(X R^T / sqrt d) R
             s = x @ r.transpose(1, 2) / math.sqrt(self.d)
@@ -126,7 +139,8 @@ class GPGHT(nn.Module):
         for blk in self.enc:
             h = blk(h, r, pad)
         st = step.clamp(0, self.max_steps)
-        q = (self.e_cur(cur) + self.e_dest(dest) + self.e_budget((budget / self.scale)[:, None])
+        slack = (budget - self.let_to[cur, dest]) / self.slack_scale
+        q = (self.e_cur(cur) + self.e_dest(dest) + self.e_budget(torch.stack([budget / self.scale, slack], dim=-1))
              + self.e_step(st))[:, None, :]
         if self.transformer_decoder:
             for blk in self.dec:

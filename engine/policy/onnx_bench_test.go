@@ -1,0 +1,69 @@
+//go:build cgo
+
+package policy
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+// BenchmarkONNXDecisions measures a Sioux Falls policy model on the CPU:
+// latency per decision at batch 1 and decisions/s at batch 2000, with route
+// prefixes of 0-6 links. Models: $ONTIME_BENCH_MODELS (comma-separated), else
+// models/sfn.onnx.
+//
+//	go test -run '^$' -bench ONNXDecisions ./engine/policy/
+func BenchmarkONNXDecisions(b *testing.B) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(b, err.Error())
+	}
+	net, err := builtin.Load("sfn", testenv.DataDir(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	models := []string{filepath.Join("..", "..", "models", "sfn.onnx")}
+	if v := os.Getenv("ONTIME_BENCH_MODELS"); v != "" {
+		models = strings.Split(v, ",")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	obs := func(n int) []*engine.Observation {
+		out := make([]*engine.Observation, n)
+		for i := range out {
+			o := &engine.Observation{Node: rng.IntN(len(net.Nodes)), Destination: 14, Remaining: 40}
+			for k := rng.IntN(7); k > 0; k-- {
+				l := net.Out(o.Node)[rng.IntN(len(net.Out(o.Node)))]
+				o.Prefix = append(o.Prefix, engine.Step{Link: l, Time: net.Links[l].Mean})
+				o.Node = net.Links[l].To
+				o.Step++
+			}
+			out[i] = o
+		}
+		return out
+	}
+	for _, model := range models {
+		p, err := NewONNXPolicy(net, model, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, batch := range []int{1, 2000} {
+			b.Run(filepath.Base(model)+"/batch"+map[int]string{1: "1", 2000: "2000"}[batch], func(b *testing.B) {
+				o := obs(batch)
+				links := make([]int, batch)
+				b.ResetTimer()
+				for range b.N {
+					p.ActBatch(o, links)
+				}
+				b.ReportMetric(float64(batch*b.N)/b.Elapsed().Seconds(), "decisions/s")
+			})
+		}
+		p.Close()
+	}
+}
