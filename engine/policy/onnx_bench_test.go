@@ -3,6 +3,7 @@
 package policy
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func BenchmarkONNXDecisions(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, batch := range []int{1, 2000} {
-			b.Run(filepath.Base(model)+"/batch"+map[int]string{1: "1", 2000: "2000"}[batch], func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/batch%d", filepath.Base(model), batch), func(b *testing.B) {
 				o := obs(batch)
 				links := make([]int, batch)
 				b.ResetTimer()
