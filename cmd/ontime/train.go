@@ -55,13 +55,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if *out == "" {
 		*out = filepath.Join("models", net.Name+".onnx")
 	}
-	var tasks []sim.Task
-	for _, od := range net.ODs {
-		let := net.LET(od.Destination).Time[od.Origin]
-		for _, f := range []float64{lohi[0], (lohi[0] + lohi[1]) / 2, lohi[1]} {
-			tasks = append(tasks, sim.Task{OD: od, Budget: f * let, Cap: net.StepCap})
-		}
-	}
+	tasks := sim.Tasks(net, net.ODs, []float64{lohi[0], (lohi[0] + lohi[1]) / 2, lohi[1]})
 	m, err := policy.Lookup(*teacher)
 	if err != nil {
 		return err

@@ -53,8 +53,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	net := cfg.Net
 	rep := &Report{Network: net.Name, Methods: cfg.Methods, Focus: cfg.Focus, Budgets: cfg.Budgets}
-	// Tasks: OD-major, budget-minor.
-	var tasks []sim.Task
 	for _, od := range cfg.ODs {
 		tree := net.LET(od.Destination)
 		if tree.Hops[od.Origin] < 0 {
@@ -62,10 +60,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		path := tree.Path(od.Origin, net)
 		rep.ODs = append(rep.ODs, ODInfo{OD: net.ODString(od), LETTime: tree.Time[od.Origin], LETLinks: len(path), LETPath: net.PathNodes(path)})
-		for _, f := range cfg.Budgets {
-			tasks = append(tasks, sim.Task{OD: od, Budget: f * tree.Time[od.Origin], Cap: net.StepCap})
-		}
 	}
+	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets) // OD-major, budget-minor
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
 		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models}
 	policies := make([]engine.Policy, len(cfg.Methods))

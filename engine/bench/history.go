@@ -65,14 +65,10 @@ func HistoryControl(ctx context.Context, cfg Config) (*HistoryReport, error) {
 	}
 	variants := []sim.History{sim.Realized, sim.NoHistory, sim.Shuffled}
 	rep := &HistoryReport{Network: cfg.Net.Name, Method: "condrule", Pools: cfg.Pools, Size: cfg.PoolSize}
-	var tasks []sim.Task
 	for _, od := range cfg.ODs {
 		rep.ODs = append(rep.ODs, cfg.Net.ODString(od))
-		let := cfg.Net.LET(od.Destination).Time[od.Origin]
-		for _, f := range cfg.Budgets {
-			tasks = append(tasks, sim.Task{OD: od, Budget: f * let, Cap: cfg.Net.StepCap})
-		}
 	}
+	tasks := sim.Tasks(cfg.Net, cfg.ODs, cfg.Budgets)
 	nB := len(cfg.Budgets)
 	// rates[model][variant][budget][pool], mean over OD pairs
 	var rates [2][][][]float64

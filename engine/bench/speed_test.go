@@ -25,13 +25,7 @@ func BenchmarkPoolsAndLET(b *testing.B) {
 	for _, name := range []string{"sfn", "anaheim"} {
 		b.Run(name, func(b *testing.B) {
 			net, model := loadModel(b, dir, name)
-			var tasks []sim.Task
-			for _, od := range net.ODs {
-				let := net.LET(od.Destination).Time[od.Origin]
-				for _, f := range []float64{0.95, 1, 1.05} {
-					tasks = append(tasks, sim.Task{OD: od, Budget: f * let, Cap: net.StepCap})
-				}
-			}
+			tasks := sim.Tasks(net, net.ODs, []float64{0.95, 1, 1.05})
 			env := &policy.Env{Net: net, Model: model, Tasks: tasks}
 			let := policy.NewLET(net, env.Destinations()...)
 			r := &sim.Runner{Net: net}

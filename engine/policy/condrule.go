@@ -30,12 +30,7 @@ func NewCondRule(let *LET, model *linktime.Gaussian) *CondRule {
 // Act scores each outgoing link and returns the best.
 func (p *CondRule) Act(o *engine.Observation) int {
 	net := p.let.net
-	links := make([]int, len(o.Prefix))
-	times := make([]float64, len(o.Prefix))
-	for k, s := range o.Prefix {
-		links[k], times[k] = s.Link, s.Time
-	}
-	cond := p.model.Condition(links, times)
+	cond := conditionOn(p.model, o)
 	tree := p.let.Tree(o.Destination)
 	best, bestP := -1, -1.0
 	for _, e := range net.Out(o.Node) {

@@ -206,3 +206,16 @@ func (r *Runner) runOracle(o engine.Oracle, task Task, pool *Pool, out []Result)
 		}
 	}
 }
+
+// Tasks lists one task per OD pair and budget factor (OD-major): the budget
+// is the factor times the pair's LET time, the cap the network's.
+func Tasks(net *engine.Network, ods []engine.OD, factors []float64) []Task {
+	var tasks []Task
+	for _, od := range ods {
+		let := net.LET(od.Destination).Time[od.Origin]
+		for _, f := range factors {
+			tasks = append(tasks, Task{OD: od, Budget: f * let, Cap: net.StepCap})
+		}
+	}
+	return tasks
+}
