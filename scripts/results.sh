@@ -47,6 +47,29 @@ tmp=$(mktemp)
 	echo '```'
 	echo
 	"$bin" bench --network sfn --methods cdot,dot,cgr --focus cdot --quiet | sed 's/^## /### /'
+	# The controls and ablations of GPG-HT (scripts/models.sh trains them), where committed.
+	abl=""
+	for a in noha nodt vpg nohist shuffled indep; do
+		[ -f "models/sfn-$a.onnx" ] && abl="$abl,gpght-$a"
+	done
+	if [ -n "$abl" ] && [ -f models/sfn.onnx ]; then
+		m="gpght$abl,onnx:models/sfn.imitation.onnx,cdot,cgr"
+		echo
+		echo "## GPG-HT ablations and controls on Sioux Falls"
+		echo
+		echo "Each control is trained by \`ontime train --network sfn --ablation X\` with the main model's settings"
+		echo "(models/sfn-X.card.json): noha drops the link/time cross-attention and the time residual, nodt replaces"
+		echo "the Transformer decoder by a linear layer, vpg uses the plain per-step vanilla policy gradient (no"
+		echo "baseline, no entropy bonus), nohist hides the prefix, shuffled feeds it in a shuffled order (in training"
+		echo "and here), indep is trained as if links were independent and evaluated on the correlated pools."
+		echo "The Holm family is gpght against each other method at every budget."
+		echo
+		echo '```sh'
+		echo "ontime bench --network sfn --methods $m --focus gpght"
+		echo '```'
+		echo
+		"$bin" bench --network sfn --methods "$m" --focus gpght --quiet | sed 's/^## /### /'
+	fi
 	echo
 	echo "## twobranch: history control"
 	echo

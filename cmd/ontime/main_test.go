@@ -99,9 +99,15 @@ func TestNetworksExportRoundTrip(t *testing.T) {
 	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--out", file); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := runCLI(t, nil, "networks", "show", "--network", file)
-	if err != nil || !strings.Contains(out, "OD A-E: LET 106.0000 min, 3 links: A-B-C-E") {
-		t.Fatalf("show (%v):\n%s", err, out)
+	// The network may be named by flag or as the one argument.
+	for _, args := range [][]string{{"--network", file}, {file}} {
+		out, _, err := runCLI(t, nil, append([]string{"networks", "show"}, args...)...)
+		if err != nil || !strings.Contains(out, "OD A-E: LET 106.0000 min, 3 links: A-B-C-E") {
+			t.Fatalf("show %v (%v):\n%s", args, err, out)
+		}
+	}
+	if _, _, err := runCLI(t, nil, "networks", "show", "--network", file, "sfn"); err == nil || !strings.Contains(err.Error(), `unexpected argument "sfn"`) {
+		t.Errorf("stray argument: %v", err)
 	}
 	again := filepath.Join(dir, "again.json")
 	runCLI(t, nil, "networks", "export", "--network", file, "--out", again)

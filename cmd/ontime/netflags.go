@@ -31,6 +31,16 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 
 // load reads the network and builds its link-time model.
 func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.Network, *linktime.Gaussian, error) {
+	// "ontime networks show sfn" names the network without the flag; any
+	// other stray argument is a mistake worth reporting, not ignoring.
+	networkSet := false
+	fs.Visit(func(f *flag.Flag) { networkSet = networkSet || f.Name == "network" })
+	switch {
+	case fs.NArg() == 1 && !networkSet:
+		nf.network = fs.Arg(0)
+	case fs.NArg() > 0:
+		return nil, nil, engine.Errorf(engine.EINVALID, "unexpected argument %q (flags go before arguments; the network is --network NAME)", fs.Arg(0))
+	}
 	dir := nf.data
 	if dir == "" {
 		dir = getenv("ONTIME_DATA")

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/engine/trainspec"
@@ -40,7 +41,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx")
 	size := fs.String("size", "64,2,1,4", "d,encoder layers,decoder layers,heads (the paper's is 256,4,1,8)")
 	device := fs.String("device", "cpu", "cpu or cuda")
-	ablation := fs.String("ablation", "", "control variant: nohist, noha or nodt")
+	ablation := fs.String("ablation", "", "control variant: "+strings.Join(policy.Ablations, ", ")+" (default --out models/NETWORK-VARIANT.onnx)")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
@@ -48,12 +49,25 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	trainerFlag, ok := ablationFlags[*ablation]
+	if !ok {
+		return engine.Errorf(engine.EINVALID, "--ablation %q: use one of %s", *ablation, strings.Join(policy.Ablations, ", "))
+	}
+	if *ablation == "indep" {
+		// The control trained as if links were independent: its teacher,
+		// demonstrations, validation pool and training stream all use
+		// independent links with the same means and variances.
+		net.Correlation = engine.Correlation{Model: "independent"}
+		if model, err = linktime.New(net); err != nil {
+			return err
+		}
+	}
 	lohi, err := parseBudgets(*budgets)
 	if err != nil || len(lohi) != 2 || lohi[0] > lohi[1] {
 		return engine.Errorf(engine.EINVALID, "--budgets: give LO,HI factors, e.g. 0.9,1.1")
 	}
 	if *out == "" {
-		*out = filepath.Join("models", net.Name+".onnx")
+		*out = filepath.Join("models", policy.ModelFile(net.Name, *ablation))
 	}
 	tasks := sim.Tasks(net, net.ODs, []float64{lohi[0], (lohi[0] + lohi[1]) / 2, lohi[1]})
 	m, err := policy.Lookup(*teacher)
@@ -83,16 +97,11 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 		"--imitation-epochs", fmt.Sprint(*imitation), "--d", dims[0], "--enc", dims[1], "--dec", dims[2],
 		"--heads", dims[3], "--device", *device, "--seed", fmt.Sprint(*seed), "--pg-lr", fmt.Sprint(*pgLR),
 		"--batch", fmt.Sprint(*batch), "--command", "ontime train " + strings.Join(args, " ")}
-	switch *ablation {
-	case "":
-	case "nohist":
-		cmdArgs = append(cmdArgs, "--no-history")
-	case "noha":
-		cmdArgs = append(cmdArgs, "--no-ha")
-	case "nodt":
-		cmdArgs = append(cmdArgs, "--linear-decoder")
-	default:
-		return engine.Errorf(engine.EINVALID, "--ablation %q: nohist, noha or nodt", *ablation)
+	if trainerFlag != "" {
+		cmdArgs = append(cmdArgs, trainerFlag)
+	}
+	if *ablation != "" {
+		cmdArgs = append(cmdArgs, "--ablation", *ablation)
 	}
 	// The trainer's stderr and our progress lines share one writer.
 	stderr = &syncWriter{w: stderr}
@@ -121,7 +130,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("trainer failed: %w", err)
 	}
-	p, err := policy.NewONNXPolicy(net, *out, false)
+	p, err := policy.NewONNXPolicy(net, *out, policy.ONNXOptions{Shuffle: *ablation == "shuffled"})
 	if err != nil {
 		return fmt.Errorf("the exported model does not load: %w", err)
 	}
@@ -129,6 +138,11 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	fmt.Fprintf(stdout, "trained %s: %s (card %s); last: %v\n", net.Name, *out, strings.TrimSuffix(*out, ".onnx")+".card.json", last)
 	return nil
 }
+
+// ablationFlags maps each ablation to the trainer's switch for it ("indep"
+// changes the spec instead).
+var ablationFlags = map[string]string{"": "", "nohist": "--no-history", "noha": "--no-ha", "nodt": "--linear-decoder",
+	"vpg": "--vpg", "shuffled": "--shuffle-prefix", "indep": ""}
 
 // syncWriter serializes writes from the trainer's stderr copier and the
 // progress loop.

@@ -53,4 +53,33 @@ func TestTrainSmoke(t *testing.T) {
 	if _, err := os.Stat(strings.TrimSuffix(out, ".onnx") + ".imitation.onnx"); err != nil {
 		t.Error(err)
 	}
+	// The controls train through the same pipeline: the shuffled prefix and
+	// the vanilla estimator are trainer switches, indep changes the spec.
+	for _, a := range []string{"shuffled", "vpg", "indep"} {
+		out := filepath.Join(t.TempDir(), "twobranch-"+a+".onnx")
+		_, stderr, err := runCLI(t, nil, "train", "--network", "twobranch", "--budgets", "0.98,1.02", "--demos", "50",
+			"--imitation-epochs", "1", "--minutes", "0.01", "--validation-size", "50", "--size", "16,1,1,2", "--ablation", a, "--out", out)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", a, err, stderr)
+		}
+		raw, _ := os.ReadFile(strings.TrimSuffix(out, ".onnx") + ".card.json")
+		var c struct {
+			Ablation    string
+			Correlation string
+			Model       struct {
+				PrefixOrder string `json:"prefix_order"`
+			}
+			Training struct{ Baseline string }
+		}
+		json.Unmarshal(raw, &c)
+		want := map[string]bool{"shuffled": c.Model.PrefixOrder == "shuffled", "vpg": c.Training.Baseline == "none",
+			"indep": c.Correlation == "independent"}
+		if c.Ablation != a || !want[a] {
+			t.Errorf("%s card: %+v", a, c)
+		}
+	}
+	if _, _, err := runCLI(t, nil, "train", "--network", "twobranch", "--ablation", "nope"); err == nil ||
+		!strings.Contains(err.Error(), "--ablation") {
+		t.Errorf("unknown ablation: %v", err)
+	}
 }

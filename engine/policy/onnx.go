@@ -3,6 +3,8 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -19,16 +21,27 @@ import (
 // the episodes stepping together. It acts greedily (argmax over the links
 // leaving the node) unless sampling is asked for.
 type ONNXPolicy struct {
-	net     *engine.Network
-	sess    ort.Session
-	sampled bool
-	mu      sync.Mutex
-	err     error
+	net  *engine.Network
+	sess ort.Session
+	o    ONNXOptions
+	mu   sync.Mutex
+	err  error
+}
+
+// ONNXOptions say how a model acts.
+type ONNXOptions struct {
+	// Sampled draws the link from the model's probabilities instead of
+	// taking the most probable one (the live demo).
+	Sampled bool
+	// Shuffle feeds the prefix in a shuffled order, as the gpght-shuffled
+	// control was trained; the order depends only on the observation, so
+	// results repeat run to run.
+	Shuffle bool
 }
 
 // NewONNXPolicy opens model for net and checks that it answers for this
 // network's links.
-func NewONNXPolicy(net *engine.Network, model string, sampled bool, opts ...ort.Option) (*ONNXPolicy, error) {
+func NewONNXPolicy(net *engine.Network, model string, o ONNXOptions, opts ...ort.Option) (*ONNXPolicy, error) {
 	if _, err := os.Stat(model); err != nil {
 		return nil, engine.Errorf(engine.ENOTFOUND, "model %s: %v", model, err)
 	}
@@ -36,7 +49,7 @@ func NewONNXPolicy(net *engine.Network, model string, sampled bool, opts ...ort.
 	if err != nil {
 		return nil, err
 	}
-	p := &ONNXPolicy{net: net, sess: s, sampled: sampled}
+	p := &ONNXPolicy{net: net, sess: s, o: o}
 	// One probe decision at a node with a way out: a model for another
 	// network fails here, not in the middle of a benchmark.
 	for i := range net.Nodes {
@@ -74,9 +87,14 @@ func (p *ONNXPolicy) batch(obs []*engine.Observation) *ort.Batch {
 	b := &ort.Batch{B: B, L: L, E: E, Edges: make([]int64, B*L), Times: make([]float32, B*L), Pad: make([]bool, B*L),
 		Cur: make([]int64, B), Dest: make([]int64, B), Budget: make([]float32, B), Step: make([]int64, B), AMask: make([]bool, B*E)}
 	for i, o := range obs {
+		order := identity(len(o.Prefix))
+		if p.o.Shuffle {
+			order = shuffledOrder(o)
+		}
 		for k := range L {
 			if k < len(o.Prefix) {
-				b.Edges[i*L+k], b.Times[i*L+k] = int64(o.Prefix[k].Link), float32(o.Prefix[k].Time)
+				st := o.Prefix[order[k]]
+				b.Edges[i*L+k], b.Times[i*L+k] = int64(st.Link), float32(st.Time)
 			} else {
 				b.Pad[i*L+k] = true
 			}
@@ -100,7 +118,7 @@ func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
 			continue
 		}
 		probs := out.Probs[i*E : (i+1)*E]
-		if p.sampled {
+		if p.o.Sampled {
 			u := rand.Float64()
 			for _, e := range allowed {
 				links[i] = e
@@ -121,6 +139,25 @@ func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
 	}
 }
 
+func identity(n int) []int {
+	ix := make([]int, n)
+	for i := range ix {
+		ix[i] = i
+	}
+	return ix
+}
+
+// shuffledOrder is a permutation of the prefix seeded by the observation
+// itself (its links, times, node and step).
+func shuffledOrder(o *engine.Observation) []int {
+	h := fnv.New64a()
+	for _, st := range o.Prefix {
+		fmt.Fprintf(h, "%d:%x;", st.Link, math.Float64bits(st.Time))
+	}
+	fmt.Fprintf(h, "%d|%d|%d", o.Node, o.Destination, o.Step)
+	return rand.New(rand.NewPCG(h.Sum64(), 0x5eed)).Perm(len(o.Prefix))
+}
+
 // Act decides for one episode.
 func (p *ONNXPolicy) Act(o *engine.Observation) int {
 	links := []int{0}
@@ -136,7 +173,7 @@ func onnxMethod(name string) (Method, bool) {
 	}
 	return Method{Name: name, Doc: "a policy model following the GPG-HT ONNX interface",
 		New: func(env *Env) (engine.Policy, map[string]any, error) {
-			p, err := NewONNXPolicy(env.Net, path, env.Sampled, env.ortOptions()...)
+			p, err := NewONNXPolicy(env.Net, path, ONNXOptions{Sampled: env.Sampled}, env.ortOptions()...)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -144,39 +181,79 @@ func onnxMethod(name string) (Method, bool) {
 		}}, true
 }
 
-// gpghtMethod is the trained GPG-HT model of the network, models/NET.onnx,
-// refused when its card says it was trained for another network or
+// Ablations are the controls `ontime train --ablation` trains; method
+// gpght-X runs models/NETWORK-X.onnx.
+var Ablations = []string{"noha", "nodt", "vpg", "nohist", "shuffled", "indep"}
+
+var ablationDocs = map[string]string{
+	"":         "the GPG-HT policy trained for the network (models/NETWORK.onnx, via ontime train)",
+	"noha":     "GPG-HT control: no history-aware link/time cross-attention or time residual",
+	"nodt":     "GPG-HT control: a linear decision module instead of the Transformer decoder",
+	"vpg":      "GPG-HT control: plain per-step vanilla policy gradient (no baseline, no entropy bonus)",
+	"nohist":   "GPG-HT control: the route prefix hidden from the model",
+	"shuffled": "GPG-HT control: the route prefix fed in a shuffled order (training and evaluation)",
+	"indep":    "GPG-HT control: trained as if links were independent, evaluated on the network's correlation",
+}
+
+// ModelFile is the file name of a network's model, or of one of its
+// ablations.
+func ModelFile(network, ablation string) string {
+	if ablation == "" {
+		return network + ".onnx"
+	}
+	return network + "-" + ablation + ".onnx"
+}
+
+// gpghtMethod is the trained GPG-HT model of the network (or an ablation of
+// it), refused when its card says it was trained for another network or
 // correlation.
-var gpghtMethod = Method{Name: "gpght", Doc: "the GPG-HT policy trained for the network (models/NETWORK.onnx, via ontime train)",
-	New: func(env *Env) (engine.Policy, map[string]any, error) {
+func gpghtMethod(ablation string) Method {
+	name := "gpght"
+	if ablation != "" {
+		name += "-" + ablation
+	}
+	return Method{Name: name, Doc: ablationDocs[ablation], New: func(env *Env) (engine.Policy, map[string]any, error) {
 		dir := env.ModelsDir
 		if dir == "" {
 			dir = findModels()
 		}
-		path := filepath.Join(dir, env.Net.Name+".onnx")
+		path := filepath.Join(dir, ModelFile(env.Net.Name, ablation))
 		if _, err := os.Stat(path); err != nil {
-			return nil, nil, engine.Errorf(engine.ENOTFOUND, "no trained model for network %s at %s: run `ontime train --network %s`", env.Net.Name, path, env.Net.Name)
+			hint := ""
+			if ablation != "" {
+				hint = " --ablation " + ablation
+			}
+			return nil, nil, engine.Errorf(engine.ENOTFOUND, "no trained model for network %s at %s: run `ontime train --network %s%s`", env.Net.Name, path, env.Net.Name, hint)
 		}
 		card, err := readCard(path)
 		if err != nil {
 			return nil, nil, err
 		}
-		if want := trainspec.Fingerprint(env.Net, env.Model); card.Fingerprint != want {
+		corr := env.Model.Spec
+		if ablation == "indep" {
+			corr = engine.Correlation{Model: "independent"}
+		}
+		if want := trainspec.Fingerprint(env.Net, corr); card.Fingerprint != want {
 			return nil, nil, engine.Errorf(engine.EINVALID, "model %s was trained for another network or correlation (fingerprint %s, this run %s): retrain with ontime train",
 				path, card.Fingerprint, want)
 		}
-		p, err := NewONNXPolicy(env.Net, path, env.Sampled, env.ortOptions()...)
+		if card.Ablation != ablation {
+			return nil, nil, engine.Errorf(engine.EINVALID, "model %s: its card says ablation %q, method %s wants %q", path, card.Ablation, name, ablation)
+		}
+		p, err := NewONNXPolicy(env.Net, path, ONNXOptions{Sampled: env.Sampled, Shuffle: ablation == "shuffled"}, env.ortOptions()...)
 		if err != nil {
 			return nil, nil, err
 		}
 		return p, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled, "parameters": card.Model.Parameters,
-			"teacher": card.Training.Teacher, "budget_factors": card.BudgetFactors}, nil
+			"teacher": card.Training.Teacher, "budget_factors": card.BudgetFactors, "ablation": ablation}, nil
 	}}
+}
 
 // Card is the part of a model card ontime reads.
 type Card struct {
 	Fingerprint   string    `json:"fingerprint"`
 	BudgetFactors []float64 `json:"budget_factors"`
+	Ablation      string    `json:"ablation"`
 	Model         struct {
 		Parameters int `json:"parameters"`
 	} `json:"model"`

@@ -50,7 +50,7 @@ func BenchmarkONNXDecisions(b *testing.B) {
 		return out
 	}
 	for _, model := range models {
-		p, err := NewONNXPolicy(net, model, false)
+		p, err := NewONNXPolicy(net, model, ONNXOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

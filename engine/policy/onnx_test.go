@@ -3,6 +3,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/trainspec"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
@@ -73,12 +75,12 @@ func TestONNXPolicyRejectsOtherNetworks(t *testing.T) {
 		testenv.Missing(t, err.Error())
 	}
 	net, m := reliability() // 4 links, the model has 5
-	_, err := NewONNXPolicy(net, tinyModel, false)
+	_, err := NewONNXPolicy(net, tinyModel, ONNXOptions{})
 	if err == nil || !strings.Contains(err.Error(), "does not fit network reliability") {
 		t.Fatalf("err = %v", err)
 	}
 	_ = m
-	if _, err := NewONNXPolicy(net, "nowhere.onnx", false); engine.ErrorCode(err) != engine.ENOTFOUND {
+	if _, err := NewONNXPolicy(net, "nowhere.onnx", ONNXOptions{}); engine.ErrorCode(err) != engine.ENOTFOUND {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -86,7 +88,7 @@ func TestONNXPolicyRejectsOtherNetworks(t *testing.T) {
 func TestGPGHTNeedsATrainedModelForThisNetwork(t *testing.T) {
 	net, m := reliability()
 	dir := t.TempDir()
-	_, _, err := gpghtMethod.New(&Env{Net: net, Model: m, ModelsDir: dir})
+	_, _, err := gpghtMethod("").New(&Env{Net: net, Model: m, ModelsDir: dir})
 	if engine.ErrorCode(err) != engine.ENOTFOUND || !strings.Contains(err.Error(), "ontime train --network reliability") {
 		t.Fatalf("no model: %v", err)
 	}
@@ -94,8 +96,61 @@ func TestGPGHTNeedsATrainedModelForThisNetwork(t *testing.T) {
 	raw, _ := os.ReadFile(tinyModel)
 	os.WriteFile(filepath.Join(dir, "reliability.onnx"), raw, 0o644)
 	os.WriteFile(filepath.Join(dir, "reliability.card.json"), []byte(`{"fingerprint": "0123456789abcdef"}`), 0o644)
-	_, _, err = gpghtMethod.New(&Env{Net: net, Model: m, ModelsDir: dir})
+	_, _, err = gpghtMethod("").New(&Env{Net: net, Model: m, ModelsDir: dir})
 	if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(err.Error(), "trained for another network") {
 		t.Fatalf("wrong fingerprint: %v", err)
+	}
+}
+
+func TestGPGHTAblationsLoadTheirOwnModel(t *testing.T) {
+	net, m := reliability()
+	dir := t.TempDir()
+	for _, a := range Ablations {
+		meth, err := Lookup("gpght-" + a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = meth.New(&Env{Net: net, Model: m, ModelsDir: dir})
+		if engine.ErrorCode(err) != engine.ENOTFOUND || !strings.Contains(err.Error(), "reliability-"+a+".onnx") ||
+			!strings.Contains(err.Error(), "--ablation "+a) {
+			t.Errorf("%s: %v", a, err)
+		}
+	}
+	// The card must say which ablation the model is; the indep control's
+	// fingerprint is that of independent links.
+	raw, _ := os.ReadFile(tinyModel)
+	os.WriteFile(filepath.Join(dir, "reliability-indep.onnx"), raw, 0o644)
+	fp := trainspec.Fingerprint(net, engine.Correlation{Model: "independent"})
+	os.WriteFile(filepath.Join(dir, "reliability-indep.card.json"), []byte(`{"fingerprint": "`+fp+`", "ablation": "vpg"}`), 0o644)
+	meth, _ := Lookup("gpght-indep")
+	if _, _, err := meth.New(&Env{Net: net, Model: m, ModelsDir: dir}); engine.ErrorCode(err) != engine.EINVALID ||
+		!strings.Contains(err.Error(), `ablation "vpg"`) {
+		t.Errorf("mislabelled card: %v", err)
+	}
+}
+
+func TestShuffledOrderDependsOnlyOnTheObservation(t *testing.T) {
+	o := &engine.Observation{Node: 3, Destination: 7, Step: 5, Prefix: []engine.Step{{Link: 1, Time: 2}, {Link: 4, Time: 3.5},
+		{Link: 2, Time: 1}, {Link: 9, Time: 4}, {Link: 6, Time: 0.5}}}
+	a, b := shuffledOrder(o), shuffledOrder(o)
+	seen := map[int]bool{}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("orders differ: %v %v", a, b)
+		}
+		seen[a[i]] = true
+	}
+	if len(seen) != len(o.Prefix) {
+		t.Fatalf("not a permutation: %v", a)
+	}
+	moved := false
+	for k := range 20 { // across observations the order varies
+		o.Step = k
+		if fmt.Sprint(shuffledOrder(o)) != fmt.Sprint(identity(len(o.Prefix))) {
+			moved = true
+		}
+	}
+	if !moved {
+		t.Error("20 observations, never shuffled")
 	}
 }

@@ -158,12 +158,15 @@ func init() {
 				return newSEGACMethod(env, segacSettings{Teacher: "let", Hidden: 64, WarmIters: 20, Iters: 3000, Batch: 256, Replay: 8,
 					LR: 1e-3, CriticLR: 3e-3, Entropy: 0.003, RhoMax: 2, Explore: 0.1})
 			}},
-		gpghtMethod,
+		gpghtMethod(""),
 		Method{Name: "clairvoyant", Bound: true, Doc: "upper bound: the hop-capped shortest realized path of each realization",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewClairvoyant(env.Net), map[string]any{"step_cap": env.Net.StepCap}, nil
 			}},
 	)
+	for _, a := range Ablations {
+		Methods = append(Methods, gpghtMethod(a))
+	}
 }
 
 func (env *Env) ortOptions() []ort.Option {

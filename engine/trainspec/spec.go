@@ -70,20 +70,19 @@ type Options struct {
 
 // Fingerprint hashes the network's links, means, variances and correlation:
 // a model card records it, and a model for another network is refused.
-func Fingerprint(net *engine.Network, m *linktime.Gaussian) string {
+func Fingerprint(net *engine.Network, c engine.Correlation) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d|", len(net.Nodes))
 	for _, l := range net.Links {
 		fmt.Fprintf(h, "%d>%d:%v:%v;", l.From, l.To, l.Mean, l.Var)
 	}
-	c := m.Spec
 	fmt.Fprintf(h, "|%s|%d|%v|%v", c.Model, c.Seed, c.Strength, c.Length)
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // Write writes spec.json, validation.f32 and demos.f32 into dir.
 func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*Spec, error) {
-	s := &Spec{Network: net.Name, Fingerprint: Fingerprint(net, m), Nodes: len(net.Nodes), Mean: m.Mean, SD: m.SD,
+	s := &Spec{Network: net.Name, Fingerprint: Fingerprint(net, m.Spec), Nodes: len(net.Nodes), Mean: m.Mean, SD: m.SD,
 		Floor: linktime.Floor, Correlation: m.Spec.Model, BudgetLo: o.BudgetLo, BudgetHi: o.BudgetHi,
 		StepCap: net.StepCap, Seed: o.Seed, Teacher: o.TeacherName}
 	for _, l := range net.Links {

@@ -31,7 +31,7 @@ func TestWriteTwoBranch(t *testing.T) {
 	if err := json.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Fingerprint != Fingerprint(net, m) || len(back.Links) != 5 || back.LETTime[0] != 106 || back.StepCap != 4 ||
+	if back.Fingerprint != Fingerprint(net, m.Spec) || len(back.Links) != 5 || back.LETTime[0] != 106 || back.StepCap != 4 ||
 		len(back.Factor) != 5 || back.LETTo["4"][0] != 106 || math.Abs(back.SlackScale-2) > 1e-9 {
 		t.Errorf("spec %+v", back)
 	}

@@ -67,9 +67,19 @@ class World:
         return x.clamp(min=self.floor)
 
 
-def rollout(model, w, x, od, budget, greedy, gen=None, forced=None):
+def shuffled(edges, times, gen):
+    """The prefix with its order shuffled per row (the gpght-shuffled control): the model sees
+    which links were taken and their times, but not in which order."""
+    if edges.shape[1] < 2:
+        return edges, times
+    perm = torch.argsort(torch.rand(edges.shape, generator=gen, device=edges.device), dim=1)
+    return edges.gather(1, perm), times.gather(1, perm)
+
+
+def rollout(model, w, x, od, budget, greedy, gen=None, forced=None, shuffle=False):
     """Plays B episodes stepping together. Returns on-time flags, summed log-probabilities of the
-    actions, summed entropies and (with forced actions) the imitation loss terms."""
+    actions, summed entropies, the number of decisions of each episode and (with forced actions)
+    the imitation loss terms."""
     B, dev = x.shape[0], x.device
     node = w.ods[od, 0].clone()
     dest = w.ods[od, 1]
@@ -80,6 +90,7 @@ def rollout(model, w, x, od, budget, greedy, gen=None, forced=None):
     ok = torch.zeros(B, device=dev)
     logp = torch.zeros(B, device=dev)
     ent = torch.zeros(B, device=dev)
+    steps = torch.zeros(B, device=dev)
     ce = []
     for t in range(w.cap):
         active = active & w.amask[node].any(1)  # a dead end fails
@@ -87,7 +98,10 @@ def rollout(model, w, x, od, budget, greedy, gen=None, forced=None):
         if len(idx) == 0:
             break
         am = w.amask[node[idx]]
-        logits, _ = model(edges[idx, :t], times[idx, :t], torch.zeros(len(idx), t, dtype=torch.bool, device=dev),
+        pe, pt = edges[idx, :t], times[idx, :t]
+        if shuffle:
+            pe, pt = shuffled(pe, pt, gen)
+        logits, _ = model(pe, pt, torch.zeros(len(idx), t, dtype=torch.bool, device=dev),
                           node[idx], dest[idx], rem[idx], torch.full_like(idx, t), am)
         lsm = torch.log_softmax(logits.masked_fill(~am, -1e9), dim=-1)
         if forced is not None:
@@ -104,6 +118,7 @@ def rollout(model, w, x, od, budget, greedy, gen=None, forced=None):
         else:
             a = torch.multinomial(lsm.exp(), 1, generator=gen)[:, 0]
         logp[idx] = logp[idx] + lsm.gather(1, a[:, None])[:, 0]
+        steps[idx] = steps[idx] + 1
         p = lsm.exp()
         ent[idx] = ent[idx] - (p * lsm.masked_fill(~am, 0)).sum(1)
         tt = x[idx, a]
@@ -114,10 +129,10 @@ def rollout(model, w, x, od, budget, greedy, gen=None, forced=None):
         ok[idx] = torch.where(arrived & (rem[idx] >= 0), torch.ones_like(tt), ok[idx])
         stop = arrived | (rem[idx] < 0)
         active[idx[stop]] = False
-    return ok, logp, ent, (torch.cat(ce) if ce else None)
+    return ok, logp, ent, steps, (torch.cat(ce) if ce else None)
 
 
-def validate(model, w, factors):
+def validate(model, w, factors, shuffle=False, gen=None):
     """Greedy on-time rate on the validation pool, per factor (mean over OD pairs)."""
     model.eval()
     out = []
@@ -127,7 +142,7 @@ def validate(model, w, factors):
             for k in range(len(w.ods)):
                 n = w.val.shape[0]
                 od = torch.full((n,), k, dtype=torch.long, device=w.dev)
-                ok, _, _, _ = rollout(model, w, w.val, od, w.let[od] * f, greedy=True)
+                ok, _, _, _, _ = rollout(model, w, w.val, od, w.let[od] * f, greedy=True, gen=gen, shuffle=shuffle)
                 rates.append(ok.mean().item())
             out.append(sum(rates) / len(rates))
     model.train()
@@ -163,6 +178,10 @@ def main():
     ap.add_argument("--no-history", action="store_true")
     ap.add_argument("--no-ha", action="store_true")
     ap.add_argument("--linear-decoder", action="store_true")
+    ap.add_argument("--shuffle-prefix", action="store_true", help="control: the prefix order shuffled")
+    ap.add_argument("--vpg", action="store_true",
+                    help="control: plain per-step vanilla policy gradient (no baseline, no entropy bonus)")
+    ap.add_argument("--ablation", default="", help="the ablation's name, recorded in the card")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--command", default="", help="the command that reproduces this model (for the card)")
     args = ap.parse_args()
@@ -197,8 +216,8 @@ def main():
         tot = 0.0
         for s in range(0, n_demo, args.batch):
             idx = perm[s:s + args.batch].to(dev)
-            _, _, _, ce = rollout(model, w, w.demo_x[idx], w.demo_od[idx], w.demo_budget[idx], True,
-                                  forced=demo_batch(w, idx))
+            _, _, _, _, ce = rollout(model, w, w.demo_x[idx], w.demo_od[idx], w.demo_budget[idx], True,
+                                     forced=demo_batch(w, idx), gen=gen, shuffle=args.shuffle_prefix)
             loss = ce.mean()
             opt.zero_grad()
             loss.backward()
@@ -207,7 +226,8 @@ def main():
             tot += loss.item()
         log(phase="imitation", epoch=epoch, loss=tot / max(1, math.ceil(n_demo / args.batch)),
             elapsed=round(time.time() - start, 1))
-    imit = validate(model, w, factors)
+    vgen = lambda: torch.Generator(device=dev).manual_seed(args.seed + 2)  # same shuffles every evaluation
+    imit = validate(model, w, factors, args.shuffle_prefix, vgen())
     best, best_state = sum(imit) / 3, copy.deepcopy(model.state_dict())
     imit_state = copy.deepcopy(model.state_dict())
     curve.append({"iteration": 0, "validation": imit, "elapsed": round(time.time() - start, 1)})
@@ -222,16 +242,21 @@ def main():
         od = torch.randint(len(w.ods), (args.batch,), generator=gen, device=dev)
         f = lo + (hi - lo) * torch.rand(args.batch, generator=gen, device=dev)
         x = w.sample(args.batch, gen)
-        ok, logp, ent, _ = rollout(model, w, x, od, w.let[od] * f, greedy=False, gen=gen)
-        base = torch.zeros(len(w.ods), device=dev).index_add_(0, od, ok) / \
-            torch.bincount(od, minlength=len(w.ods)).clamp(min=1)
-        loss = -((ok - base[od]) * logp).mean() - args.entropy * ent.mean()
+        ok, logp, ent, steps, _ = rollout(model, w, x, od, w.let[od] * f, greedy=False, gen=gen,
+                                          shuffle=args.shuffle_prefix)
+        if args.vpg:
+            # Every decision is one sample weighted by its return (the terminal outcome).
+            loss = -(ok * logp).sum() / steps.sum().clamp(min=1)
+        else:
+            base = torch.zeros(len(w.ods), device=dev).index_add_(0, od, ok) / \
+                torch.bincount(od, minlength=len(w.ods)).clamp(min=1)
+            loss = -((ok - base[od]) * logp).mean() - args.entropy * ent.mean()
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         if it % args.eval_every == 0:
-            v = validate(model, w, factors)
+            v = validate(model, w, factors, args.shuffle_prefix, vgen())
             curve.append({"iteration": it, "validation": v, "train_on_time": ok.mean().item(),
                           "elapsed": round(time.time() - start, 1)})
             if sum(v) / 3 > best:
@@ -254,11 +279,17 @@ def main():
         "ods": spec["od_names"], "budget_factors": [lo, hi], "step_cap": spec["step_cap"],
         "model": {"d": args.d, "encoder_layers": args.enc, "decoder_layers": args.dec, "heads": args.heads,
                   "parameters": param_count(model), "history": not args.no_history,
-                  "history_cross_attention": not args.no_ha, "transformer_decoder": not args.linear_decoder},
+                  "history_cross_attention": not args.no_ha, "transformer_decoder": not args.linear_decoder,
+                  "prefix_order": "shuffled" if args.shuffle_prefix else "realized"},
+        "ablation": args.ablation,
         "training": {"teacher": spec["teacher"], "demonstrations": n_demo,
                      "imitation_epochs": args.imitation_epochs, "pg_minutes": args.minutes,
-                     "pg_iterations": it, "batch": args.batch, "lr": args.lr, "pg_lr": args.pg_lr, "entropy": args.entropy,
-                     "seed": args.seed, "baseline": "batch mean outcome per OD pair",
+                     "pg_iterations": it, "batch": args.batch, "lr": args.lr, "pg_lr": args.pg_lr,
+                     "seed": args.seed,
+                     "estimator": ("vanilla per-step policy gradient, no baseline, no entropy" if args.vpg else
+                                   "generalized policy gradient over episodes"),
+                     "baseline": "none" if args.vpg else "batch mean outcome per OD pair",
+                     "entropy_bonus": 0 if args.vpg else args.entropy,
                      "torch": torch.__version__, "device": str(dev)},
         "imitation_validation": imit, "best_validation": best, "validation_factors": factors,
         "curve": curve, "seconds": round(time.time() - start, 1), "command": args.command,
