@@ -1,6 +1,6 @@
 # ontime: two commands a newcomer needs.
-#   make run   sets up, builds and runs (the dashboard, once it exists; now a bench)
-#   make test  sets up and runs every check and test
+#   make run   sets up, builds and starts the dashboard (http://127.0.0.1:8080/)
+#   make test  sets up and runs every check and test (Go, then the browser)
 # Every install step lives in scripts/ and is idempotent.
 
 GO      ?= go
@@ -8,7 +8,7 @@ BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)
 
-.PHONY: run test setup build check bench results models clean
+.PHONY: run test setup build check bench results models screenshots clean
 
 setup:
 	@scripts/setup.sh
@@ -23,8 +23,13 @@ run: build
 check: setup
 	@scripts/check.sh
 
-test: check
+test: check build
 	$(GO) test -count=1 ./...
+	node e2e/run.mjs $(BIN)
+
+# docs/screenshots/*.png of every page, from the browser tests.
+screenshots: build
+	SCREENSHOTS=docs/screenshots node e2e/run.mjs $(BIN)
 
 # Speed figures (numbers go in the issue notes, never in timed tests).
 bench: setup

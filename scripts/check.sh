@@ -18,12 +18,21 @@ if ! go mod tidy -diff >/dev/null 2>&1; then
 	go mod tidy -diff >&2 || true
 	exit 1
 fi
-# Generated files: regenerate, then the tree must not change.
-if grep -rqs '^//go:generate' --include='*.go' .; then
-	go generate ./...
-	if ! git diff --exit-code --stat; then
-		echo "check: generated files are stale; run 'go generate ./...' and commit" >&2
-		exit 1
-	fi
+# Generated files: regenerate (templ components, the esbuild bundle), then
+# the tree must not change.
+go generate ./...
+if ! out=$(npm run --silent build 2>&1); then
+	echo "$out" >&2
+	echo "check: npm run build failed" >&2
+	exit 1
+fi
+if ! git diff --exit-code --stat -- . ; then
+	echo "check: generated files are stale; run 'go generate ./...' and 'npm run build', then commit" >&2
+	exit 1
+fi
+if [ -n "$(git ls-files --others --exclude-standard -- web assets)" ]; then
+	echo "check: generated files are not committed:" >&2
+	git ls-files --others --exclude-standard -- web assets >&2
+	exit 1
 fi
 echo "check: ok"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# What `make run` shows until the dashboard exists: the built-in example's
-# benchmark and history-control tables, and Sioux Falls when its data is
-# there. On a fresh machine it tries to fetch the benchmark data into ./data.
+# What `make run` starts: the dashboard on http://127.0.0.1:8080/ (ADDR
+# overrides). On a fresh machine it first tries to fetch the public benchmark
+# files into ./data; without them the built-in five-node example still works.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/ontime}
@@ -13,13 +13,4 @@ if [ ! -f "$data/tntp/SiouxFalls_net.tntp" ]; then
 	fi
 fi
 export ONTIME_DATA=$data
-
-echo "== The paper's five-node example: LET vs the history-using rule =="
-"$bin" bench --network twobranch --methods let,condrule --budgets 0.98,1.00,1.02 --pools 10 --pool-size 10000 || exit 1
-echo
-"$bin" bench --network twobranch --history-control --budgets 1 --pools 10 --pool-size 10000 || exit 1
-if [ -f "$data/tntp/SiouxFalls_net.tntp" ]; then
-	echo
-	echo "== Sioux Falls =="
-	"$bin" bench --network sfn --methods let,condrule || exit 1
-fi
+exec "$bin" serve --addr "${ADDR:-127.0.0.1:8080}"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what ontime needs to build and test: Go modules, a C compiler for
-# cgo (ONNX Runtime), Debian's PyTorch and ONNX for the trainer, and the npm
-# packages (onnxruntime-node carries the ONNX Runtime 1.24.1 library).
+# cgo (ONNX Runtime), Debian's PyTorch and ONNX for the trainer, Chromium for
+# the browser tests, and the npm packages (onnxruntime-node carries the ONNX
+# Runtime 1.24.1 library; esbuild bundles the front end; playwright-core
+# drives Chromium).
 # Idempotent and quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +21,9 @@ fi
 
 # Debian packages. OpenBLAS matters: without it torch uses the reference BLAS,
 # about 18× slower.
-pkgs=(python3-torch python3-onnx libopenblas0-pthread)
+# chromium runs the browser tests (driven by npm playwright-core; never a
+# tool's own browser download).
+pkgs=(python3-torch python3-onnx libopenblas0-pthread chromium)
 command -v gcc >/dev/null 2>&1 || pkgs+=(gcc libc6-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,4 +1,4 @@
-// Command ontime is the SOTA routing engine and (later) dashboard. main only
+// Command ontime is the SOTA routing engine and its dashboard. main only
 // calls run, which tests call too.
 package main
 
@@ -32,6 +32,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return errUsage
 	}
 	switch args[0] {
+	case "serve":
+		return runServe(ctx, args[1:], getenv, stdout, stderr)
 	case "bench":
 		return runBench(ctx, args[1:], getenv, stdout, stderr)
 	case "train":
@@ -55,6 +57,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `ontime: stochastic on-time arrival routing
 
 Commands:
+  serve      start the dashboard (http://127.0.0.1:8080/)
   bench      evaluate routing methods on common sample pools (paired statistics)
   train      train a GPG-HT policy for a network (PyTorch), export it to ONNX
   networks   list, show, export or fetch networks

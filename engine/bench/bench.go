@@ -41,8 +41,11 @@ type Config struct {
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
 	// only the finished line is written, to keep logs readable.
 	ProgressTTY bool
-	Version     string
-	Commit      string
+	// OnProgress, if set, hears each stage: "methods" (building method
+	// done of total) and "pools" (pool done of total).
+	OnProgress func(stage string, done, total int)
+	Version    string
+	Commit     string
 }
 
 // Run evaluates every method on every OD pair and budget over the test pools.
@@ -74,6 +77,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, fmt.Errorf("method %s: %w", name, err)
 		}
 		policies[i] = p
+		if cfg.OnProgress != nil {
+			cfg.OnProgress("methods", i+1, len(cfg.Methods))
+		}
 		rep.Provenance.Methods = append(rep.Provenance.Methods, MethodInfo{Name: name, Bound: m.Bound,
 			Settings: settings, SolveSeconds: time.Since(t0).Seconds()})
 	}
@@ -143,6 +149,9 @@ func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim
 				}
 				mu.Lock()
 				done++
+				if cfg.OnProgress != nil {
+					cfg.OnProgress("pools", done, cfg.Pools)
+				}
 				if cfg.Progress != nil && (cfg.ProgressTTY || done == cfg.Pools) {
 					fmt.Fprintf(cfg.Progress, "\rbench %s: pool %d/%d done, %.1fs", cfg.Net.Name, done, cfg.Pools, time.Since(start).Seconds())
 					if done == cfg.Pools {

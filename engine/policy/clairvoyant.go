@@ -33,3 +33,11 @@ func (c *Clairvoyant) BestTime(od engine.OD, maxLinks int, x []float64) float64 
 // Act exists so that Clairvoyant is an engine.Policy for the registry; the
 // simulator scores oracles through BestTime and never calls it.
 func (c *Clairvoyant) Act(o *engine.Observation) int { return c.net.Out(o.Node)[0] }
+
+// BestPath is the path behind BestTime (nil when none reaches the
+// destination within maxLinks).
+func (c *Clairvoyant) BestPath(od engine.OD, maxLinks int, x []float64) ([]int, float64) {
+	s := c.pool.Get().(*engine.CappedSearch)
+	defer c.pool.Put(s)
+	return s.Path(od.Origin, od.Destination, maxLinks, x)
+}

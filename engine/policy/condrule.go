@@ -29,10 +29,39 @@ func NewCondRule(let *LET, model *linktime.Gaussian) *CondRule {
 
 // Act scores each outgoing link and returns the best.
 func (p *CondRule) Act(o *engine.Observation) int {
+	best, bestP := -1, -1.0
+	for _, b := range p.Branches(o) {
+		// Scores within scoreTie are equal: covariances recomputed from an
+		// eigen factor differ in the last bits, and letting that noise
+		// order two identical branches would make the choice depend on the
+		// remaining budget by accident.
+		if b.OnTime > bestP+scoreTie {
+			best, bestP = b.Link, b.OnTime
+		}
+	}
+	if best < 0 {
+		return p.let.net.Out(o.Node)[0]
+	}
+	return best
+}
+
+// Branch is one way out of a node as the rule sees it: the link, then the
+// LET path from its head, with the route's time law conditioned on the
+// prefix and its on-time probability for the remaining budget.
+type Branch struct {
+	Link     int
+	Route    []int
+	Mean, SD float64
+	OnTime   float64
+}
+
+// Branches scores every outgoing link of the observation's node that can
+// still reach the destination (the teaching view shows them).
+func (p *CondRule) Branches(o *engine.Observation) []Branch {
 	net := p.let.net
 	cond := conditionOn(p.model, o)
 	tree := p.let.Tree(o.Destination)
-	best, bestP := -1, -1.0
+	var out []Branch
 	for _, e := range net.Out(o.Node) {
 		head := net.Links[e].To
 		if tree.Hops[head] < 0 {
@@ -40,18 +69,9 @@ func (p *CondRule) Act(o *engine.Observation) int {
 		}
 		route := append([]int{e}, tree.Path(head, net)...)
 		mean, sd := cond.Sum(route)
-		// Scores within scoreTie are equal: covariances recomputed from an
-		// eigen factor differ in the last bits, and letting that noise
-		// order two identical branches would make the choice depend on the
-		// remaining budget by accident.
-		if pr := onTime(o.Remaining, mean, sd); pr > bestP+scoreTie {
-			best, bestP = e, pr
-		}
+		out = append(out, Branch{Link: e, Route: route, Mean: mean, SD: sd, OnTime: onTime(o.Remaining, mean, sd)})
 	}
-	if best < 0 {
-		return net.Out(o.Node)[0]
-	}
-	return best
+	return out
 }
 
 var stdNormal = distuv.UnitNormal

@@ -249,29 +249,65 @@ func gpghtMethod(ablation string) Method {
 	}}
 }
 
-// Card is the part of a model card ontime reads.
-type Card struct {
+// ModelCard is the card `ontime train` writes beside a model.
+type ModelCard struct {
+	Path          string    `json:"-"` // the model file the card describes
+	Network       string    `json:"network"`
 	Fingerprint   string    `json:"fingerprint"`
+	Correlation   string    `json:"correlation"`
+	ODs           []string  `json:"ods"`
 	BudgetFactors []float64 `json:"budget_factors"`
+	StepCap       int       `json:"step_cap"`
 	Ablation      string    `json:"ablation"`
 	Model         struct {
-		Parameters int `json:"parameters"`
+		D             int  `json:"d"`
+		EncoderLayers int  `json:"encoder_layers"`
+		DecoderLayers int  `json:"decoder_layers"`
+		Heads         int  `json:"heads"`
+		Parameters    int  `json:"parameters"`
+		History       bool `json:"history"`
 	} `json:"model"`
 	Training struct {
-		Teacher string `json:"teacher"`
+		Teacher        string  `json:"teacher"`
+		Demonstrations int     `json:"demonstrations"`
+		PGMinutes      float64 `json:"pg_minutes"`
+		PGIterations   int     `json:"pg_iterations"`
+		Batch          int     `json:"batch"`
+		Torch          string  `json:"torch"`
+		Device         string  `json:"device"`
 	} `json:"training"`
+	ImitationValidation []float64 `json:"imitation_validation"`
+	BestValidation      float64   `json:"best_validation"`
+	ValidationFactors   []float64 `json:"validation_factors"`
+	Curve               []struct {
+		Iteration  int       `json:"iteration"`
+		Validation []float64 `json:"validation"`
+		Elapsed    float64   `json:"elapsed"`
+	} `json:"curve"`
+	Seconds float64 `json:"seconds"`
+	Command string  `json:"command"`
 }
 
-func readCard(model string) (*Card, error) {
+// ReadModelCard reads the card of a network's model (or of one of its
+// ablations) in dir ("" : models/ found upwards).
+func ReadModelCard(dir, network, ablation string) (*ModelCard, error) {
+	if dir == "" {
+		dir = findModels()
+	}
+	return readCard(filepath.Join(dir, ModelFile(network, ablation)))
+}
+
+func readCard(model string) (*ModelCard, error) {
 	path := strings.TrimSuffix(model, ".onnx") + ".card.json"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, engine.Errorf(engine.ENOTFOUND, "model card %s: %v", path, err)
 	}
-	var c Card
+	var c ModelCard
 	if err := json.Unmarshal(b, &c); err != nil {
 		return nil, engine.Errorf(engine.EINVALID, "model card %s: %v", path, err)
 	}
+	c.Path = model
 	return &c, nil
 }
 

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/ontime-routing/ontime/assets"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/server"
+)
+
+// runServe starts the dashboard and serves until ctx ends.
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
+	data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
+	models := fs.String("models", "", "directory of trained models (default: models/ found upwards)")
+	cache := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE or the user cache dir)")
+	noCache := fs.Bool("no-cache", false, "train learners afresh instead of reusing cached ones")
+	device := fs.String("device", "cpu", "ONNX policies: cpu or cuda (falls back to cpu with a log line)")
+	delay := fs.Duration("step-delay", 350*time.Millisecond, "pause between animated steps of a comparison")
+	verbose := fs.Bool("v", false, "log every request's details (debug level)")
+	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cacheDir := ""
+	if !*noCache {
+		cacheDir = learnerCache(*cache, getenv)
+	}
+	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir,
+		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) }})
+	for _, n := range l.Networks() {
+		if !n.Available {
+			log.Warn("network unavailable", "network", n.Name, "reason", n.Reason)
+		}
+	}
+	h := server.NewServer(server.Deps{Lab: l, Log: log, Version: version + " (" + buildCommit() + ")", Assets: assets.FS, StepDelay: *delay})
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "ontime dashboard on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}

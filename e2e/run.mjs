@@ -1,0 +1,181 @@
+// Browser end-to-end tests: playwright-core drives Debian's chromium against
+// the real server (bin/ontime serve). With SCREENSHOTS=DIR it also saves a
+// screenshot of every page there (make screenshots).
+//
+//   node e2e/run.mjs [path/to/ontime]
+import { chromium } from "playwright-core";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import assert from "node:assert/strict";
+
+const bin = process.argv[2] || "bin/ontime";
+const data = process.env.ONTIME_DATA || "";
+const haveSFN = data && existsSync(join(data, "tntp", "SiouxFalls_net.tntp"));
+if (!haveSFN) {
+  const why = "the Sioux Falls benchmark files (set ONTIME_DATA)";
+  if (process.env.CI) {
+    console.error(`e2e: needs ${why}`);
+    process.exit(1);
+  }
+  console.log(`e2e: ${why} missing, testing the built-in example only`);
+}
+const shots = process.env.SCREENSHOTS || "";
+if (shots) mkdirSync(shots, { recursive: true });
+
+// The server on a free port; its first line says where.
+const server = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--step-delay", "30ms"], { stdio: ["ignore", "pipe", "inherit"] });
+const base = await new Promise((resolve, reject) => {
+  let buf = "";
+  server.stdout.on("data", (d) => {
+    buf += d;
+    const m = buf.match(/on (http:\/\/[^ ]+\/)/);
+    if (m) resolve(m[1].replace(/\/$/, ""));
+  });
+  server.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  setTimeout(() => reject(new Error("server did not start in 30 s")), 30000);
+});
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+});
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const external = [];
+page.on("request", (r) => {
+  if (!r.url().startsWith(base) && !r.url().startsWith("data:")) external.push(r.url());
+});
+const errors = [];
+page.on("pageerror", (e) => errors.push(String(e)));
+
+let failed = 0;
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e.stack || e}`);
+  }
+}
+async function shot(name) {
+  if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+const ready = () => page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+const done = (ms = 120000) => page.waitForSelector("body[data-done='1']", { timeout: ms });
+
+const net = haveSFN ? "sfn" : "twobranch";
+
+await test("home lists the networks", async () => {
+  await page.goto(base + "/");
+  await ready();
+  assert.equal(await page.locator('[data-testid="network-twobranch"]').count(), 1);
+  await shot("home");
+});
+
+await test(`network view of ${net}: every link drawn, clicking picks an OD`, async () => {
+  await page.goto(`${base}/networks/${net}`);
+  await ready();
+  const api = await (await page.request.get(`${base}/api/networks/${net}`)).json();
+  const paths = await page.locator("#map path.leaflet-interactive").count();
+  assert.equal(paths, api.links.length + api.nodes.length, "one path per link and per node");
+  const nodes = page.locator("#map path.leaflet-interactive");
+  // nodes are drawn after links
+  await nodes.nth(api.links.length + 0).click({ force: true });
+  await nodes.nth(api.links.length + 5).click({ force: true });
+  const href = await page.locator('[data-testid="compare-link"]').getAttribute("href");
+  assert.match(href, new RegExp(`o=${api.nodes[0].id}&d=${api.nodes[5].id}`));
+  await page.selectOption('[data-testid="color-by"]', "cv");
+  await shot("network");
+});
+
+// Realization r of a comparison is the first of test pool r, so
+// `ontime bench --pools r+1 --pool-size 1` scores the same one.
+await test(`compare on ${net}: every method's outcome equals ontime bench on that realization`, async () => {
+  const od = haveSFN ? ["2", "15"] : ["A", "E"];
+  const methods = haveSFN ? ["let", "dot", "cgr", "cdot", "gpght"] : ["let", "condrule", "gpght"];
+  const r = 4;
+  await page.goto(`${base}/compare?net=${net}&o=${od[0]}&d=${od[1]}&f=1.00&r=${r}&m=${methods.join(",")}`);
+  await ready();
+  await done();
+  const shown = {};
+  for (const m of methods) {
+    const row = page.locator(`[data-testid="result-${m}"]`);
+    shown[m] = await row.getAttribute("data-outcome");
+  }
+  const out = execFileSync(bin, ["bench", "--network", net, "--methods", methods.join(","), "--ods", od.join("-"), "--budgets", "1.00",
+    "--pools", String(r + 1), "--pool-size", "1", "--format", "json", "--quiet"], { env: process.env }).toString();
+  const rep = JSON.parse(out);
+  for (const m of methods) {
+    const s = rep.summary.find((x) => x.method === m && x.budget === 1);
+    const want = s.pool_means[r] === 1 ? "on-time" : "late";
+    assert.equal(shown[m], want, `${m}: page says ${shown[m]}, bench ${want}`);
+  }
+  const first = Number(await page.evaluate(() => document.body.dataset.firstStepMs));
+  console.log(`     first step ${first} ms after the request; outcomes ${JSON.stringify(shown)}`);
+  await shot("compare");
+});
+
+await test("teaching view: moving the slider flips the choice", async () => {
+  await page.goto(`${base}/teach`);
+  await ready();
+  const slider = page.locator('[data-testid="observed"]');
+  for (const [x, want] of [["4.2", "B→C"], ["5.8", "B→D"]]) {
+    await slider.fill(x);
+    await page.waitForFunction((v) => document.body.dataset.observed === v, String(Number(x)));
+    assert.equal(await page.locator('[data-testid="choice-optimum"]').getAttribute("data-choice"), want);
+    assert.equal(await page.locator('[data-testid="choice-nohist"]').getAttribute("data-choice"), "B→C");
+  }
+  await page.locator('[data-testid="score-run"]').click();
+  await done();
+  await shot("teach");
+  await page.goto(`${base}/teach?nohist=1`);
+  await ready();
+  await shot("teach-nohistory");
+});
+
+await test("live reliability: rates stream, plots appear", async () => {
+  await page.goto(`${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
+  await ready();
+  await done();
+  for (const id of ["plot-histogram", "plot-cdf", "plot-curve"]) {
+    assert.equal(await page.locator(`[data-testid="${id}"] svg`).count(), 1, id);
+  }
+  const rate = Number(await page.locator('[data-testid="rate-cgr"]').getAttribute("data-rate"));
+  assert.ok(rate > 0 && rate < 1, `cgr rate ${rate}`);
+  await shot("live");
+});
+
+await test("benchmark page runs a job in the background", async () => {
+  await page.goto(`${base}/bench?net=twobranch`);
+  await ready();
+  await page.fill('[data-testid="bench-methods"]', "let,condrule");
+  await page.fill('[data-testid="bench-pools"]', "2");
+  await page.fill('[data-testid="bench-size"]', "1000");
+  await page.click('[data-testid="bench-run"]');
+  await done();
+  assert.equal(await page.locator('[data-testid="summary-table"]').count(), 1);
+  await shot("bench");
+});
+
+await test("models and about pages", async () => {
+  await page.goto(`${base}/models`);
+  await ready();
+  await shot("models");
+  await page.goto(`${base}/about`);
+  await ready();
+  await shot("about");
+});
+
+await test("no external requests, no script errors", async () => {
+  assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+});
+
+await browser.close();
+server.kill("SIGINT");
+console.log(failed ? `e2e: ${failed} failed` : "e2e: all passed");
+process.exit(failed ? 1 : 0);

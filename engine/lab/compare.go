@@ -1,0 +1,92 @@
+package lab
+
+import (
+	"context"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// CompareRequest asks every method to drive through one realization.
+type CompareRequest struct {
+	OD     engine.OD
+	Factor float64 // budget = Factor × the OD pair's LET time
+	// Realization r is the first realization of common test pool r
+	// (`ontime bench --pools r+1 --pool-size 1` scores the same one).
+	Realization int
+	Methods     []string
+}
+
+// Rollout is one method's drive.
+type Rollout struct {
+	Method  string
+	Steps   []engine.Step
+	Result  sim.Result
+	Warning string // outside what the method was trained for
+	Err     string // the method could not run (the others still do)
+}
+
+// Comparison is every method on the same realization.
+type Comparison struct {
+	OD          engine.OD
+	Budget      float64
+	LETTime     float64
+	Realization int
+	Rollouts    []Rollout
+}
+
+// Realization draws the realization a comparison uses.
+func (n *Net) Realization(r int) []float64 {
+	return sim.NewPool(n.Model, n.Net.Name, sim.Test, r, 1, 0, nil).Row(0)
+}
+
+// Validate checks a request's OD pair and budget factor.
+func (n *Net) Validate(od engine.OD, factor float64) (letTime float64, err error) {
+	if od.Origin == od.Destination {
+		return 0, engine.Errorf(engine.EINVALID, "origin and destination are the same node")
+	}
+	if factor <= 0 || factor > 5 {
+		return 0, engine.Errorf(engine.EINVALID, "budget factor %.3g: give a factor in (0, 5]", factor)
+	}
+	tree := n.Net.LET(od.Destination)
+	if tree.Hops[od.Origin] < 0 {
+		return 0, engine.Errorf(engine.EINVALID, "OD %s: the destination cannot be reached", n.Net.ODString(od))
+	}
+	return tree.Time[od.Origin], nil
+}
+
+// Compare runs every method on one realization. A method that cannot be
+// built or run gets its error in its rollout.
+func (n *Net) Compare(ctx context.Context, req CompareRequest) (*Comparison, error) {
+	let, err := n.Validate(req.OD, req.Factor)
+	if err != nil {
+		return nil, err
+	}
+	if req.Realization < 0 {
+		return nil, engine.Errorf(engine.EINVALID, "realization %d: give a number ≥ 0", req.Realization)
+	}
+	c := &Comparison{OD: req.OD, Budget: req.Factor * let, LETTime: let, Realization: req.Realization}
+	x := n.Realization(req.Realization)
+	task := sim.Task{OD: req.OD, Budget: c.Budget, Cap: n.Net.StepCap}
+	r := &sim.Runner{Net: n.Net}
+	for _, m := range req.Methods {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ro := Rollout{Method: m, Warning: n.Scope(m, req.OD, req.Factor)}
+		if !n.Runnable(m, req.OD) {
+			ro.Err = ro.Warning
+			c.Rollouts = append(c.Rollouts, ro)
+			continue
+		}
+		p, err := n.Policy(m)
+		if err == nil {
+			ro.Result, ro.Steps, err = r.Trace(p, task, x)
+		}
+		if err != nil {
+			ro.Err = err.Error()
+		}
+		c.Rollouts = append(c.Rollouts, ro)
+	}
+	return c, nil
+}

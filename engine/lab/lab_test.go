@@ -1,0 +1,159 @@
+package lab
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+func TestWilson(t *testing.T) {
+	for _, tc := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{50, 100, 0.4038, 0.5962}, // textbook values
+		{0, 10, 0, 0.2775},
+		{10, 10, 0.7225, 1},
+	} {
+		lo, hi := Wilson(tc.k, tc.n)
+		if !scalar.EqualWithinAbs(lo, tc.lo, 1e-4) || !scalar.EqualWithinAbs(hi, tc.hi, 1e-4) {
+			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
+
+func TestNetworksWithoutData(t *testing.T) {
+	l := New(Options{DataDir: t.TempDir()})
+	nets := l.Networks()
+	if len(nets) != 3 || !nets[0].Available || nets[1].Available || !strings.Contains(nets[1].Reason, "ontime networks fetch") {
+		t.Errorf("%+v", nets)
+	}
+	if _, err := l.Open("nowhere"); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Errorf("unknown network: %v", err)
+	}
+}
+
+func TestCompareTwoBranch(t *testing.T) {
+	n, err := New(Options{}).Open("twobranch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := n.Compare(context.Background(), CompareRequest{OD: n.Net.ODs[0], Factor: 1, Realization: 7, Methods: []string{"let", "condrule", "clairvoyant", "nope"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Budget != 106 || len(c.Rollouts) != 4 || c.Rollouts[3].Err == "" {
+		t.Fatalf("%+v", c)
+	}
+	for _, ro := range c.Rollouts[:3] {
+		if ro.Err != "" || len(ro.Steps) == 0 || ro.Steps[0].Link != 0 {
+			t.Errorf("%s: %+v", ro.Method, ro)
+		}
+	}
+	// Every method saw the same realization.
+	x := n.Realization(7)
+	for _, ro := range c.Rollouts[:3] {
+		for _, s := range ro.Steps {
+			if s.Time != x[s.Link] {
+				t.Errorf("%s: link %d took %v, realization says %v", ro.Method, s.Link, s.Time, x[s.Link])
+			}
+		}
+	}
+	if _, err := n.Compare(context.Background(), CompareRequest{OD: engine.OD{Origin: 4, Destination: 0}, Factor: 1}); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("unreachable OD: %v", err)
+	}
+}
+
+func TestScopeFlagsRequestsOutsideTraining(t *testing.T) {
+	n, err := New(Options{}).Open("twobranch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	od := n.Net.ODs[0]
+	if w := n.Scope("pql", od, 1.0); w != "" {
+		t.Errorf("pql inside: %q", w)
+	}
+	if w := n.Scope("pql", od, 1.2); !strings.Contains(w, "outside") {
+		t.Errorf("pql at 1.2: %q", w)
+	}
+	if w := n.Scope("let", od, 3); w != "" {
+		t.Errorf("let is never out of range: %q", w)
+	}
+	if n.Runnable("pql", engine.OD{Origin: 0, Destination: 2}) {
+		t.Error("pql has no table for destination C")
+	}
+	if card, err := n.Card(); err == nil {
+		if w := n.Scope("gpght", od, card.BudgetFactors[1]+0.05); !strings.Contains(w, "outside") {
+			t.Errorf("gpght above its range: %q", w)
+		}
+	}
+}
+
+func TestLiveMatchesThePoolsAndStops(t *testing.T) {
+	n, _ := New(Options{}).Open("twobranch")
+	var updates []LiveUpdate
+	res, err := n.Live(context.Background(), LiveRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"let", "condrule"}, Episodes: 2500, Chunk: 500, Curve: []float64{0.99, 1.01}},
+		func(u LiveUpdate) error { updates = append(updates, u); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2000 from pool 0, then 500 from pool 1, in chunks of at most 500.
+	if len(updates) != 5 || updates[4].Done != 2500 || res.Rates[0].N != 2500 || len(res.Times["let"]) != 2500 {
+		t.Fatalf("updates %d, result %+v", len(updates), res.Rates)
+	}
+	if res.Rates[1].Rate <= res.Rates[0].Rate || len(res.Curve["condrule"]) != 2 || res.Curve["let"][0] > res.Curve["let"][1] {
+		t.Errorf("rates %+v curve %v", res.Rates, res.Curve)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = n.Live(ctx, LiveRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"let"}, Episodes: 10000, Chunk: 100},
+		func(u LiveUpdate) error { cancel(); return nil })
+	if err == nil {
+		t.Error("a cancelled run went on")
+	}
+}
+
+func TestTeach(t *testing.T) {
+	n, _ := New(Options{}).Open("twobranch")
+	fast, err := n.Teach(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, _ := n.Teach(6)
+	if fast.Optimum == slow.Optimum || fast.NoHistoryChoice != slow.NoHistoryChoice {
+		t.Errorf("fast %+v slow %+v", fast, slow)
+	}
+	if fast.WithHistory[0].OnTime <= fast.WithoutHistory[0].OnTime {
+		t.Errorf("a fast A→B makes B→C likelier: %+v", fast)
+	}
+	if _, err := n.Teach(-3); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("negative time: %v", err)
+	}
+}
+
+// BenchmarkCompareSFN is the comparison the dashboard streams: all methods
+// with cached tables (built before the timer), on Sioux Falls; the server
+// sends the first step as soon as this returns.
+func BenchmarkCompareSFN(b *testing.B) {
+	n, err := New(Options{DataDir: testenv.DataDir(b)}).Open("sfn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	methods := []string{"let", "dot", "cdot", "cgr", "bestpath", "gpght", "clairvoyant"}
+	od := n.Net.ODs[0]
+	req := CompareRequest{OD: od, Factor: 1, Methods: methods}
+	if _, err := n.Compare(context.Background(), req); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		req.Realization = i
+		if _, err := n.Compare(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// BenchmarkFactors are the paper's budget factors; learners are trained for
+// them, as `ontime bench` trains them, so both share the learner cache.
+var BenchmarkFactors = []float64{0.95, 1.00, 1.05}
+
+// Methods the dashboard offers, in the order it lists them.
+var Methods = []string{"let", "dot", "cdot", "cgr", "fma", "mlr", "bestpath", "pql", "ctd", "segac", "gpght", "condrule", "clairvoyant"}
+
+// learned are trained for the destinations of the network's OD pairs only.
+var learned = []string{"pql", "ctd", "segac", "segac-let"}
+
+// Net is an opened network with its methods.
+type Net struct {
+	Net   *engine.Network
+	Model *linktime.Gaussian
+	env   *policy.Env
+	mu    sync.Mutex
+	built map[string]*builtPolicy
+}
+
+type builtPolicy struct {
+	once     sync.Once
+	p        engine.Policy
+	settings map[string]any
+	err      error
+}
+
+func newNet(net *engine.Network, model *linktime.Gaussian, o Options) *Net {
+	env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, BenchmarkFactors), CacheDir: o.CacheDir,
+		Device: o.Device, ORTLib: o.ORTLib, Logf: o.Logf, ModelsDir: o.ModelsDir}
+	return &Net{Net: net, Model: model, env: env, built: map[string]*builtPolicy{}}
+}
+
+// MethodInfo describes a method for the pickers.
+type MethodInfo struct {
+	Name    string
+	Doc     string
+	Bound   bool // an upper bound no traveller could follow
+	Learned bool // trained for the network's OD pairs (and budget range)
+}
+
+// Methods lists what the dashboard offers on this network.
+func (n *Net) Methods() []MethodInfo {
+	var out []MethodInfo
+	for _, name := range Methods {
+		if name == "condrule" && n.Net.Name != "twobranch" {
+			continue // cgr generalizes it; it is the five-node example's closed form
+		}
+		m, err := policy.Lookup(name)
+		if err != nil {
+			continue
+		}
+		out = append(out, MethodInfo{Name: name, Doc: m.Doc, Bound: m.Bound, Learned: isLearned(name)})
+	}
+	return out
+}
+
+func isLearned(name string) bool {
+	return slices.Contains(learned, name) || name == "gpght" || strings.HasPrefix(name, "gpght-")
+}
+
+// Policy builds a method once (training a learner, solving tables or
+// opening a model) and keeps it; concurrent callers wait for the one build.
+func (n *Net) Policy(method string) (engine.Policy, error) {
+	m, err := policy.Lookup(method)
+	if err != nil {
+		return nil, err
+	}
+	n.mu.Lock()
+	b, ok := n.built[method]
+	if !ok {
+		b = &builtPolicy{}
+		n.built[method] = b
+	}
+	n.mu.Unlock()
+	b.once.Do(func() {
+		b.p, b.settings, b.err = m.New(n.env)
+		if b.err != nil {
+			b.err = fmt.Errorf("%s: %w", method, b.err)
+		}
+	})
+	return b.p, b.err
+}
+
+// Card is the model card of the network's GPG-HT model, if there is one.
+func (n *Net) Card() (*policy.ModelCard, error) {
+	return policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "")
+}
+
+// Scope says whether a method was trained for this request: "" when it
+// was, otherwise why the request is outside what it learned (the
+// dashboard flags it; learners are not run outside their destinations).
+func (n *Net) Scope(method string, od engine.OD, factor float64) string {
+	switch {
+	case slices.Contains(learned, method):
+		for _, t := range n.env.Tasks {
+			if t.OD.Destination == od.Destination {
+				if factor > BenchmarkFactors[len(BenchmarkFactors)-1]+1e-9 || factor < BenchmarkFactors[0]-1e-9 {
+					return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method,
+						BenchmarkFactors[0], BenchmarkFactors[len(BenchmarkFactors)-1], factor)
+				}
+				return ""
+			}
+		}
+		return fmt.Sprintf("%s was trained for the destinations of %s's OD pairs only", method, n.Net.Name)
+	case method == "gpght":
+		card, err := n.Card()
+		if err != nil {
+			return ""
+		}
+		if !slices.Contains(card.ODs, n.Net.ODString(od)) {
+			return fmt.Sprintf("gpght was trained for OD pairs %s; %s is outside", strings.Join(card.ODs, ", "), n.Net.ODString(od))
+		}
+		if len(card.BudgetFactors) == 2 && (factor < card.BudgetFactors[0]-1e-9 || factor > card.BudgetFactors[1]+1e-9) {
+			return fmt.Sprintf("gpght was trained for budgets %.2f–%.2f × LET; %.2f is outside", card.BudgetFactors[0], card.BudgetFactors[1], factor)
+		}
+	}
+	return ""
+}
+
+// Runnable is false when a method must not run for this OD pair (a learner
+// with no table for the destination).
+func (n *Net) Runnable(method string, od engine.OD) bool {
+	if !slices.Contains(learned, method) {
+		return true
+	}
+	for _, t := range n.env.Tasks {
+		if t.OD.Destination == od.Destination {
+			return true
+		}
+	}
+	return false
+}

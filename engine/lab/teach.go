@@ -1,0 +1,60 @@
+package lab
+
+import (
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/policy"
+)
+
+// TeachView is the five-node example at node B after the first link was
+// observed to take a given time.
+type TeachView struct {
+	Budget   float64
+	First    int     // the observed link (A→B)
+	Observed float64 // its realized time
+	// With history: each branch's on-time probability given the observed
+	// time; without: the same from the marginal law (the observation hidden).
+	WithHistory, WithoutHistory []policy.Branch
+	Optimum                     int    // the closed-form optimum's link (the better conditional branch)
+	NoHistoryChoice             int    // what a policy that ignores history picks
+	GPGHT                       int    // GPG-HT's link; -1 when the model is unavailable
+	GPGHTErr                    string // why it is unavailable
+}
+
+// Teach computes the view for an observed first-link time. It works on any
+// network whose first OD pair starts with a single link (twobranch's A→B).
+func (n *Net) Teach(observed float64) (*TeachView, error) {
+	if len(n.Net.ODs) == 0 {
+		return nil, engine.Errorf(engine.EINVALID, "network %s has no OD pair", n.Net.Name)
+	}
+	od := n.Net.ODs[0]
+	out := n.Net.Out(od.Origin)
+	if len(out) != 1 {
+		return nil, engine.Errorf(engine.EINVALID, "the teaching view needs an origin with one way out (twobranch)")
+	}
+	if observed <= 0 || observed > 1000 {
+		return nil, engine.Errorf(engine.EINVALID, "observed time %.3g: give a time in (0, 1000]", observed)
+	}
+	let, err := n.Validate(od, 1)
+	if err != nil {
+		return nil, err
+	}
+	first := out[0]
+	v := &TeachView{Budget: let, First: first, Observed: observed, GPGHT: -1}
+	rule := policy.NewCondRule(policy.NewLET(n.Net), n.Model)
+	seen := &engine.Observation{Node: n.Net.Links[first].To, Destination: od.Destination, Remaining: let - observed, Step: 1,
+		Prefix: []engine.Step{{Link: first, Time: observed}}}
+	v.WithHistory = rule.Branches(seen)
+	hidden := *seen
+	hidden.Prefix = nil
+	v.WithoutHistory = rule.Branches(&hidden)
+	v.Optimum = rule.Act(seen)
+	if p, err := n.Policy("let"); err == nil {
+		v.NoHistoryChoice = p.Act(&hidden)
+	}
+	if p, err := n.Policy("gpght"); err != nil {
+		v.GPGHTErr = err.Error()
+	} else {
+		v.GPGHT = p.Act(seen)
+	}
+	return v, nil
+}

@@ -1,0 +1,140 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// networkJSON is what the map draws.
+type networkJSON struct {
+	Name   string     `json:"name"`
+	Coords string     `json:"coords"`
+	Nodes  []nodeJSON `json:"nodes"`
+	Links  []linkJSON `json:"links"`
+	ODs    []odJSON   `json:"ods"`
+}
+
+type nodeJSON struct {
+	ID string  `json:"id"`
+	X  float64 `json:"x"`
+	Y  float64 `json:"y"`
+}
+
+type linkJSON struct {
+	ID   int     `json:"id"` // the link's index (ONNX models' link id)
+	From int     `json:"from"`
+	To   int     `json:"to"`
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+}
+
+type odJSON struct {
+	Name        string  `json:"name"`
+	Origin      string  `json:"origin"`
+	Destination string  `json:"destination"`
+	LETTime     float64 `json:"let_time"`
+	LETPath     []int   `json:"let_path"`
+}
+
+func (s *server) handleNetworksJSON(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, s.Lab.Networks())
+}
+
+func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
+	n, err := s.Lab.Open(chi.URLParam(r, "name"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	net := n.Net
+	out := networkJSON{Name: net.Name, Coords: string(net.Coords)}
+	for _, nd := range net.Nodes {
+		out.Nodes = append(out.Nodes, nodeJSON{ID: nd.ID, X: nd.X, Y: nd.Y})
+	}
+	for i, l := range net.Links {
+		out.Links = append(out.Links, linkJSON{ID: i, From: l.From, To: l.To, Mean: l.Mean, SD: l.SD()})
+	}
+	for _, od := range net.ODs {
+		tree := net.LET(od.Destination)
+		out.ODs = append(out.ODs, odJSON{Name: net.ODString(od), Origin: net.Nodes[od.Origin].ID, Destination: net.Nodes[od.Destination].ID,
+			LETTime: tree.Time[od.Origin], LETPath: tree.Path(od.Origin, net)})
+	}
+	writeJSON(w, out)
+}
+
+// teachJSON is the five-node example at an observed A→B time.
+type teachJSON struct {
+	Observed   float64      `json:"observed"`
+	Budget     float64      `json:"budget"`
+	Branches   []branchJSON `json:"branches"`
+	Optimum    string       `json:"optimum"`
+	GPGHT      string       `json:"gpght,omitempty"`
+	GPGHTError string       `json:"gpght_error,omitempty"`
+	NoHistory  string       `json:"no_history"`
+}
+
+type branchJSON struct {
+	Link        string  `json:"link"`
+	WithHistory float64 `json:"with_history"`
+	Without     float64 `json:"without_history"`
+}
+
+func (s *server) handleTeachJSON(w http.ResponseWriter, r *http.Request) {
+	n, err := s.Lab.Open("twobranch")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	x, err := strconv.ParseFloat(r.URL.Query().Get("x"), 64)
+	if err != nil {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "x=%q: give the observed A→B time in minutes", r.URL.Query().Get("x")))
+		return
+	}
+	v, err := n.Teach(x)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name := func(e int) string {
+		l := n.Net.Links[e]
+		return n.Net.Nodes[l.From].ID + "→" + n.Net.Nodes[l.To].ID
+	}
+	out := teachJSON{Observed: v.Observed, Budget: v.Budget, Optimum: name(v.Optimum), NoHistory: name(v.NoHistoryChoice), GPGHTError: v.GPGHTErr}
+	if v.GPGHT >= 0 {
+		out.GPGHT = name(v.GPGHT)
+	}
+	for i, b := range v.WithHistory {
+		out.Branches = append(out.Branches, branchJSON{Link: name(b.Link), WithHistory: b.OnTime, Without: v.WithoutHistory[i].OnTime})
+	}
+	writeJSON(w, out)
+}
+
+func (s *server) handleModelPlot(w http.ResponseWriter, r *http.Request) {
+	name, ok := strings.CutSuffix(chi.URLParam(r, "file"), ".svg")
+	if !ok {
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "plots are .svg files"))
+		return
+	}
+	n, err := s.Lab.Open(name)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	card, err := n.Card()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	svg, err := trainingCurve(card)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Write(svg)
+}

@@ -1,0 +1,57 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/web"
+)
+
+// codes maps the engine's error codes to HTTP statuses, in one place.
+var codes = map[string]int{
+	engine.EINVALID:  http.StatusBadRequest,
+	engine.ENOTFOUND: http.StatusNotFound,
+	engine.EINTERNAL: http.StatusInternalServerError,
+}
+
+func status(err error) int {
+	if s, ok := codes[engine.ErrorCode(err)]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// message is what a user is shown: the engine's message for errors it
+// classified, "internal error" otherwise (the details go to the log).
+func message(err error) string {
+	var e *engine.Error
+	if errors.As(err, &e) && e.Code != engine.EINTERNAL {
+		return e.Error()
+	}
+	return "internal error"
+}
+
+// fail answers an error as HTML for pages and as JSON under /api.
+func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	code := status(err)
+	if code == http.StatusInternalServerError {
+		s.Log.Error("request failed", "path", r.URL.Path, "err", err)
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(map[string]string{"error": message(err)})
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	web.ErrorPage(s.page(r, "", "Error"), code, message(err)).Render(r.Context(), w)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}

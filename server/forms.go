@@ -1,0 +1,158 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/web"
+)
+
+// runQuery is the state of a compare, live or bench page, read from the URL.
+type runQuery struct {
+	net         *lab.Net
+	od          engine.OD
+	factor      float64
+	realization int
+	episodes    int
+	methods     []string
+}
+
+// network opens the network named by ?net= (twobranch by default).
+func (s *server) network(q url.Values) (*lab.Net, error) {
+	name := q.Get("net")
+	if name == "" {
+		name = "twobranch"
+	}
+	return s.Lab.Open(name)
+}
+
+// parseRun reads ?net, o, d, f, r, n and m with defaults: the network's
+// first OD pair, factor 1, realization 0, 2000 episodes, and a small set of
+// methods.
+func (s *server) parseRun(q url.Values) (*runQuery, error) {
+	n, err := s.network(q)
+	if err != nil {
+		return nil, err
+	}
+	rq := &runQuery{net: n, factor: 1, episodes: 2000}
+	if len(n.Net.ODs) > 0 {
+		rq.od = n.Net.ODs[0]
+	} else {
+		rq.od = engine.OD{Origin: 0, Destination: len(n.Net.Nodes) - 1}
+	}
+	if v := q.Get("o"); v != "" {
+		if rq.od.Origin, err = node(n, "o", v); err != nil {
+			return nil, err
+		}
+	}
+	if v := q.Get("d"); v != "" {
+		if rq.od.Destination, err = node(n, "d", v); err != nil {
+			return nil, err
+		}
+	}
+	if v := q.Get("f"); v != "" {
+		if rq.factor, err = strconv.ParseFloat(v, 64); err != nil {
+			return nil, engine.Errorf(engine.EINVALID, "budget factor f=%q is not a number", v)
+		}
+	}
+	if v := q.Get("r"); v != "" {
+		if rq.realization, err = strconv.Atoi(v); err != nil || rq.realization < 0 {
+			return nil, engine.Errorf(engine.EINVALID, "realization r=%q: give a whole number ≥ 0", v)
+		}
+	}
+	if v := q.Get("n"); v != "" {
+		if rq.episodes, err = strconv.Atoi(v); err != nil || rq.episodes < 1 || rq.episodes > 200000 {
+			return nil, engine.Errorf(engine.EINVALID, "episodes n=%q: give 1 to 200000", v)
+		}
+	}
+	rq.methods = defaultMethods(n)
+	if m := q["m"]; len(m) > 0 {
+		rq.methods = nil
+		for _, v := range m {
+			for _, name := range strings.Split(v, ",") {
+				if name = strings.TrimSpace(name); name != "" && !slices.Contains(rq.methods, name) {
+					rq.methods = append(rq.methods, name)
+				}
+			}
+		}
+	}
+	offered := n.Methods()
+	for _, m := range rq.methods {
+		if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
+			return nil, engine.Errorf(engine.EINVALID, "method m=%q is not offered on %s", m, n.Net.Name)
+		}
+	}
+	if _, err := n.Validate(rq.od, rq.factor); err != nil {
+		return nil, err
+	}
+	return rq, nil
+}
+
+func node(n *lab.Net, field, id string) (int, error) {
+	i, ok := n.Net.NodeIndex(id)
+	if !ok {
+		return 0, engine.Errorf(engine.EINVALID, "%s=%q: network %s has no such node", field, id, n.Net.Name)
+	}
+	return i, nil
+}
+
+func defaultMethods(n *lab.Net) []string {
+	if n.Net.Name == "twobranch" {
+		return []string{"let", "condrule", "gpght"}
+	}
+	return []string{"let", "dot", "cgr", "gpght"}
+}
+
+// form turns a query into the page's form state.
+func (s *server) form(rq *runQuery) web.RunForm {
+	n := rq.net
+	f := web.RunForm{Net: n.Net.Name, Origin: n.Net.Nodes[rq.od.Origin].ID, Dest: n.Net.Nodes[rq.od.Destination].ID,
+		Factor: rq.factor, Lo: 0.8, Hi: 1.2, Realization: rq.realization, Episodes: rq.episodes}
+	if card, err := n.Card(); err == nil && len(card.BudgetFactors) == 2 {
+		f.Lo, f.Hi = card.BudgetFactors[0], card.BudgetFactors[1]
+	}
+	f.Lo, f.Hi = min(f.Lo, rq.factor), max(f.Hi, rq.factor)
+	for _, nd := range n.Net.Nodes {
+		f.Nodes = append(f.Nodes, nd.ID)
+	}
+	for _, m := range n.Methods() {
+		opt := web.MethodOption{Name: m.Name, Doc: m.Doc, Learned: m.Learned, Bound: m.Bound, Checked: slices.Contains(rq.methods, m.Name)}
+		if m.Name == "gpght" {
+			// Opening the model is quick; learners are only built when run.
+			if _, err := n.Policy("gpght"); err != nil {
+				opt.Unavailable = err.Error()
+				opt.Checked = false
+			}
+		}
+		f.Methods = append(f.Methods, opt)
+	}
+	return f
+}
+
+// flags are the warnings a request earns: methods asked outside what they
+// were trained for, and methods that cannot run.
+func flags(rq *runQuery) []string {
+	var out []string
+	for _, m := range rq.methods {
+		if w := rq.net.Scope(m, rq.od, rq.factor); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func (s *server) page(r *http.Request, active, title string) web.Page {
+	p := web.Page{Title: title, Active: active, Version: s.Version, Network: r.URL.Query().Get("net")}
+	for _, n := range s.Lab.Networks() {
+		p.Networks = append(p.Networks, web.NetLink{Name: n.Name, Available: n.Available})
+	}
+	if p.Network == "" {
+		p.Network = "twobranch"
+	}
+	return p
+}

@@ -1,0 +1,148 @@
+package server
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/a-h/templ"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/web"
+)
+
+func render(w http.ResponseWriter, r *http.Request, c templ.Component) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	c.Render(r.Context(), w)
+}
+
+func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no page at %s", r.URL.Path))
+}
+
+func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
+	render(w, r, web.Home(s.page(r, "networks", "Networks"), s.Lab.Networks()))
+}
+
+func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
+	n, err := s.Lab.Open(chi.URLParam(r, "name"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p := s.page(r, "networks", "Network "+n.Net.Name)
+	p.Network = n.Net.Name
+	v := web.NetworkView{Name: n.Net.Name, Description: n.Net.Description, Nodes: len(n.Net.Nodes), Links: len(n.Net.Links),
+		Coords: string(n.Net.Coords), Correlation: n.Model.Spec.Model, StepCap: n.Net.StepCap}
+	for _, od := range n.Net.ODs {
+		tree := n.Net.LET(od.Destination)
+		v.ODs = append(v.ODs, web.ODView{Name: n.Net.ODString(od), LETTime: tree.Time[od.Origin], Links: len(tree.Path(od.Origin, n.Net))})
+	}
+	render(w, r, web.Network(p, v))
+}
+
+func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
+	rq, err := s.parseRun(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p := s.page(r, "compare", "Compare routes on "+rq.net.Net.Name)
+	p.Network, p.Flags = rq.net.Net.Name, flags(rq)
+	render(w, r, web.Compare(p, s.form(rq)))
+}
+
+func (s *server) handleLive(w http.ResponseWriter, r *http.Request) {
+	rq, err := s.parseRun(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p := s.page(r, "live", "Live reliability on "+rq.net.Net.Name)
+	p.Network, p.Flags = rq.net.Net.Name, flags(rq)
+	render(w, r, web.Live(p, s.form(rq)))
+}
+
+func (s *server) handleTeach(w http.ResponseWriter, r *http.Request) {
+	n, err := s.Lab.Open("twobranch")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	nohist := r.URL.Query().Get("nohist") != ""
+	title := "Why history matters: the five-node example"
+	if nohist {
+		title = "The five-node example without history"
+	}
+	p := s.page(r, "teach", title)
+	p.Network = "twobranch"
+	first := n.Net.Links[n.Net.Out(n.Net.ODs[0].Origin)[0]]
+	sd := first.SD()
+	let, _ := n.Validate(n.Net.ODs[0], 1)
+	render(w, r, web.Teach(p, web.TeachForm{Observed: first.Mean, Lo: max(linktime.Floor, first.Mean-3*sd), Hi: first.Mean + 3*sd,
+		Mean: first.Mean, SD: sd, Budget: let, Optimum: policy.TwoBranchOptimum(), NoHistory: nohist}))
+}
+
+func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
+	n, err := s.network(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p := s.page(r, "bench", "Benchmark "+n.Net.Name)
+	p.Network = n.Net.Name
+	spec := defaultBenchSpec(n)
+	v := web.BenchView{Net: n.Net.Name, Methods: spec.Methods, Budgets: spec.budgetText(), Pools: spec.Pools, PoolSize: spec.PoolSize}
+	if j := s.jobs.latestJob(n.Net.Name); j != nil {
+		st := j.status()
+		v.Job = st.ID
+		if st.State == "done" {
+			v.Report = j.report
+			v.Methods, v.Budgets, v.Pools, v.PoolSize = j.spec.Methods, j.spec.budgetText(), j.spec.Pools, j.spec.PoolSize
+		}
+	}
+	render(w, r, web.Bench(p, v))
+}
+
+func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
+	var ms []web.ModelView
+	for _, info := range s.Lab.Networks() {
+		mv := web.ModelView{Network: info.Name, File: policy.ModelFile(info.Name, "")}
+		n, err := s.Lab.Open(info.Name)
+		if err != nil {
+			mv.Err = "network unavailable: " + info.Reason
+		} else if card, err := n.Card(); err != nil {
+			mv.Err = "no trained model: " + err.Error()
+		} else {
+			mv.Card = card
+			if _, err := n.Policy("gpght"); err != nil {
+				mv.Err = "the model cannot run here: " + err.Error()
+				mv.Card = nil
+			}
+		}
+		ms = append(ms, mv)
+	}
+	render(w, r, web.Models(s.page(r, "models", "Models"), ms))
+}
+
+func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
+	v := web.AboutView{Files: builtin.DataFiles, Floor: linktime.Floor}
+	for _, name := range lab.Methods {
+		if m, err := policy.Lookup(name); err == nil {
+			v.Methods = append(v.Methods, web.MethodOption{Name: name, Doc: m.Doc})
+		}
+	}
+	keys := make([]string, 0, len(builtin.Licences))
+	for k := range builtin.Licences {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v.Licences = append(v.Licences, web.Licence{Key: k, Text: builtin.Licences[k]})
+	}
+	render(w, r, web.About(s.page(r, "about", "About the numbers"), v))
+}

@@ -1,0 +1,63 @@
+package server
+
+import (
+	"io/fs"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// routes lists every route of the dashboard.
+func (s *server) routes(r chi.Router) {
+	r.Use(middleware.RequestID, middleware.RealIP, middleware.Recoverer, securityHeaders)
+	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+	r.Handle("/assets/*", http.StripPrefix("/assets/", assetHandler(s.Assets)))
+
+	// Websocket streams: no compression or timeout middleware around them.
+	r.Get("/ws/compare", s.handleCompareWS)
+	r.Get("/ws/live", s.handleLiveWS)
+
+	r.Group(func(r chi.Router) {
+		r.Use(middleware.Compress(5))
+		r.Get("/", s.handleHome)
+		r.Get("/networks/{name}", s.handleNetwork)
+		r.Get("/compare", s.handleCompare)
+		r.Get("/live", s.handleLive)
+		r.Get("/teach", s.handleTeach)
+		r.Get("/bench", s.handleBench)
+		r.Get("/models", s.handleModels)
+		r.Get("/about", s.handleAbout)
+		r.Get("/plots/model/{file}", s.handleModelPlot)
+
+		r.Get("/api/networks", s.handleNetworksJSON)
+		r.Get("/api/networks/{name}", s.handleNetworkJSON)
+		r.Get("/api/teach", s.handleTeachJSON)
+		r.Post("/api/bench", s.handleBenchStart)
+		r.Get("/api/bench/{file}", s.handleBenchJob)
+		r.NotFound(s.handleNotFound)
+	})
+}
+
+// securityHeaders keeps every page self-contained: nothing is loaded from
+// another origin, so the dashboard works offline and leaks nothing.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func assetHandler(assets fs.FS) http.Handler {
+	if assets == nil {
+		return http.NotFoundHandler()
+	}
+	fsrv := http.FileServerFS(assets)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache") // revalidate: the bundle changes with the binary
+		fsrv.ServeHTTP(w, r)
+	})
+}

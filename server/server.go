@@ -1,0 +1,43 @@
+// Package server is ontime's dashboard over HTTP: chi routes, templ pages,
+// websocket streams and background benchmark jobs. Every figure it shows is
+// computed by the engine (package lab and below); handlers parse requests,
+// call the lab and render.
+package server
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/ontime-routing/ontime/engine/lab"
+)
+
+// Deps are what the server needs.
+type Deps struct {
+	Lab     *lab.Lab
+	Log     *slog.Logger
+	Version string
+	Assets  fs.FS // the bundled front end (assets.FS)
+	// StepDelay paces the comparison animation between steps (0: as fast
+	// as the socket takes them, for tests).
+	StepDelay time.Duration
+}
+
+type server struct {
+	Deps
+	jobs *jobs
+}
+
+// NewServer returns the dashboard's handler.
+func NewServer(d Deps) http.Handler {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &server{Deps: d, jobs: newJobs(d.Lab)}
+	r := chi.NewRouter()
+	s.routes(r)
+	return r
+}

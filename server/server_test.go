@@ -1,0 +1,352 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/gorilla/websocket"
+
+	"github.com/ontime-routing/ontime/assets"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// newTestServer serves the built-in example (no data directory) with the
+// committed models and no animation delay.
+func newTestServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	l := lab.New(lab.Options{})
+	ts := httptest.NewServer(NewServer(Deps{Lab: l, Version: "test", Assets: assets.FS}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func get(t *testing.T, ts *httptest.Server, path string) (*http.Response, string) {
+	t.Helper()
+	res, err := http.Get(ts.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func TestPagesRender(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		path    string
+		status  int
+		testids []string
+	}{
+		{"/", 200, []string{"network-list", "network-twobranch", "nav-compare"}},
+		{"/networks/twobranch", 200, []string{"network-map", "color-by", "od-table", "compare-link"}},
+		{"/compare?net=twobranch", 200, []string{"compare-form", "factor", "preset-1.00", "method-let", "method-condrule", "results"}},
+		{"/live?net=twobranch", 200, []string{"live-form", "episodes", "rates", "progress"}},
+		{"/teach", 200, []string{"observed", "branches", "choice-optimum", "choice-gpght", "choice-nohist", "score-run", "nohist-link"}},
+		{"/bench?net=twobranch", 200, []string{"bench-form", "bench-run", "bench-report"}},
+		{"/models", 200, []string{"model-twobranch"}},
+		{"/about", 200, []string{"about-ontime", "about-methods", "about-sources", "licence-tntp"}},
+		{"/networks/nowhere", 404, []string{"error"}},
+		{"/compare?net=twobranch&o=Z", 400, []string{"error"}},
+		{"/compare?net=twobranch&m=nope", 400, []string{"error"}},
+		{"/nothing-here", 404, []string{"error"}},
+	} {
+		res, body := get(t, ts, tc.path)
+		if res.StatusCode != tc.status {
+			t.Errorf("%s: status %d, want %d", tc.path, res.StatusCode, tc.status)
+		}
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range tc.testids {
+			if doc.Find(`[data-testid="`+id+`"]`).Length() == 0 {
+				t.Errorf("%s: no element with data-testid %q", tc.path, id)
+			}
+		}
+		if res.StatusCode == 200 && res.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("%s: no Content-Security-Policy", tc.path)
+		}
+	}
+}
+
+// Nothing on any page is loaded from another origin.
+func TestPagesMakeNoExternalRequests(t *testing.T) {
+	ts := newTestServer(t)
+	for _, path := range []string{"/", "/networks/twobranch", "/compare", "/live", "/teach", "/bench", "/models", "/about"} {
+		_, body := get(t, ts, path)
+		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+		doc.Find("script[src], link[href], img[src]").Each(func(_ int, s *goquery.Selection) {
+			u := s.AttrOr("src", s.AttrOr("href", ""))
+			if strings.Contains(u, "//") {
+				t.Errorf("%s loads %s", path, u)
+			}
+		})
+	}
+	res, body := get(t, ts, "/assets/app.js")
+	if res.StatusCode != 200 || len(body) < 10000 {
+		t.Errorf("bundle: %d, %d bytes", res.StatusCode, len(body))
+	}
+}
+
+func TestAPIErrorsAreJSON(t *testing.T) {
+	ts := newTestServer(t)
+	for path, status := range map[string]int{"/api/networks/nowhere": 404, "/api/teach?x=abc": 400, "/api/teach?x=-1": 400, "/api/bench/000000": 404} {
+		res, body := get(t, ts, path)
+		var e struct{ Error string }
+		if res.StatusCode != status || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
+			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+		}
+	}
+}
+
+func TestNetworkJSON(t *testing.T) {
+	ts := newTestServer(t)
+	_, body := get(t, ts, "/api/networks/twobranch")
+	var n networkJSON
+	if err := json.Unmarshal([]byte(body), &n); err != nil {
+		t.Fatal(err)
+	}
+	if len(n.Nodes) != 5 || len(n.Links) != 5 || len(n.ODs) != 1 || n.ODs[0].Name != "A-E" || n.ODs[0].LETTime != 106 {
+		t.Errorf("%+v", n)
+	}
+}
+
+// The teaching view flips at the mean A→B time: faster than average, the
+// correlated branch B→C; slower, B→D.
+func TestTeachFlips(t *testing.T) {
+	ts := newTestServer(t)
+	for x, want := range map[string]string{"4.2": "B→C", "5.8": "B→D"} {
+		_, body := get(t, ts, "/api/teach?x="+x)
+		var v teachJSON
+		json.Unmarshal([]byte(body), &v)
+		if v.Optimum != want || v.NoHistory != "B→C" || len(v.Branches) != 2 {
+			t.Errorf("x=%s: %+v", x, v)
+		}
+		if math.Abs(v.Branches[0].Without-v.Branches[1].Without) > 1e-12 {
+			t.Errorf("x=%s: without history the branches differ: %+v", x, v.Branches)
+		}
+	}
+}
+
+func dial(t *testing.T, ts *httptest.Server, path string, q url.Values) *websocket.Conn {
+	t.Helper()
+	c, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+path+"?"+q.Encode(), nil)
+	if err != nil {
+		t.Fatalf("dial %s: %v (%v)", path, err, res)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetReadDeadline(time.Now().Add(60 * time.Second))
+	return c
+}
+
+// A whole comparison stream: start, steps in order, one result per method,
+// done, then a normal close; outcomes equal the simulator's on the same
+// realization.
+func TestCompareStream(t *testing.T) {
+	ts := newTestServer(t)
+	methods := []string{"let", "condrule", "clairvoyant"}
+	q := url.Values{"net": {"twobranch"}, "f": {"1"}, "r": {"3"}, "m": {strings.Join(methods, ",")}}
+	c := dial(t, ts, "/ws/compare", q)
+	var types []string
+	results := map[string]resultJSON{}
+	steps := map[string]int{}
+	for {
+		var msg map[string]any
+		if err := c.ReadJSON(&msg); err != nil {
+			if !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
+				t.Fatalf("stream ended with %v after %v", err, types)
+			}
+			break
+		}
+		typ := msg["type"].(string)
+		types = append(types, typ)
+		raw, _ := json.Marshal(msg)
+		switch typ {
+		case "step":
+			var s stepJSON
+			json.Unmarshal(raw, &s)
+			if s.Step != steps[s.Method] {
+				t.Errorf("%s: step %d after %d steps", s.Method, s.Step, steps[s.Method])
+			}
+			steps[s.Method]++
+		case "result":
+			var r resultJSON
+			json.Unmarshal(raw, &r)
+			results[r.Method] = r
+		case "error":
+			t.Fatalf("error: %v", msg)
+		}
+	}
+	if types[0] != "start" || types[len(types)-1] != "done" || len(results) != len(methods) {
+		t.Fatalf("messages %v, results %v", types, results)
+	}
+	// The same realization through the simulator, as ontime bench runs it.
+	l := lab.New(lab.Options{})
+	n, _ := l.Open("twobranch")
+	x := n.Realization(3)
+	for _, m := range methods {
+		p, err := n.Policy(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := &sim.Pool{Size: 1, Dim: len(x), X: x}
+		out := make([]sim.Result, 1)
+		(&sim.Runner{Net: n.Net}).Run(p, sim.Task{OD: n.Net.ODs[0], Budget: 106, Cap: n.Net.StepCap}, pool, out)
+		got := results[m]
+		if m == "clairvoyant" { // an oracle: the simulator scores its time, not its links
+			got.Links = out[0].Links
+		}
+		if got.OnTime != out[0].OnTime || got.Time != out[0].Time || got.Links != out[0].Links {
+			t.Errorf("%s: stream %+v, simulator %+v", m, got, out[0])
+		}
+		if m != "clairvoyant" && steps[m] != out[0].Links {
+			t.Errorf("%s: %d steps streamed, %d links driven", m, steps[m], out[0].Links)
+		}
+	}
+}
+
+func TestCompareStreamRejectsBadRequestsBeforeUpgrading(t *testing.T) {
+	ts := newTestServer(t)
+	_, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/compare?net=twobranch&f=-1", nil)
+	if err == nil || res == nil || res.StatusCode != 400 {
+		t.Errorf("err %v, response %v", err, res)
+	}
+	h := http.Header{"Origin": {"http://evil.example"}}
+	_, res, err = websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/compare?net=twobranch", h)
+	if err == nil || res == nil || res.StatusCode != http.StatusForbidden {
+		t.Errorf("foreign origin: err %v, response %v", err, res)
+	}
+}
+
+func TestLiveStream(t *testing.T) {
+	ts := newTestServer(t)
+	q := url.Values{"net": {"twobranch"}, "f": {"1"}, "n": {"4000"}, "m": {"let,condrule"}}
+	c := dial(t, ts, "/ws/live", q)
+	var progress int
+	var plots map[string]any
+	var final []rateJSON
+	for {
+		var msg map[string]any
+		if err := c.ReadJSON(&msg); err != nil {
+			break
+		}
+		switch msg["type"] {
+		case "progress":
+			progress++
+		case "plots":
+			plots = msg
+		case "done":
+			raw, _ := json.Marshal(msg["rates"])
+			json.Unmarshal(raw, &final)
+		case "error":
+			t.Fatal(msg)
+		}
+	}
+	if progress < 2 || plots == nil || len(final) != 2 {
+		t.Fatalf("progress %d, plots %v, final %v", progress, plots != nil, final)
+	}
+	for _, k := range []string{"histogram", "cdf", "curve"} {
+		if s, _ := plots[k].(string); !strings.HasPrefix(s, "<?xml") && !strings.Contains(s, "<svg") {
+			t.Errorf("%s is not an SVG: %.60q", k, s)
+		}
+	}
+	// condrule beats let on 4000 episodes of the five-node example.
+	if final[0].N != 4000 || final[1].Rate <= final[0].Rate || final[1].Lo > 0.537 || final[1].Hi < 0.5 {
+		t.Errorf("rates %+v", final)
+	}
+}
+
+func TestBenchJob(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.PostForm(ts.URL+"/api/bench", url.Values{"net": {"twobranch"}, "m": {"let,condrule"}, "pools": {"2"}, "size": {"500"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st jobStatus
+	json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted || st.ID == "" {
+		t.Fatalf("%d %+v", res.StatusCode, st)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for st.State != "done" {
+		if st.State == "failed" || time.Now().After(deadline) {
+			t.Fatalf("job %+v", st)
+		}
+		time.Sleep(50 * time.Millisecond)
+		_, body := get(t, ts, "/api/bench/"+st.ID)
+		json.Unmarshal([]byte(body), &st)
+	}
+	_, csv := get(t, ts, "/api/bench/"+st.ID+".csv")
+	if !strings.Contains(csv, "condrule") {
+		t.Errorf("csv: %.200s", csv)
+	}
+	_, js := get(t, ts, "/api/bench/"+st.ID+".json")
+	if !strings.Contains(js, `"provenance"`) {
+		t.Errorf("json: %.200s", js)
+	}
+	_, page := get(t, ts, "/bench?net=twobranch")
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
+	if doc.Find(`[data-testid="summary-table"]`).Length() != 1 || doc.Find(`[data-testid="download-csv"]`).Length() != 1 {
+		t.Error("the bench page does not show the finished job")
+	}
+	// The same request is the cached job.
+	res, _ = http.PostForm(ts.URL+"/api/bench", url.Values{"net": {"twobranch"}, "m": {"let,condrule"}, "pools": {"2"}, "size": {"500"}})
+	var again jobStatus
+	json.NewDecoder(res.Body).Decode(&again)
+	if again.ID != st.ID || again.State != "done" {
+		t.Errorf("not cached: %+v", again)
+	}
+	res, _ = http.PostForm(ts.URL+"/api/bench", url.Values{"net": {"twobranch"}, "pools": {"99"}})
+	if res.StatusCode != 400 {
+		t.Errorf("pools=99: %d", res.StatusCode)
+	}
+}
+
+// Without a model GPG-HT is shown as unavailable and every baseline works.
+func TestWorksWithoutModels(t *testing.T) {
+	l := lab.New(lab.Options{ModelsDir: t.TempDir()})
+	ts := httptest.NewServer(NewServer(Deps{Lab: l, Assets: assets.FS}))
+	defer ts.Close()
+	_, body := get(t, ts, "/compare?net=twobranch")
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if u := doc.Find(`[data-testid="unavailable-gpght"]`).Text(); !strings.Contains(u, "ontime train") {
+		t.Errorf("gpght unavailability: %q", u)
+	}
+	if _, ok := doc.Find(`[data-testid="method-gpght"]`).Attr("disabled"); !ok {
+		t.Error("gpght can still be picked")
+	}
+	c := dial(t, ts, "/ws/compare", url.Values{"net": {"twobranch"}, "m": {"let,gpght"}})
+	var errs, results int
+	for {
+		var msg map[string]any
+		if c.ReadJSON(&msg) != nil {
+			break
+		}
+		if msg["type"] == "start" {
+			for _, m := range msg["methods"].([]any) {
+				if m.(map[string]any)["error"] != nil {
+					errs++
+				}
+			}
+		}
+		if msg["type"] == "result" {
+			results++
+		}
+	}
+	if errs != 1 || results != 1 {
+		t.Errorf("errors %d, results %d", errs, results)
+	}
+	_ = policy.Ablations
+}

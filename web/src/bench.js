@@ -1,0 +1,39 @@
+import { $, status } from "./util.js";
+
+export function benchPage() {
+  const form = $("#bench-form");
+  const box = $("#bench-report");
+  const bar = $("#progress");
+  form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/bench?net=${form.querySelector('[name="net"]').value}`; });
+  async function poll(id) {
+    bar.hidden = false;
+    for (;;) {
+      const res = await fetch(`/api/bench/${id}`);
+      const st = await res.json();
+      if (!res.ok) { status(st.error, "error"); return; }
+      bar.value = st.fraction;
+      const stage = st.stage === "methods" ? `building methods (${st.done}/${st.total}; learners train on first use)` : `pool ${st.done}/${st.total}`;
+      status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s`);
+      if (st.state === "failed") { status(`failed: ${st.error}`, "error"); return; }
+      if (st.state === "done") {
+        box.innerHTML = await (await fetch(`/api/bench/${id}.html`)).text();
+        box.dataset.job = id;
+        status(`done in ${st.seconds.toFixed(1)} s`);
+        document.body.dataset.done = "1";
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    delete document.body.dataset.done;
+    const body = new URLSearchParams(new FormData(form));
+    const res = await fetch("/api/bench", { method: "POST", body });
+    const st = await res.json();
+    if (!res.ok) { status(st.error, "error"); return; }
+    poll(st.id);
+  });
+  if (box.dataset.job && !box.querySelector("table")) poll(box.dataset.job);
+  document.body.dataset.ready = "1";
+}

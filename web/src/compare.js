@@ -1,0 +1,113 @@
+import { loadNetwork, drawNetwork } from "./map.js";
+import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
+
+const outcomeText = { arrived: "on time", over_time: "late (over budget)", dead_end: "late (dead end)", step_cap: "late (step cap)" };
+
+export async function comparePage() {
+  const form = $("#run-form");
+  const el = $("#map");
+  const net = await loadNetwork(el.dataset.network);
+  const m = drawNetwork(el, net, {
+    onNodeClick(i, n) {
+      // click: origin, then destination
+      const o = form.querySelector('[name="o"]'), d = form.querySelector('[name="d"]');
+      if (form.dataset.pick !== "d") { o.value = n.id; form.dataset.pick = "d"; }
+      else { d.value = n.id; form.dataset.pick = "o"; }
+      markOD();
+    },
+  });
+  m.colorBy("mean");
+  function markOD() {
+    net.nodes.forEach((_, i) => m.markNode(i, "none"));
+    const idx = (id) => net.nodes.findIndex((n) => n.id === id);
+    const o = idx(form.querySelector('[name="o"]').value), d = idx(form.querySelector('[name="d"]').value);
+    if (o >= 0) m.markNode(o, "origin");
+    if (d >= 0) m.markNode(d, "dest");
+    showBudget();
+  }
+  function showBudget() {
+    const o = form.querySelector('[name="o"]').value, d = form.querySelector('[name="d"]').value;
+    const od = net.ods.find((x) => x.origin === o && x.destination === d);
+    const f = Number(form.querySelector('[name="f"]').value);
+    $("#budget-minutes").textContent = od ? `T = ${fmt(f * od.let_time, 2)} min (LET ${fmt(od.let_time, 2)})` : "";
+  }
+  budgetControls(form, showBudget);
+  form.querySelectorAll('[name="o"],[name="d"]').forEach((s) => s.addEventListener("change", markOD));
+  form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/compare?net=${form.querySelector('[name="net"]').value}`; });
+  markOD();
+
+  let ws = null;
+  function run() {
+    const params = formParams(form);
+    history.replaceState(null, "", `/compare?${params}`);
+    if (ws) ws.close();
+    m.clearPaths();
+    $("#result-rows").innerHTML = "";
+    $("#steps").innerHTML = "";
+    delete document.body.dataset.done;
+    status("Computing every method's route…");
+    const slot = new Map();
+    const t0 = performance.now();
+    ws = new WebSocket(wsURL("/ws/compare", params));
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      switch (msg.type) {
+        case "start": {
+          status(`OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(msg.let_time, 2)}), realization ${msg.realization}`);
+          msg.methods.forEach((mm, k) => {
+            slot.set(mm.name, k);
+            const tr = document.createElement("tr");
+            tr.dataset.testid = `result-${mm.name}`;
+            tr.setAttribute("data-testid", `result-${mm.name}`);
+            tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="links">0</td><td class="time">0</td><td class="left">${fmt(msg.budget, 2)}</td><td class="outcome">${mm.error ? "unavailable: " + escapeHTML(mm.error) : "driving…"}</td>`;
+            if (mm.error) tr.dataset.outcome = "unavailable";
+            if (mm.warning) tr.title = mm.warning;
+            $("#result-rows").appendChild(tr);
+          });
+          break;
+        }
+        case "step": {
+          if (msg.step === 0 && !document.body.dataset.firstStepMs) document.body.dataset.firstStepMs = String(Math.round(performance.now() - t0));
+          const k = slot.get(msg.method);
+          const color = getComputedStyle(document.querySelector(`[data-testid="result-${msg.method}"] .swatch`)).backgroundColor;
+          m.addStep(msg.method, color, k, msg.link);
+          const tr = document.querySelector(`[data-testid="result-${msg.method}"]`);
+          tr.querySelector(".links").textContent = msg.step + 1;
+          tr.querySelector(".time").textContent = fmt(msg.elapsed, 2);
+          tr.querySelector(".left").textContent = fmt(msg.remaining, 2);
+          const li = document.createElement("li");
+          li.textContent = `${msg.method}: ${msg.from} → ${msg.to} took ${fmt(msg.time, 2)} min, ${fmt(msg.remaining, 2)} left`;
+          $("#steps").appendChild(li);
+          break;
+        }
+        case "result": {
+          const tr = document.querySelector(`[data-testid="result-${msg.method}"]`);
+          tr.dataset.outcome = msg.on_time ? "on-time" : "late";
+          tr.dataset.time = String(msg.time);
+          tr.querySelector(".time").textContent = fmt(msg.time, 2);
+          tr.querySelector(".left").textContent = fmt(msg.remaining, 2);
+          tr.querySelector(".outcome").textContent = msg.on_time ? "on time" : outcomeText[msg.end] || msg.end;
+          tr.classList.add(msg.on_time ? "ok" : "late");
+          break;
+        }
+        case "done":
+          status($("#status").textContent + ` · done in ${msg.elapsed_ms} ms`);
+          document.body.dataset.done = "1";
+          break;
+        case "error":
+          status(msg.message, "error");
+          document.body.dataset.done = "error";
+          break;
+      }
+    };
+    ws.onerror = () => status("The stream failed; is the server running?", "error");
+  }
+  form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
+  $("#new-realization").addEventListener("click", () => {
+    const r = form.querySelector('[name="r"]');
+    r.value = String(Number(r.value || 0) + 1);
+    run();
+  });
+  document.body.dataset.ready = "1";
+  if (new URLSearchParams(location.search).has("m")) run();
+}

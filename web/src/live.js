@@ -1,0 +1,103 @@
+import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
+
+// rateRows keeps one table row per method, updated in place.
+export function rateTable(tbody, methods) {
+  tbody.innerHTML = "";
+  for (const mm of methods) {
+    const tr = document.createElement("tr");
+    tr.setAttribute("data-testid", `rate-${mm.name}`);
+    tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="n">0</td><td class="k">0</td><td class="rate">–</td><td class="ci">–</td><td class="bar"><span class="ci-bar"><span class="ci-range"></span><span class="ci-point"></span></span></td>`;
+    if (mm.warning) tr.title = mm.warning;
+    tbody.appendChild(tr);
+  }
+  return (rates) => {
+    for (const r of rates) {
+      const tr = tbody.querySelector(`[data-testid="rate-${r.method}"]`);
+      if (!tr) continue;
+      if (r.error) {
+        tr.querySelector(".rate").textContent = "unavailable";
+        tr.querySelector(".ci").textContent = r.error;
+        tr.dataset.state = "unavailable";
+        continue;
+      }
+      tr.querySelector(".n").textContent = r.n;
+      tr.querySelector(".k").textContent = r.on_time;
+      tr.querySelector(".rate").textContent = fmt(r.rate);
+      tr.dataset.rate = String(r.rate);
+      tr.querySelector(".ci").textContent = `[${fmt(r.lo)}, ${fmt(r.hi)}]`;
+      const range = tr.querySelector(".ci-range"), point = tr.querySelector(".ci-point");
+      range.style.left = `${r.lo * 100}%`;
+      range.style.width = `${(r.hi - r.lo) * 100}%`;
+      point.style.left = `${r.rate * 100}%`;
+    }
+  };
+}
+
+// runLive streams episodes and calls back on every message.
+export function runLive(params, { onStart, onProgress, onPlots, onDone, onError }) {
+  const ws = new WebSocket(wsURL("/ws/live", params));
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "start") onStart && onStart(msg);
+    else if (msg.type === "progress") onProgress && onProgress(msg);
+    else if (msg.type === "plots") onPlots && onPlots(msg);
+    else if (msg.type === "done") onDone && onDone(msg);
+    else if (msg.type === "error") onError && onError(msg.message);
+  };
+  ws.onerror = () => onError && onError("The stream failed; is the server running?");
+  return ws;
+}
+
+export function livePage() {
+  const form = $("#run-form");
+  budgetControls(form);
+  form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/live?net=${form.querySelector('[name="net"]').value}`; });
+  let ws = null, update = null;
+  const stop = $("#stop");
+  function run() {
+    const params = formParams(form);
+    history.replaceState(null, "", `/live?${params}`);
+    if (ws) ws.close();
+    delete document.body.dataset.done;
+    $("#plots").innerHTML = "";
+    $("#progress").value = 0;
+    status("Starting…");
+    stop.disabled = false;
+    ws = runLive(params, {
+      onStart(msg) {
+        update = rateTable($("#rate-rows"), msg.methods);
+        status(`OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET), ${msg.episodes} episodes of the common test pools`);
+      },
+      onProgress(msg) {
+        $("#progress").value = msg.done / msg.total;
+        update(msg.rates);
+      },
+      onPlots(msg) {
+        const fig = (svg, cap, id) => (svg ? `<figure data-testid="${id}">${svg}<figcaption>${cap}</figcaption></figure>` : "");
+        $("#plots").innerHTML =
+          fig(msg.histogram, "Arrival times per method; the dashed line is the budget.", "plot-histogram") +
+          fig(msg.cdf, "Arrival-time CDF; where each curve crosses the budget is its on-time rate.", "plot-cdf") +
+          fig(msg.curve, "On-time rate against the budget factor, on the same episodes.", "plot-curve");
+      },
+      onDone(msg) {
+        update(msg.rates);
+        stop.disabled = true;
+        status($("#status").textContent + " · done");
+        document.body.dataset.done = "1";
+      },
+      onError(text) {
+        stop.disabled = true;
+        status(text, "error");
+        document.body.dataset.done = "error";
+      },
+    });
+  }
+  form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
+  stop.addEventListener("click", () => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "stop" }));
+    stop.disabled = true;
+    status("Stopped.");
+  });
+  document.body.dataset.ready = "1";
+  if (new URLSearchParams(location.search).has("m")) run();
+}

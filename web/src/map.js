@@ -1,0 +1,93 @@
+// The network map: Leaflet with a flat coordinate system (no tiles, works
+// offline). Nodes and links come from /api/networks/NAME in the drawing
+// frame (metres for lon/lat networks); y is north.
+import L from "leaflet";
+
+const fmt = (x, d = 2) => Number(x).toFixed(d);
+
+// colour ramps for link shading (light to dark blue, then to red for CV)
+function ramp(t) {
+  t = Math.max(0, Math.min(1, t));
+  const a = [198, 219, 239], b = [8, 48, 107];
+  const c = a.map((v, i) => Math.round(v + (b[i] - v) * t));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+export async function loadNetwork(name) {
+  const res = await fetch(`/api/networks/${encodeURIComponent(name)}`);
+  if (!res.ok) throw new Error((await res.json()).error || res.statusText);
+  return res.json();
+}
+
+export function drawNetwork(el, net, { onNodeClick } = {}) {
+  const map = L.map(el, { crs: L.CRS.Simple, minZoom: -12, maxZoom: 6, zoomSnap: 0.25, attributionControl: false });
+  const ll = (n) => L.latLng(n.y, n.x);
+  const bounds = L.latLngBounds(net.nodes.map(ll));
+  // Two-way links are drawn side by side: each is shifted to its right by a
+  // small fraction of the typical link length.
+  const lens = net.links.map((l) => Math.hypot(net.nodes[l.to].x - net.nodes[l.from].x, net.nodes[l.to].y - net.nodes[l.from].y)).sort((a, b) => a - b);
+  const shift = (lens[Math.floor(lens.length / 2)] || 1) * 0.035;
+  const seg = (l, extra = 0) => {
+    const a = net.nodes[l.from], b = net.nodes[l.to];
+    const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
+    const s = shift * (1 + extra);
+    const ox = (dy / len) * s, oy = (-dx / len) * s;
+    return [L.latLng(a.y + oy, a.x + ox), L.latLng(b.y + oy, b.x + ox)];
+  };
+  const links = net.links.map((l) => {
+    const line = L.polyline(seg(l), { weight: 3, color: "#9ecae1", opacity: 0.9 });
+    const a = net.nodes[l.from].id, b = net.nodes[l.to].id;
+    line.bindTooltip(`link ${l.id}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true });
+    line.on("mouseover", () => line.setStyle({ weight: 6 }));
+    line.on("mouseout", () => line.setStyle({ weight: 3 }));
+    return line.addTo(map);
+  });
+  const radius = net.nodes.length > 100 ? 3 : 7;
+  const nodes = net.nodes.map((n, i) => {
+    const m = L.circleMarker(ll(n), { radius, color: "#333", weight: 1, fillColor: "#fff", fillOpacity: 1 });
+    // Small networks carry their node ids on the map (teaching); large ones
+    // show them on hover.
+    const small = net.nodes.length <= 30;
+    m.bindTooltip(small ? n.id : `node ${n.id}`, small ? { permanent: true, direction: "center", className: "node-label" } : { direction: "top" });
+    if (onNodeClick) m.on("click", () => onNodeClick(i, n));
+    return m.addTo(map);
+  });
+  map.fitBounds(bounds.pad(0.05));
+
+  function colorBy(what) {
+    const vals = net.links.map((l) => (what === "cv" ? l.sd / l.mean : l.mean));
+    const sorted = [...vals].sort((a, b) => a - b);
+    const lo = sorted[0], hi = sorted[Math.floor(sorted.length * 0.98)] || sorted[sorted.length - 1];
+    links.forEach((line, i) => line.setStyle({ color: ramp((vals[i] - lo) / (hi - lo || 1)) }));
+    return { lo, hi, label: what === "cv" ? "coefficient of variation" : "mean time (min)", ramp };
+  }
+
+  const paths = new Map();
+  function pathLayer(key, color, k) {
+    if (!paths.has(key)) paths.set(key, { k, color, lines: [] });
+    return paths.get(key);
+  }
+  // addStep draws one link of a method's route, offset by the method's slot
+  // so that routes sharing a link stay visible.
+  function addStep(key, color, k, linkId) {
+    const p = pathLayer(key, color, k);
+    const line = L.polyline(seg(net.links[linkId], 1.2 + 0.9 * k), { weight: 4, color, opacity: 0.95 }).addTo(map);
+    p.lines.push(line);
+  }
+  function clearPaths() {
+    for (const p of paths.values()) p.lines.forEach((l) => l.remove());
+    paths.clear();
+  }
+  function markNode(i, kind) {
+    const styles = { origin: { fillColor: "#1a9850", radius: radius + 3 }, dest: { fillColor: "#d73027", radius: radius + 3 }, none: { fillColor: "#fff", radius } };
+    nodes[i].setStyle(styles[kind]);
+    nodes[i].setRadius(styles[kind].radius);
+  }
+  return { map, colorBy, addStep, clearPaths, markNode, links, nodes };
+}
+
+export function legend(el, scale) {
+  if (!el) return;
+  const stops = [0, 0.25, 0.5, 0.75, 1];
+  el.innerHTML = `<span>${scale.label}:</span>` + stops.map((t) => `<span class="stop"><span class="swatch" style="background:${scale.ramp(t)}"></span>${fmt(scale.lo + t * (scale.hi - scale.lo))}</span>`).join("");
+}

@@ -1,0 +1,32 @@
+import { loadNetwork, drawNetwork, legend } from "./map.js";
+import { $ } from "./util.js";
+
+export async function networkPage() {
+  const el = $("#map");
+  const net = await loadNetwork(el.dataset.network);
+  let origin = null, dest = null;
+  const link = $("#compare-link");
+  const m = drawNetwork(el, net, {
+    onNodeClick(i, n) {
+      if (origin === null || dest !== null) {
+        if (origin !== null) m.markNode(origin, "none");
+        if (dest !== null) m.markNode(dest, "none");
+        origin = i; dest = null;
+        m.markNode(i, "origin");
+      } else if (i !== origin) {
+        dest = i;
+        m.markNode(i, "dest");
+      }
+      $("#od-origin").textContent = origin === null ? "–" : net.nodes[origin].id;
+      $("#od-dest").textContent = dest === null ? "–" : net.nodes[dest].id;
+      if (origin !== null && dest !== null) {
+        link.href = `/compare?net=${encodeURIComponent(net.name)}&o=${encodeURIComponent(net.nodes[origin].id)}&d=${encodeURIComponent(net.nodes[dest].id)}`;
+      }
+    },
+  });
+  const sel = $("#color-by");
+  const apply = () => legend($("#legend"), m.colorBy(sel.value));
+  sel.addEventListener("change", apply);
+  apply();
+  document.body.dataset.ready = "1";
+}

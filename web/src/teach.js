@@ -1,0 +1,44 @@
+import { $, fmt, escapeHTML, status } from "./util.js";
+import { rateTable, runLive } from "./live.js";
+
+export function teachPage() {
+  const slider = $("#observed");
+  const nohist = $("#teach-form").hasAttribute("data-nohist");
+  let pending = 0;
+  async function update() {
+    const x = Number(slider.value);
+    $("#observed-out").textContent = x.toFixed(2);
+    const ticket = ++pending;
+    const res = await fetch(`/api/teach?x=${x}`);
+    const v = await res.json();
+    if (ticket !== pending) return; // a newer position is on its way
+    if (!res.ok) {
+      status(v.error, "error");
+      return;
+    }
+    $("#branch-rows").innerHTML = v.branches
+      .map((b) => `<tr data-testid="branch-${escapeHTML(b.link)}"><th>${escapeHTML(b.link)}</th><td class="with">${fmt(b.with_history)}</td><td class="without">${fmt(b.without_history)}</td></tr>`)
+      .join("");
+    $("#choice-optimum").textContent = nohist ? "(it does not look: see the policy that ignores history)" : v.optimum;
+    $("#choice-optimum").dataset.choice = v.optimum;
+    $("#choice-gpght").textContent = v.gpght || `unavailable: ${v.gpght_error}`;
+    $("#choice-gpght").dataset.choice = v.gpght || "";
+    $("#choice-nohist").textContent = v.no_history;
+    $("#choice-nohist").dataset.choice = v.no_history;
+    document.body.dataset.observed = String(x);
+  }
+  slider.addEventListener("input", update);
+  update();
+  $("#score-run").addEventListener("click", () => {
+    const params = new URLSearchParams({ net: "twobranch", f: "1", n: "20000", m: nohist ? "let,condrule" : "condrule,gpght,let" });
+    delete document.body.dataset.done;
+    let upd = null;
+    runLive(params, {
+      onStart(msg) { upd = rateTable($("#rate-rows"), msg.methods); },
+      onProgress(msg) { upd(msg.rates); },
+      onDone(msg) { upd(msg.rates); document.body.dataset.done = "1"; },
+      onError(text) { status(text, "error"); },
+    });
+  });
+  document.body.dataset.ready = "1";
+}

@@ -1,0 +1,50 @@
+// Small helpers shared by the pages.
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const fmt = (x, d = 4) => (x === null || x === undefined || Number.isNaN(x) ? "–" : Number(x).toFixed(d));
+
+export function wsURL(path, params) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}${path}?${params.toString()}`;
+}
+
+// formParams reads a run form into URL parameters (methods joined by commas).
+export function formParams(form) {
+  const fd = new FormData(form);
+  const p = new URLSearchParams();
+  const methods = [];
+  for (const [k, v] of fd.entries()) {
+    if (k === "m") methods.push(v);
+    else p.set(k, v);
+  }
+  p.set("m", methods.join(","));
+  return p;
+}
+
+export function status(text, kind = "") {
+  const el = $("#status");
+  if (!el) return;
+  el.textContent = text;
+  el.dataset.kind = kind;
+}
+
+export function escapeHTML(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+// budgetControls wires the factor slider, its output and the presets.
+export function budgetControls(form, onChange) {
+  const slider = form.querySelector('[name="f"]');
+  const out = $("#factor-out");
+  const sync = () => {
+    out.textContent = Number(slider.value).toFixed(2);
+    onChange && onChange(Number(slider.value));
+  };
+  slider.addEventListener("input", sync);
+  form.querySelectorAll(".preset").forEach((b) =>
+    b.addEventListener("click", () => {
+      slider.value = b.dataset.factor;
+      sync();
+    })
+  );
+  sync();
+}

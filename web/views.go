@@ -1,0 +1,108 @@
+// Package web holds the dashboard's templ components (the generated
+// *_templ.go files are committed) and the view models they render.
+package web
+
+import (
+	"fmt"
+	"net/url"
+)
+
+// Page is what every page's layout needs.
+type Page struct {
+	Title    string
+	Active   string // the nav entry and the front end's page module
+	Version  string
+	Network  string // the network in view, kept across the nav links
+	Networks []NetLink
+	Flags    []string // warnings shown on top of the page (requests outside a model's range, …)
+}
+
+// NetLink is a network in the picker.
+type NetLink struct {
+	Name      string
+	Available bool
+}
+
+// NavItem is one entry of the navigation.
+type NavItem struct{ Key, Label, Path string }
+
+// Nav lists the pages in the navigation.
+var Nav = []NavItem{
+	{"networks", "Networks", "/"},
+	{"compare", "Compare routes", "/compare"},
+	{"live", "Live reliability", "/live"},
+	{"teach", "Why history matters", "/teach"},
+	{"bench", "Benchmarks", "/bench"},
+	{"models", "Models", "/models"},
+	{"about", "About the numbers", "/about"},
+}
+
+// href keeps the network in view on the nav links.
+func (p Page) href(item NavItem) string {
+	if p.Network == "" || item.Key == "about" || item.Key == "teach" || item.Key == "networks" {
+		return item.Path
+	}
+	return item.Path + "?net=" + url.QueryEscape(p.Network)
+}
+
+// MethodColors gives each method a fixed colour (Okabe–Ito and Tol's
+// colour-blind-safe palettes), the same on every page and plot.
+var MethodColors = map[string]string{
+	"let": "#7f7f7f", "dot": "#0072b2", "cdot": "#56b4e9", "cgr": "#009e73", "fma": "#e69f00",
+	"mlr": "#cc79a7", "bestpath": "#882255", "pql": "#999933", "ctd": "#44aa99", "segac": "#aa4499",
+	"segac-let": "#ddcc77", "gpght": "#d55e00", "condrule": "#117733", "clairvoyant": "#000000",
+}
+
+// MethodColor is a method's colour (a stable fallback for others).
+func MethodColor(name string) string {
+	if c, ok := MethodColors[name]; ok {
+		return c
+	}
+	h := 0
+	for _, r := range name {
+		h = h*31 + int(r)
+	}
+	return fmt.Sprintf("hsl(%d, 60%%, 40%%)", (h%360+360)%360)
+}
+
+func f4(x float64) string { return fmt.Sprintf("%.4f", x) }
+func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
+func itoa(i int) string   { return fmt.Sprint(i) }
+
+func join(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func rangeText(r []float64) string {
+	if len(r) != 2 {
+		return "–"
+	}
+	return f2(r[0]) + " – " + f2(r[1]) + " × LET time"
+}
+
+func floats(xs []float64) string {
+	out := ""
+	for i, x := range xs {
+		if i > 0 {
+			out += " / "
+		}
+		out += f4(x)
+	}
+	return out
+}
+
+// facts is the network's one-line summary.
+func (v NetworkView) facts() string {
+	s := fmt.Sprintf("%d nodes, %d links, coordinates %s, correlation %s", v.Nodes, v.Links, v.Coords, v.Correlation)
+	if v.StepCap > 0 {
+		s += fmt.Sprintf(", at most %d links per trip", v.StepCap)
+	}
+	return s + "."
+}
