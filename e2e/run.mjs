@@ -48,6 +48,10 @@ page.on("request", (r) => {
   if (!r.url().startsWith(base) && !r.url().startsWith("data:")) external.push(r.url());
 });
 const errors = [];
+async function visit(name, url) {
+  await page.goto(url);
+  await ready();
+}
 page.on("pageerror", (e) => errors.push(String(e)));
 
 let failed = 0;
@@ -70,15 +74,13 @@ const done = (ms = 120000) => page.waitForSelector("body[data-done='1']", { time
 const net = haveSFN ? "sfn" : "twobranch";
 
 await test("home lists the networks", async () => {
-  await page.goto(base + "/");
-  await ready();
+  await visit("home", base + "/");
   assert.equal(await page.locator('[data-testid="network-twobranch"]').count(), 1);
   await shot("home");
 });
 
 await test(`network view of ${net}: every link drawn, clicking picks an OD`, async () => {
-  await page.goto(`${base}/networks/${net}`);
-  await ready();
+  await visit(`network ${net}`, `${base}/networks/${net}`);
   const api = await (await page.request.get(`${base}/api/networks/${net}`)).json();
   const paths = await page.locator("#map path.leaflet-interactive").count();
   assert.equal(paths, api.links.length + api.nodes.length, "one path per link and per node");
@@ -98,19 +100,18 @@ await test(`compare on ${net}: every method's outcome equals ontime bench on tha
   const od = haveSFN ? ["2", "15"] : ["A", "E"];
   const methods = haveSFN ? ["let", "dot", "cgr", "cdot", "gpght"] : ["let", "condrule", "gpght"];
   const r = 4;
-  await page.goto(`${base}/compare?net=${net}&o=${od[0]}&d=${od[1]}&f=1.00&r=${r}&m=${methods.join(",")}`);
-  await ready();
+  await visit("compare", `${base}/compare?net=${net}&o=${od[0]}&d=${od[1]}&f=1.05&r=${r}&m=${methods.join(",")}`);
   await done();
   const shown = {};
   for (const m of methods) {
     const row = page.locator(`[data-testid="result-${m}"]`);
     shown[m] = await row.getAttribute("data-outcome");
   }
-  const out = execFileSync(bin, ["bench", "--network", net, "--methods", methods.join(","), "--ods", od.join("-"), "--budgets", "1.00",
+  const out = execFileSync(bin, ["bench", "--network", net, "--methods", methods.join(","), "--ods", od.join("-"), "--budgets", "1.05",
     "--pools", String(r + 1), "--pool-size", "1", "--format", "json", "--quiet"], { env: process.env }).toString();
   const rep = JSON.parse(out);
   for (const m of methods) {
-    const s = rep.summary.find((x) => x.method === m && x.budget === 1);
+    const s = rep.summary.find((x) => x.method === m && x.budget === 1.05);
     const want = s.pool_means[r] === 1 ? "on-time" : "late";
     assert.equal(shown[m], want, `${m}: page says ${shown[m]}, bench ${want}`);
   }
@@ -119,9 +120,30 @@ await test(`compare on ${net}: every method's outcome equals ontime bench on tha
   await shot("compare");
 });
 
+if (data && existsSync(join(data, "tntp", "Anaheim_net.tntp"))) {
+  await test("anaheim: a comparison of every non-learned method animates smoothly", async () => {
+    await visit("network anaheim", `${base}/networks/anaheim`);
+    await page.goto(`${base}/compare?net=anaheim&o=96&d=161&f=1.00&r=1&m=let,dot,cdot,cgr,fma,mlr,bestpath,gpght,clairvoyant`);
+    await ready();
+    await done(300000); // the first use solves DOT's tables (unless warm)
+    // Measure the second comparison: frames drawn per second while it streams.
+    await page.evaluate(() => {
+      window.__frames = 0;
+      const tick = () => { window.__frames++; if (!document.body.dataset.done) requestAnimationFrame(tick); };
+      delete document.body.dataset.done;
+      document.querySelector("#new-realization").click();
+      window.__t0 = performance.now();
+      requestAnimationFrame(tick);
+    });
+    await done(300000);
+    const fps = await page.evaluate(() => window.__frames / ((performance.now() - window.__t0) / 1000));
+    console.log(`     anaheim comparison: ${fps.toFixed(1)} frames/s while streaming`);
+    await shot("compare-anaheim");
+  });
+}
+
 await test("teaching view: moving the slider flips the choice", async () => {
-  await page.goto(`${base}/teach`);
-  await ready();
+  await visit("teach", `${base}/teach`);
   const slider = page.locator('[data-testid="observed"]');
   for (const [x, want] of [["4.2", "B→C"], ["5.8", "B→D"]]) {
     await slider.fill(x);
@@ -138,8 +160,7 @@ await test("teaching view: moving the slider flips the choice", async () => {
 });
 
 await test("live reliability: rates stream, plots appear", async () => {
-  await page.goto(`${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
-  await ready();
+  await visit("live", `${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
   await done();
   for (const id of ["plot-histogram", "plot-cdf", "plot-curve"]) {
     assert.equal(await page.locator(`[data-testid="${id}"] svg`).count(), 1, id);
@@ -150,8 +171,7 @@ await test("live reliability: rates stream, plots appear", async () => {
 });
 
 await test("benchmark page runs a job in the background", async () => {
-  await page.goto(`${base}/bench?net=twobranch`);
-  await ready();
+  await visit("bench", `${base}/bench?net=twobranch`);
   await page.fill('[data-testid="bench-methods"]', "let,condrule");
   await page.fill('[data-testid="bench-pools"]', "2");
   await page.fill('[data-testid="bench-size"]', "1000");
@@ -162,11 +182,9 @@ await test("benchmark page runs a job in the background", async () => {
 });
 
 await test("models and about pages", async () => {
-  await page.goto(`${base}/models`);
-  await ready();
+  await visit("models", `${base}/models`);
   await shot("models");
-  await page.goto(`${base}/about`);
-  await ready();
+  await visit("about", `${base}/about`);
   await shot("about");
 });
 

@@ -173,6 +173,19 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 	defer st.close()
 	start := time.Now()
 	n := rq.net
+	var pending []string
+	for _, m := range rq.methods {
+		if !n.Built(m) {
+			pending = append(pending, m)
+		}
+	}
+	if len(pending) > 0 {
+		// A first use builds the method (solving tables, training a
+		// learner): say so, since it can take a while on a large network.
+		if st.send(map[string]any{"type": "preparing", "methods": pending}) != nil {
+			return
+		}
+	}
 	c, err := n.Compare(st.ctx, lab.CompareRequest{OD: rq.od, Factor: rq.factor, Realization: rq.realization, Methods: rq.methods})
 	if err != nil {
 		st.fail(err)

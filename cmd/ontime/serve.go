@@ -28,6 +28,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	device := fs.String("device", "cpu", "ONNX policies: cpu or cuda (falls back to cpu with a log line)")
 	delay := fs.Duration("step-delay", 350*time.Millisecond, "pause between animated steps of a comparison")
 	verbose := fs.Bool("v", false, "log every request's details (debug level)")
+	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
@@ -54,6 +55,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "ontime dashboard on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	if *warm {
+		go func() {
+			t0 := time.Now()
+			l.Warm(ctx, 1.2)
+			log.Info("warmed up: tables solved for the benchmark OD pairs", "seconds", time.Since(t0).Seconds())
+		}()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

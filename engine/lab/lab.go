@@ -5,6 +5,7 @@
 package lab
 
 import (
+	"context"
 	"sort"
 	"sync"
 
@@ -113,3 +114,29 @@ var sortedNames = func() []string {
 
 // Options returns the options the lab was made with.
 func (l *Lab) Options() Options { return l.opts }
+
+// WarmMethods are built ahead of the first request by Warm: the ones a
+// comparison uses by default and whose first use is slow (DOT's tables,
+// cgr's continuations, bestpath's k shortest paths).
+var WarmMethods = []string{"let", "dot", "cdot", "cgr", "bestpath", "gpght", "clairvoyant"}
+
+// Warm opens every available network and drives each warm method once per
+// benchmark OD pair at the largest budget factor the pages offer, so that
+// tables and caches are ready before anyone asks. It stops when ctx ends.
+func (l *Lab) Warm(ctx context.Context, maxFactor float64) {
+	for _, info := range l.Networks() {
+		if !info.Available {
+			continue
+		}
+		n, err := l.Open(info.Name)
+		if err != nil {
+			continue
+		}
+		for _, od := range n.Net.ODs {
+			if ctx.Err() != nil {
+				return
+			}
+			n.Compare(ctx, CompareRequest{OD: od, Factor: maxFactor, Methods: WarmMethods})
+		}
+	}
+}

@@ -95,6 +95,15 @@ func (n *Net) Policy(method string) (engine.Policy, error) {
 	return b.p, b.err
 }
 
+// Built reports whether a method is already built (a first use of a
+// learner trains it, which the dashboard announces).
+func (n *Net) Built(method string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	b, ok := n.built[method]
+	return ok && (b.p != nil || b.err != nil)
+}
+
 // Card is the model card of the network's GPG-HT model, if there is one.
 func (n *Net) Card() (*policy.ModelCard, error) {
 	return policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "")

@@ -52,6 +52,9 @@ export async function comparePage() {
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       switch (msg.type) {
+        case "preparing":
+          status(`Building ${msg.methods.join(", ")} on first use (tables are solved and learners trained once, then kept)…`);
+          break;
         case "start": {
           status(`OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(msg.let_time, 2)}), realization ${msg.realization}`);
           msg.methods.forEach((mm, k) => {
