@@ -36,6 +36,21 @@ func (b benchSpec) budgetText() string {
 	return strings.Join(s, ",")
 }
 
+// flags lists the runs outside what a learned method was trained for.
+func (b benchSpec) flags(n *lab.Net) []string {
+	var out []string
+	for _, m := range b.Methods {
+		for _, od := range n.Net.ODs {
+			for _, f := range b.Budgets {
+				if w := n.Scope(m, od, f); w != "" && !slices.Contains(out, w) {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // defaultBenchSpec is the paper's table for the network.
 func defaultBenchSpec(n *lab.Net) benchSpec {
 	spec := benchSpec{Budgets: lab.BenchmarkFactors, Pools: 10, PoolSize: 2000,
@@ -65,6 +80,7 @@ type job struct {
 	started time.Time
 	elapsed time.Duration
 	report  *bench.Report
+	flags   []string
 }
 
 type jobStatus struct {
@@ -77,12 +93,14 @@ type jobStatus struct {
 	Fraction float64 `json:"fraction"`
 	Error    string  `json:"error,omitempty"`
 	Seconds  float64 `json:"seconds"`
+	// Flags are requests outside what a learned method was trained for.
+	Flags []string `json:"flags,omitempty"`
 }
 
 func (j *job) status() jobStatus {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	st := jobStatus{ID: j.id, Network: j.net, State: j.state, Stage: j.stage, Done: j.done, Total: j.total, Error: j.err}
+	st := jobStatus{ID: j.id, Network: j.net, State: j.state, Stage: j.stage, Done: j.done, Total: j.total, Error: j.err, Flags: j.flags}
 	// Building methods (training learners) counts for the first quarter.
 	switch {
 	case j.state == "done":
@@ -132,7 +150,8 @@ func (js *jobs) start(n *lab.Net, spec benchSpec, version string) *job {
 		js.latest[n.Net.Name] = j
 		return j
 	}
-	j := &job{id: id, net: n.Net.Name, spec: spec, state: "running", stage: "methods", total: len(spec.Methods), started: time.Now()}
+	j := &job{id: id, net: n.Net.Name, spec: spec, state: "running", stage: "methods", total: len(spec.Methods), started: time.Now(),
+		flags: spec.flags(n)}
 	js.byID[id], js.latest[n.Net.Name] = j, j
 	opts := js.lab.Options()
 	cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,

@@ -123,6 +123,11 @@ func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
 				mv.Err = "the model cannot run here: " + err.Error()
 				mv.Card = nil
 			}
+			for _, a := range policy.Ablations {
+				if c, err := policy.ReadModelCard(s.Lab.Options().ModelsDir, info.Name, a); err == nil {
+					mv.Controls = append(mv.Controls, c)
+				}
+			}
 		}
 		ms = append(ms, mv)
 	}

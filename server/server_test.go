@@ -1,13 +1,17 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -352,4 +356,54 @@ func TestWorksWithoutModels(t *testing.T) {
 		t.Errorf("errors %d, results %d", errs, results)
 	}
 	_ = policy.Ablations
+}
+
+// logRecorder keeps the messages the server logs.
+type logRecorder struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.msgs = append(l.msgs, r.Message)
+	return nil
+}
+func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logRecorder) WithGroup(string) slog.Handler      { return l }
+func (l *logRecorder) has(msg string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Contains(l.msgs, msg)
+}
+
+// A live run stops when the browser leaves (here: closes the socket) and
+// when it says stop.
+func TestLiveStreamStopsWhenTheBrowserLeaves(t *testing.T) {
+	for _, how := range []string{"close", "stop"} {
+		rec := &logRecorder{}
+		ts := httptest.NewServer(NewServer(Deps{Lab: lab.New(lab.Options{}), Log: slog.New(rec), Assets: assets.FS}))
+		c := dial(t, ts, "/ws/live", url.Values{"net": {"twobranch"}, "n": {"200000"}, "m": {"let,condrule"}})
+		var msg map[string]any
+		for msg["type"] != "progress" {
+			if err := c.ReadJSON(&msg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if how == "close" {
+			c.Close()
+		} else {
+			c.WriteJSON(map[string]string{"type": "stop"})
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for !rec.has("live stream stopped by the browser") {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the run went on", how)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		ts.Close()
+	}
 }

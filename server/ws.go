@@ -272,6 +272,8 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if st.ctx.Err() == nil {
 			st.fail(err)
+		} else {
+			s.Log.Info("live stream stopped by the browser", "network", n.Net.Name)
 		}
 		return
 	}

@@ -13,12 +13,12 @@ export function benchPage() {
       if (!res.ok) { status(st.error, "error"); return; }
       bar.value = st.fraction;
       const stage = st.stage === "methods" ? `building methods (${st.done}/${st.total}; learners train on first use)` : `pool ${st.done}/${st.total}`;
-      status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s`);
+      status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
       if (st.state === "failed") { status(`failed: ${st.error}`, "error"); return; }
       if (st.state === "done") {
         box.innerHTML = await (await fetch(`/api/bench/${id}.html`)).text();
         box.dataset.job = id;
-        status(`done in ${st.seconds.toFixed(1)} s`);
+        status(`done in ${st.seconds.toFixed(1)} s` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
         document.body.dataset.done = "1";
         return;
       }
