@@ -37,6 +37,20 @@ tmp=$(mktemp)
 		echo
 		echo "Wall time of the command, learner training included: $(( $(date +%s) - start )) s."
 	done
+	if [ -f models/sfn.onnx ]; then
+		m=gpght,let,bestpath,dot,fma,mlr,pql,ctd,segac
+		echo
+		echo "## GPG-HT against LET, bestpath and the paper's six on Sioux Falls"
+		echo
+		echo "The Holm family is exactly GPG-HT against each of these eight at every budget (24 tests); the"
+		echo "history-aware cgr and cdot are compared in the tables above and in the ablation section."
+		echo
+		echo '```sh'
+		echo "ontime bench --network sfn --methods $m --focus gpght"
+		echo '```'
+		echo
+		"$bin" bench --network sfn --methods "$m" --focus gpght --quiet | sed 's/^## /### /'
+	fi
 	echo
 	echo "## Does cdot beat both dot and cgr on Sioux Falls?"
 	echo
