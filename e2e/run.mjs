@@ -156,6 +156,13 @@ await test("teaching view: moving the slider flips the choice", async () => {
   await shot("teach");
   await page.goto(`${base}/teach?nohist=1`);
   await ready();
+  for (const x of ["4.2", "5.8"]) {
+    await slider.fill(x);
+    await page.waitForFunction((v) => document.body.dataset.observed === v, String(Number(x)));
+    assert.equal(await page.locator('[data-testid="choice-nohist"]').getAttribute("data-choice"), "B→C");
+  }
+  await page.locator('[data-testid="score-run"]').click();
+  await done();
   await shot("teach-nohistory");
 });
 

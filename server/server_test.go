@@ -57,6 +57,7 @@ func TestPagesRender(t *testing.T) {
 		{"/compare?net=twobranch", 200, []string{"compare-form", "factor", "preset-1.00", "method-let", "method-condrule", "results"}},
 		{"/live?net=twobranch", 200, []string{"live-form", "episodes", "rates", "progress"}},
 		{"/teach", 200, []string{"observed", "branches", "choice-optimum", "choice-gpght", "choice-nohist", "score-run", "nohist-link"}},
+		{"/teach?nohist=1", 200, []string{"observed", "branches", "choice-nohist", "score-run"}},
 		{"/bench?net=twobranch", 200, []string{"bench-form", "bench-run", "bench-report"}},
 		{"/models", 200, []string{"model-twobranch"}},
 		{"/about", 200, []string{"about-ontime", "about-methods", "about-sources", "licence-tntp"}},

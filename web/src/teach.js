@@ -17,12 +17,14 @@ export function teachPage() {
       return;
     }
     $("#branch-rows").innerHTML = v.branches
-      .map((b) => `<tr data-testid="branch-${escapeHTML(b.link)}"><th>${escapeHTML(b.link)}</th><td class="with">${fmt(b.with_history)}</td><td class="without">${fmt(b.without_history)}</td></tr>`)
+      .map((b) => `<tr data-testid="branch-${escapeHTML(b.link)}"><th>${escapeHTML(b.link)}</th>${nohist ? "" : `<td class="with">${fmt(b.with_history)}</td>`}<td class="without">${fmt(b.without_history)}</td></tr>`)
       .join("");
-    $("#choice-optimum").textContent = nohist ? "(it does not look: see the policy that ignores history)" : v.optimum;
-    $("#choice-optimum").dataset.choice = v.optimum;
-    $("#choice-gpght").textContent = v.gpght || `unavailable: ${v.gpght_error}`;
-    $("#choice-gpght").dataset.choice = v.gpght || "";
+    if (!nohist) {
+      $("#choice-optimum").textContent = v.optimum;
+      $("#choice-optimum").dataset.choice = v.optimum;
+      $("#choice-gpght").textContent = v.gpght || `unavailable: ${v.gpght_error}`;
+      $("#choice-gpght").dataset.choice = v.gpght || "";
+    }
     $("#choice-nohist").textContent = v.no_history;
     $("#choice-nohist").dataset.choice = v.no_history;
     document.body.dataset.observed = String(x);
