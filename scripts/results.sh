@@ -9,6 +9,16 @@ export ONTIME_DATA=${ONTIME_DATA:-data}
 methods=let,dot,fma,mlr,pql,ctd,segac,segac-let,cgr,cdot,bestpath,clairvoyant
 out=docs/results.md
 tmp=$(mktemp)
+
+# bench_block shows a bench command and its report, one heading level down.
+bench_block() {
+	echo '```sh'
+	echo "ontime bench $*"
+	echo '```'
+	echo
+	"$bin" bench "$@" --quiet | sed 's/^## /### /'
+}
+
 {
 	echo "# Results"
 	echo
@@ -45,22 +55,14 @@ tmp=$(mktemp)
 		echo "The Holm family is exactly GPG-HT against each of these eight at every budget (24 tests); the"
 		echo "history-aware cgr and cdot are compared in the tables above and in the ablation section."
 		echo
-		echo '```sh'
-		echo "ontime bench --network sfn --methods $m --focus gpght"
-		echo '```'
-		echo
-		"$bin" bench --network sfn --methods "$m" --focus gpght --quiet | sed 's/^## /### /'
+		bench_block --network sfn --methods "$m" --focus gpght
 	fi
 	echo
 	echo "## Does cdot beat both dot and cgr on Sioux Falls?"
 	echo
 	echo "The Holm family is cdot against each of the other two at every budget."
 	echo
-	echo '```sh'
-	echo "ontime bench --network sfn --methods cdot,dot,cgr --focus cdot"
-	echo '```'
-	echo
-	"$bin" bench --network sfn --methods cdot,dot,cgr --focus cdot --quiet | sed 's/^## /### /'
+	bench_block --network sfn --methods cdot,dot,cgr --focus cdot
 	# The controls and ablations of GPG-HT (scripts/models.sh trains them), where committed.
 	abl=""
 	for a in noha nodt vpg nohist shuffled indep; do
@@ -78,20 +80,12 @@ tmp=$(mktemp)
 		echo "and here), indep is trained as if links were independent and evaluated on the correlated pools."
 		echo "The Holm family is gpght against each other method at every budget."
 		echo
-		echo '```sh'
-		echo "ontime bench --network sfn --methods $m --focus gpght"
-		echo '```'
-		echo
-		"$bin" bench --network sfn --methods "$m" --focus gpght --quiet | sed 's/^## /### /'
+		bench_block --network sfn --methods "$m" --focus gpght
 	fi
 	echo
 	echo "## twobranch: history control"
 	echo
-	echo '```sh'
-	echo "ontime bench --network twobranch --history-control --budgets 1 --pools 10 --pool-size 10000"
-	echo '```'
-	echo
-	"$bin" bench --network twobranch --history-control --budgets 1 --pools 10 --pool-size 10000 --quiet | sed 's/^## /### /'
+	bench_block --network twobranch --history-control --budgets 1 --pools 10 --pool-size 10000
 } >"$tmp"
 mv "$tmp" "$out"
 echo "wrote $out"

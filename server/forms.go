@@ -72,25 +72,34 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 	}
 	rq.methods = defaultMethods(n)
 	if m := q["m"]; len(m) > 0 {
-		rq.methods = nil
-		for _, v := range m {
-			for _, name := range strings.Split(v, ",") {
-				if name = strings.TrimSpace(name); name != "" && !slices.Contains(rq.methods, name) {
-					rq.methods = append(rq.methods, name)
-				}
-			}
-		}
-	}
-	offered := n.Methods()
-	for _, m := range rq.methods {
-		if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
-			return nil, engine.Errorf(engine.EINVALID, "method m=%q is not offered on %s", m, n.Net.Name)
+		if rq.methods, err = parseMethods(n, m); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := n.Validate(rq.od, rq.factor); err != nil {
 		return nil, err
 	}
 	return rq, nil
+}
+
+// parseMethods reads m= values (each a comma-separated list) into distinct
+// method names, each one the network offers.
+func parseMethods(n *lab.Net, values []string) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	offered := n.Methods()
+	for _, m := range out {
+		if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
+			return nil, engine.Errorf(engine.EINVALID, "method m=%q is not offered on %s", m, n.Net.Name)
+		}
+	}
+	return out, nil
 }
 
 func node(n *lab.Net, field, id string) (int, error) {

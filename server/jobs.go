@@ -176,9 +176,6 @@ func (js *jobs) start(n *lab.Net, spec benchSpec, version string) *job {
 	return j
 }
 
-// latest is the job the bench page shows for a network.
-func (js *jobs) latestJob(net string) *job { return js.latestFor(net) }
-
 func (s *server) handleBenchStart(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
 		s.fail(w, r, engine.Errorf(engine.EINVALID, "bad form: %v", err))
@@ -208,18 +205,11 @@ func parseBenchSpec(n *lab.Net, f map[string][]string) (benchSpec, error) {
 		return ""
 	}
 	if v := get("m"); v != "" {
-		spec.Methods = nil
-		for _, m := range strings.Split(v, ",") {
-			if m = strings.TrimSpace(m); m != "" && !slices.Contains(spec.Methods, m) {
-				spec.Methods = append(spec.Methods, m)
-			}
+		methods, err := parseMethods(n, []string{v})
+		if err != nil {
+			return spec, err
 		}
-		offered := n.Methods()
-		for _, m := range spec.Methods {
-			if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
-				return spec, engine.Errorf(engine.EINVALID, "method %q is not offered on %s", m, n.Net.Name)
-			}
-		}
+		spec.Methods = methods
 	}
 	if v := get("b"); v != "" {
 		spec.Budgets = nil

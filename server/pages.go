@@ -46,25 +46,24 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
-	rq, err := s.parseRun(r.URL.Query())
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	p := s.page(r, "compare", "Compare routes on "+rq.net.Net.Name)
-	p.Network, p.Flags = rq.net.Net.Name, flags(rq)
-	render(w, r, web.Compare(p, s.form(rq)))
+	s.runPage(w, r, "compare", "Compare routes on ", web.Compare)
 }
 
 func (s *server) handleLive(w http.ResponseWriter, r *http.Request) {
+	s.runPage(w, r, "live", "Live reliability on ", web.Live)
+}
+
+// runPage renders a page whose state is a run query (compare, live), with
+// the request's out-of-range flags.
+func (s *server) runPage(w http.ResponseWriter, r *http.Request, active, title string, view func(web.Page, web.RunForm) templ.Component) {
 	rq, err := s.parseRun(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	p := s.page(r, "live", "Live reliability on "+rq.net.Net.Name)
+	p := s.page(r, active, title+rq.net.Net.Name)
 	p.Network, p.Flags = rq.net.Net.Name, flags(rq)
-	render(w, r, web.Live(p, s.form(rq)))
+	render(w, r, view(p, s.form(rq)))
 }
 
 func (s *server) handleTeach(w http.ResponseWriter, r *http.Request) {
@@ -97,7 +96,7 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 	p.Network = n.Net.Name
 	spec := defaultBenchSpec(n)
 	v := web.BenchView{Net: n.Net.Name, Methods: spec.Methods, Budgets: spec.budgetText(), Pools: spec.Pools, PoolSize: spec.PoolSize}
-	if j := s.jobs.latestJob(n.Net.Name); j != nil {
+	if j := s.jobs.latestFor(n.Net.Name); j != nil {
 		st := j.status()
 		v.Job = st.ID
 		if st.State == "done" {

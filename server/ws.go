@@ -196,7 +196,7 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 	var ms []methodJSON
 	longest := 0
 	for _, ro := range c.Rollouts {
-		ms = append(ms, methodJSON{Name: ro.Method, Color: methodColorCSS(ro.Method), Warning: ro.Warning, Error: ro.Err})
+		ms = append(ms, methodJSON{Name: ro.Method, Color: web.MethodColor(ro.Method), Warning: ro.Warning, Error: ro.Err})
 		longest = max(longest, len(ro.Steps))
 	}
 	head["methods"] = ms
@@ -238,8 +238,6 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 	st.send(map[string]any{"type": "done", "elapsed_ms": time.Since(start).Milliseconds()})
 }
 
-func methodColorCSS(m string) string { return web.MethodColor(m) }
-
 // handleLiveWS streams episodes of the common test pools: running rates
 // after every chunk, then the plots.
 func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
@@ -257,7 +255,7 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 	let, _ := n.Validate(rq.od, rq.factor)
 	var ms []methodJSON
 	for _, m := range rq.methods {
-		ms = append(ms, methodJSON{Name: m, Color: methodColorCSS(m), Warning: n.Scope(m, rq.od, rq.factor)})
+		ms = append(ms, methodJSON{Name: m, Color: web.MethodColor(m), Warning: n.Scope(m, rq.od, rq.factor)})
 	}
 	if st.send(map[string]any{"type": "start", "network": n.Net.Name, "od": n.Net.ODString(rq.od), "budget": rq.factor * let,
 		"factor": rq.factor, "episodes": rq.episodes, "methods": ms}) != nil {

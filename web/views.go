@@ -5,6 +5,7 @@ package web
 import (
 	"fmt"
 	"net/url"
+	"strings"
 )
 
 // Page is what every page's layout needs.
@@ -69,16 +70,7 @@ func f4(x float64) string { return fmt.Sprintf("%.4f", x) }
 func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
 func itoa(i int) string   { return fmt.Sprint(i) }
 
-func join(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
-}
+func join(s []string) string { return strings.Join(s, ", ") }
 
 func rangeText(r []float64) string {
 	if len(r) != 2 {

@@ -6,7 +6,7 @@ package lab
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -69,7 +69,7 @@ func (l *Lab) Networks() []NetworkInfo {
 
 // Open loads a built-in network and its link-time model (once).
 func (l *Lab) Open(name string) (*Net, error) {
-	if !isBuiltin(name) {
+	if !slices.Contains(builtin.Names, name) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "unknown network %q (known: %v)", name, builtin.Names)
 	}
 	l.mu.Lock()
@@ -100,17 +100,6 @@ func (l *Lab) Open(name string) (*Net, error) {
 	}
 	return e.net, e.err
 }
-
-func isBuiltin(name string) bool {
-	i := sort.SearchStrings(sortedNames, name)
-	return i < len(sortedNames) && sortedNames[i] == name
-}
-
-var sortedNames = func() []string {
-	s := append([]string(nil), builtin.Names...)
-	sort.Strings(s)
-	return s
-}()
 
 // Options returns the options the lab was made with.
 func (l *Lab) Options() Options { return l.opts }

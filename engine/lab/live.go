@@ -119,6 +119,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	}
 	res.Rates = rates
 	// The on-time curve over budget factors, on the same realizations.
+	all := make([]sim.Result, min(PoolSize, req.Episodes))
 	for _, f := range req.Curve {
 		t := sim.Task{OD: req.OD, Budget: f * let, Cap: n.Net.StepCap}
 		for i, pol := range pols {
@@ -129,14 +130,13 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 			for _, p := range pools {
 				size := min(PoolSize, req.Episodes-p.Index*PoolSize)
 				sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[:size*p.Dim]}
-				all := make([]sim.Result, size)
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				if err := r.Run(pol, t, sub, all); err != nil {
+				if err := r.Run(pol, t, sub, all[:size]); err != nil {
 					return nil, err
 				}
-				for _, o := range all {
+				for _, o := range all[:size] {
 					total++
 					if o.OnTime {
 						ok++

@@ -29,13 +29,16 @@ type Net struct {
 	env   *policy.Env
 	mu    sync.Mutex
 	built map[string]*builtPolicy
+
+	cardOnce sync.Once
+	card     *policy.ModelCard
+	cardErr  error
 }
 
 type builtPolicy struct {
-	once     sync.Once
-	p        engine.Policy
-	settings map[string]any
-	err      error
+	once sync.Once
+	p    engine.Policy
+	err  error
 }
 
 func newNet(net *engine.Network, model *linktime.Gaussian, o Options) *Net {
@@ -87,7 +90,7 @@ func (n *Net) Policy(method string) (engine.Policy, error) {
 	}
 	n.mu.Unlock()
 	b.once.Do(func() {
-		b.p, b.settings, b.err = m.New(n.env)
+		b.p, _, b.err = m.New(n.env)
 		if b.err != nil {
 			b.err = fmt.Errorf("%s: %w", method, b.err)
 		}
@@ -104,9 +107,18 @@ func (n *Net) Built(method string) bool {
 	return ok && (b.p != nil || b.err != nil)
 }
 
-// Card is the model card of the network's GPG-HT model, if there is one.
+// Card is the model card of the network's GPG-HT model, if there is one;
+// read once, like the model itself, since Scope asks for it on every
+// request.
 func (n *Net) Card() (*policy.ModelCard, error) {
-	return policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "")
+	n.cardOnce.Do(func() { n.card, n.cardErr = policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "") })
+	return n.card, n.cardErr
+}
+
+// trainedFor reports whether the learners have a table for destination d
+// (they are trained for the destinations of the network's OD pairs).
+func (n *Net) trainedFor(d int) bool {
+	return slices.ContainsFunc(n.env.Tasks, func(t sim.Task) bool { return t.OD.Destination == d })
 }
 
 // Scope says whether a method was trained for this request: "" when it
@@ -115,16 +127,13 @@ func (n *Net) Card() (*policy.ModelCard, error) {
 func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 	switch {
 	case slices.Contains(learned, method):
-		for _, t := range n.env.Tasks {
-			if t.OD.Destination == od.Destination {
-				if factor > BenchmarkFactors[len(BenchmarkFactors)-1]+1e-9 || factor < BenchmarkFactors[0]-1e-9 {
-					return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method,
-						BenchmarkFactors[0], BenchmarkFactors[len(BenchmarkFactors)-1], factor)
-				}
-				return ""
-			}
+		if !n.trainedFor(od.Destination) {
+			return fmt.Sprintf("%s was trained for the destinations of %s's OD pairs only", method, n.Net.Name)
 		}
-		return fmt.Sprintf("%s was trained for the destinations of %s's OD pairs only", method, n.Net.Name)
+		if factor > BenchmarkFactors[len(BenchmarkFactors)-1]+1e-9 || factor < BenchmarkFactors[0]-1e-9 {
+			return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method,
+				BenchmarkFactors[0], BenchmarkFactors[len(BenchmarkFactors)-1], factor)
+		}
 	case method == "gpght":
 		card, err := n.Card()
 		if err != nil {
@@ -143,13 +152,5 @@ func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 // Runnable is false when a method must not run for this OD pair (a learner
 // with no table for the destination).
 func (n *Net) Runnable(method string, od engine.OD) bool {
-	if !slices.Contains(learned, method) {
-		return true
-	}
-	for _, t := range n.env.Tasks {
-		if t.OD.Destination == od.Destination {
-			return true
-		}
-	}
-	return false
+	return !slices.Contains(learned, method) || n.trainedFor(od.Destination)
 }

@@ -40,7 +40,16 @@ func (n *Net) Teach(observed float64) (*TeachView, error) {
 	}
 	first := out[0]
 	v := &TeachView{Budget: let, First: first, Observed: observed, GPGHT: -1}
-	rule := policy.NewCondRule(policy.NewLET(n.Net), n.Model)
+	// The network's condrule is the closed-form rule; built once, like
+	// every method, so a slider move only scores two branches.
+	p, err := n.Policy("condrule")
+	if err != nil {
+		return nil, err
+	}
+	rule, ok := p.(*policy.CondRule)
+	if !ok {
+		return nil, engine.Errorf(engine.EINTERNAL, "condrule is a %T", p)
+	}
 	seen := &engine.Observation{Node: n.Net.Links[first].To, Destination: od.Destination, Remaining: let - observed, Step: 1,
 		Prefix: []engine.Step{{Link: first, Time: observed}}}
 	v.WithHistory = rule.Branches(seen)
