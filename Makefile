@@ -8,7 +8,7 @@ BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)
 
-.PHONY: run test setup build check bench results models screenshots clean
+.PHONY: run test e2e-without-data setup build check bench results models screenshots clean
 
 setup:
 	@scripts/setup.sh
@@ -26,6 +26,10 @@ check: setup
 test: check build
 	$(GO) test -count=1 ./...
 	node e2e/run.mjs $(BIN)
+
+# The browser tests as a newcomer meets them: no benchmark data directory.
+e2e-without-data: build
+	env -u ONTIME_DATA E2E_WITHOUT_DATA=1 node e2e/run.mjs $(BIN)
 
 # docs/screenshots/*.png of every page, from the browser tests.
 screenshots: build
