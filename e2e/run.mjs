@@ -31,8 +31,10 @@ if (!haveSFN) {
 const shots = process.env.SCREENSHOTS || "";
 if (shots) mkdirSync(shots, { recursive: true });
 
-// The server on a free port; its first line says where.
-const server = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--step-delay", "30ms"], { stdio: ["ignore", "pipe", "inherit"] });
+// The server on a free port, with a state directory of its own; its first
+// line says where.
+const state = mkdtempSync(join(tmpdir(), "ontime-e2e-"));
+const server = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--step-delay", "30ms", "--state", state], { stdio: ["ignore", "pipe", "inherit"] });
 const base = await new Promise((resolve, reject) => {
   let buf = "";
   server.stdout.on("data", (d) => {
@@ -148,6 +150,51 @@ if (data && existsSync(join(data, "tntp", "Anaheim_net.tntp"))) {
     const fps = await page.evaluate(() => window.__frames / ((performance.now() - window.__t0) / 1000));
     console.log(`     anaheim comparison: ${fps.toFixed(1)} frames/s while streaming`);
     await shot("compare-anaheim");
+  });
+}
+
+if (data && existsSync(join(data, "tntp", "berlin-mitte-center_net.tntp"))) {
+  await test("add a network: upload the Berlin files, see the report and map, save, drive a comparison", async () => {
+    await visit("add network", `${base}/networks/add`);
+    const tntp = join(data, "tntp");
+    await page.setInputFiles('[data-testid="import-files"]', [join(tntp, "berlin-mitte-center_net.tntp"), join(tntp, "berlin-mitte-center_node.tntp")]);
+    await page.click('[data-testid="import-check"]');
+    await ready();
+    const notes = await page.locator('[data-testid="import-notes"] li').allTextContents();
+    assert.ok(notes.some((n) => n.includes("zero time")), `notes: ${notes}`);
+    assert.ok(notes.some((n) => n.includes("zone centroids")), `notes: ${notes}`);
+    assert.equal(await page.locator('[data-testid="import-problems"]').count(), 0);
+    const preview = await page.locator("#map path.leaflet-interactive").count();
+    assert.ok(preview > 871, `preview map draws ${preview} paths`);
+    await shot("add-network");
+    await page.fill('[data-testid="import-name"]', "berlin");
+    await page.click('[data-testid="import-save"]');
+    await ready();
+    assert.match(page.url(), /\/networks\/berlin$/);
+    const api = await (await page.request.get(`${base}/api/networks/berlin`)).json();
+    assert.equal(await page.locator("#map path.leaflet-interactive").count(), api.links.length + api.nodes.length);
+    await shot("network-berlin");
+    const [o, d] = api.ods[0].name.split("-");
+    await page.goto(`${base}/compare?net=berlin&o=${o}&d=${d}&f=1.00&r=0&m=let,dot,cdot,cgr,bestpath,clairvoyant`);
+    await ready();
+    await done(300000);
+    for (const m of ["let", "dot", "cdot", "cgr", "bestpath", "clairvoyant"]) {
+      const outcome = await page.locator(`[data-testid="result-${m}"]`).getAttribute("data-outcome");
+      assert.ok(outcome === "on-time" || outcome === "late", `${m}: ${outcome}`);
+    }
+    await shot("compare-berlin");
+    // A file with problems is refused with every one listed, and nothing is stored.
+    await visit("add network", `${base}/networks/add`);
+    await page.setInputFiles('[data-testid="import-files"]', [{ name: "bad.csv", mimeType: "text/csv",
+      buffer: Buffer.from("From,To,Cost,Var\n1,2,3,1\n1,1,3,1\n2,3,x,1\n2,4,1,-1\n") }]);
+    await page.click('[data-testid="import-check"]');
+    await ready();
+    const probs = await page.locator('[data-testid="import-problems"] li').allTextContents();
+    assert.equal(probs.length, 3, probs.join(" | "));
+    assert.ok(probs.some((p) => p.startsWith("bad.csv:3: field From/To")), probs.join(" | "));
+    assert.equal(await page.locator('[data-testid="import-save"]').count(), 0);
+    const list = await (await page.request.get(`${base}/api/networks`, { headers: { Accept: "application/json" } })).json();
+    assert.deepEqual(list.filter((n) => n.stored).map((n) => n.name), ["berlin"]);
   });
 }
 

@@ -8,6 +8,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Error codes, in the style of benbjohnson/wtf: a small closed set that the
@@ -71,6 +72,10 @@ func ErrorCode(err error) string {
 // ErrorMessage returns the message of the first *Error in err's chain, or a
 // generic text for other errors, which may hold details unfit for users.
 func ErrorMessage(err error) string {
+	var ps Problems
+	if errors.As(err, &ps) {
+		return ps.Error()
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Message
@@ -79,4 +84,46 @@ func ErrorMessage(err error) string {
 		return ""
 	}
 	return "internal error"
+}
+
+// Problems is every problem found in one input (a file or a set of files),
+// each naming its file, line and field: validation reports them all at
+// once rather than stopping at the first. It is an EINVALID error.
+type Problems []*Error
+
+// maxShown bounds how many problems an error message lists.
+const maxShown = 25
+
+func (p Problems) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problem", len(p))
+	if len(p) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(" in the input:")
+	for i, e := range p {
+		if i == maxShown {
+			fmt.Fprintf(&b, "\n  … and %d more", len(p)-maxShown)
+			break
+		}
+		b.WriteString("\n  " + e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap lets errors.As find the first *Error (code EINVALID).
+func (p Problems) Unwrap() []error {
+	out := make([]error, len(p))
+	for i, e := range p {
+		out[i] = e
+	}
+	return out
+}
+
+// Err returns p as an error, or nil when there are none.
+func (p Problems) Err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return p
 }

@@ -2,8 +2,12 @@ package engine
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // CoordKind says how a network's node coordinates were given.
@@ -13,7 +17,13 @@ const (
 	CoordNone   CoordKind = ""       // no coordinates known
 	CoordPlanar CoordKind = "planar" // x, y in any planar unit
 	CoordLonLat CoordKind = "lonlat" // WGS84 longitude, latitude in degrees
+	CoordLayout CoordKind = "layout" // none were given: ontime's automatic layout
 )
+
+// OriginSuffix marks the origin half of a zone centroid that routes may not
+// pass through (see netfile.BlockZones): node "7" receives trips, node
+// "7:out" starts them. OD pairs are written with the plain id.
+const OriginSuffix = ":out"
 
 // Node is a network node. ID is the source's identifier; Coord holds the
 // coordinates as given and X, Y the drawing frame (metres for lon/lat input).
@@ -63,10 +73,59 @@ type Network struct {
 	Correlation Correlation
 	ODs         []OD // the benchmark's OD pairs, if any
 	StepCap     int  // the benchmark's cap on links per episode, 0 if none
-	Sources     []SourceFile
+	// Factors are the budget factors its benchmark table uses (nil: the
+	// paper's 0.95, 1.00, 1.05).
+	Factors []float64
+	Sources []SourceFile
+	// Instance names the published benchmark instance whose sample pools a
+	// built-in network uses (its name); "" for every other network, whose
+	// pools are keyed by its fingerprint, so that a file called "sfn" does
+	// not share the benchmark's realizations.
+	Instance string
 
 	out   [][]int
 	index map[string]int
+}
+
+// DefaultFactors are the paper's budget factors.
+var DefaultFactors = []float64{0.95, 1.00, 1.05}
+
+// BudgetFactors are the network's benchmark budget factors.
+func (n *Network) BudgetFactors() []float64 {
+	if len(n.Factors) > 0 {
+		return n.Factors
+	}
+	return DefaultFactors
+}
+
+// PoolKey keys the network's sample pools: the published instance's name for
+// a built-in network, otherwise its fingerprint.
+func (n *Network) PoolKey() string {
+	if n.Instance != "" {
+		return n.Instance
+	}
+	return "fp:" + Fingerprint(n, n.Correlation)
+}
+
+// Fingerprint hashes the network's links, means, variances and correlation
+// (with an explicit covariance's entries): model cards record it, a model
+// for another network is refused, and pools of non-built-in networks are
+// keyed by it.
+func Fingerprint(net *Network, c Correlation) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d|", len(net.Nodes))
+	for _, l := range net.Links {
+		fmt.Fprintf(h, "%d>%d:%v:%v;", l.From, l.To, l.Mean, l.Var)
+	}
+	fmt.Fprintf(h, "|%s|%d|%v|%v", c.Model, c.Seed, c.Strength, c.Length)
+	// Appended only when present, so fingerprints of the other models (and
+	// the committed model cards) are unchanged.
+	if c.Model == "explicit" {
+		for _, row := range c.Covariance {
+			fmt.Fprintf(h, "|%v", row)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // Index builds the lookup tables; call it after changing Nodes or Links.
@@ -106,6 +165,9 @@ func (n *Network) ParseOD(s string) (OD, error) {
 			continue
 		}
 		o, okO := n.NodeIndex(s[:k])
+		if twin, ok := n.NodeIndex(s[:k] + OriginSuffix); ok {
+			o = twin // a zone centroid's trips start at its origin half
+		}
 		d, okD := n.NodeIndex(s[k+1:])
 		if okO && okD {
 			if o == d {
@@ -119,7 +181,7 @@ func (n *Network) ParseOD(s string) (OD, error) {
 
 // ODString writes an OD with source ids, as ParseOD reads it.
 func (n *Network) ODString(od OD) string {
-	return n.Nodes[od.Origin].ID + "-" + n.Nodes[od.Destination].ID
+	return strings.TrimSuffix(n.Nodes[od.Origin].ID, OriginSuffix) + "-" + n.Nodes[od.Destination].ID
 }
 
 // CompareIDs orders node ids: numerically when both are integers (TNTP ids),

@@ -51,7 +51,11 @@ func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	net := n.Net
+	writeJSON(w, mapJSON(n.Net))
+}
+
+// mapJSON is what the map draws of a network.
+func mapJSON(net *engine.Network) networkJSON {
 	out := networkJSON{Name: net.Name, Coords: string(net.Coords)}
 	for _, nd := range net.Nodes {
 		out.Nodes = append(out.Nodes, nodeJSON{ID: nd.ID, X: nd.X, Y: nd.Y})
@@ -64,7 +68,7 @@ func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 		out.ODs = append(out.ODs, odJSON{Name: net.ODString(od), Origin: net.Nodes[od.Origin].ID, Destination: net.Nodes[od.Destination].ID,
 			LETTime: tree.Time[od.Origin], LETPath: tree.Path(od.Origin, net)})
 	}
-	writeJSON(w, out)
+	return out
 }
 
 // teachJSON is the five-node example at an observed A→B time.
@@ -85,7 +89,7 @@ type branchJSON struct {
 }
 
 func (s *server) handleTeachJSON(w http.ResponseWriter, r *http.Request) {
-	n, err := s.Lab.Open("twobranch")
+	n, err := s.Lab.Teaching()
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -34,13 +34,23 @@ func message(err error) string {
 	return "internal error"
 }
 
-// fail answers an error as HTML for pages and as JSON under /api.
+// wantsJSON reads the request's Accept header: JSON when it names
+// application/json ahead of (or without) text/html. Browsers navigating ask
+// for text/html first; the front end's fetches ask for JSON.
+func wantsJSON(r *http.Request) bool {
+	accept := r.Header.Get("Accept")
+	j := strings.Index(accept, "application/json")
+	h := strings.Index(accept, "text/html")
+	return j >= 0 && (h < 0 || j < h)
+}
+
+// fail answers an error as JSON or HTML, as the request's Accept asks.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := status(err)
 	if code == http.StatusInternalServerError {
 		s.Log.Error("request failed", "path", r.URL.Path, "err", err)
 	}
-	if strings.HasPrefix(r.URL.Path, "/api/") {
+	if wantsJSON(r) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(code)
 		json.NewEncoder(w).Encode(map[string]string{"error": message(err)})

@@ -26,7 +26,7 @@ type runQuery struct {
 func (s *server) network(q url.Values) (*lab.Net, error) {
 	name := q.Get("net")
 	if name == "" {
-		name = "twobranch"
+		name = lab.Example
 	}
 	return s.Lab.Open(name)
 }
@@ -110,11 +110,15 @@ func node(n *lab.Net, field, id string) (int, error) {
 	return i, nil
 }
 
+// defaultMethods are the registry's default comparison.
 func defaultMethods(n *lab.Net) []string {
-	if n.Net.Name == "twobranch" {
-		return []string{"let", "condrule", "gpght"}
+	var out []string
+	for _, m := range n.Methods() {
+		if m.Compare {
+			out = append(out, m.Name)
+		}
 	}
-	return []string{"let", "dot", "cgr", "gpght"}
+	return out
 }
 
 // form turns a query into the page's form state.
@@ -130,7 +134,8 @@ func (s *server) form(rq *runQuery) web.RunForm {
 		f.Nodes = append(f.Nodes, nd.ID)
 	}
 	for _, m := range n.Methods() {
-		opt := web.MethodOption{Name: m.Name, Doc: m.Doc, Learned: m.Learned, Bound: m.Bound, Checked: slices.Contains(rq.methods, m.Name)}
+		opt := web.MethodOption{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color, Learned: m.Learned, Bound: m.Bound,
+			Checked: slices.Contains(rq.methods, m.Name)}
 		if m.Name == "gpght" {
 			// Opening the model is quick; learners are only built when run.
 			if _, err := n.Policy("gpght"); err != nil {
@@ -161,7 +166,7 @@ func (s *server) page(r *http.Request, active, title string) web.Page {
 		p.Networks = append(p.Networks, web.NetLink{Name: n.Name, Available: n.Available})
 	}
 	if p.Network == "" {
-		p.Network = "twobranch"
+		p.Network = lab.Example
 	}
 	return p
 }

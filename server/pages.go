@@ -38,6 +38,7 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	p.Network = n.Net.Name
 	v := web.NetworkView{Name: n.Net.Name, Description: n.Net.Description, Nodes: len(n.Net.Nodes), Links: len(n.Net.Links),
 		Coords: string(n.Net.Coords), Correlation: n.Model.Spec.Model, StepCap: n.Net.StepCap}
+	s.storedInfo(r, n, &v)
 	for _, od := range n.Net.ODs {
 		tree := n.Net.LET(od.Destination)
 		v.ODs = append(v.ODs, web.ODView{Name: n.Net.ODString(od), LETTime: tree.Time[od.Origin], Links: len(tree.Path(od.Origin, n.Net))})
@@ -67,7 +68,7 @@ func (s *server) runPage(w http.ResponseWriter, r *http.Request, active, title s
 }
 
 func (s *server) handleTeach(w http.ResponseWriter, r *http.Request) {
-	n, err := s.Lab.Open("twobranch")
+	n, err := s.Lab.Teaching()
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -78,7 +79,7 @@ func (s *server) handleTeach(w http.ResponseWriter, r *http.Request) {
 		title = "The five-node example without history"
 	}
 	p := s.page(r, "teach", title)
-	p.Network = "twobranch"
+	p.Network = lab.Example
 	first := n.Net.Links[n.Net.Out(n.Net.ODs[0].Origin)[0]]
 	sd := first.SD()
 	let, _ := n.Validate(n.Net.ODs[0], 1)
@@ -94,14 +95,13 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.page(r, "bench", "Benchmark "+n.Net.Name)
 	p.Network = n.Net.Name
-	spec := defaultBenchSpec(n)
-	v := web.BenchView{Net: n.Net.Name, Methods: spec.Methods, Budgets: spec.budgetText(), Pools: spec.Pools, PoolSize: spec.PoolSize}
-	if j := s.jobs.latestFor(n.Net.Name); j != nil {
-		st := j.status()
+	spec := n.DefaultBenchSpec()
+	v := web.BenchView{Net: n.Net.Name, Methods: spec.Methods, Budgets: spec.BudgetText(), Pools: spec.Pools, PoolSize: spec.PoolSize}
+	if st, rep, jspec, ok := s.Lab.LatestBench(n.Net.Name); ok {
 		v.Job = st.ID
-		if st.State == "done" {
-			v.Report = j.report
-			v.Methods, v.Budgets, v.Pools, v.PoolSize = j.spec.Methods, j.spec.budgetText(), j.spec.Pools, j.spec.PoolSize
+		if st.State == "done" && rep != nil {
+			v.Report, v.Colors = rep, lab.Colors(rep.Methods)
+			v.Methods, v.Budgets, v.Pools, v.PoolSize = jspec.Methods, jspec.BudgetText(), jspec.Pools, jspec.PoolSize
 		}
 	}
 	render(w, r, web.Bench(p, v))
@@ -135,10 +135,8 @@ func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	v := web.AboutView{Files: builtin.DataFiles, Floor: linktime.Floor}
-	for _, name := range lab.Methods {
-		if m, err := policy.Lookup(name); err == nil {
-			v.Methods = append(v.Methods, web.MethodOption{Name: name, Doc: m.Doc})
-		}
+	for _, m := range lab.Methods() {
+		v.Methods = append(v.Methods, web.MethodOption{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color})
 	}
 	keys := make([]string, 0, len(builtin.Licences))
 	for k := range builtin.Licences {

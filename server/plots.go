@@ -15,7 +15,6 @@ import (
 
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/policy"
-	"github.com/ontime-routing/ontime/web"
 )
 
 // Plots are drawn by gonum/plot as SVG from numbers the engine computed.
@@ -33,7 +32,7 @@ func svgBytes(p *plot.Plot, w, h vg.Length) ([]byte, error) {
 }
 
 func methodColor(name string) color.Color {
-	c := web.MethodColor(name)
+	c := lab.Color(name)
 	if len(c) == 7 && c[0] == '#' {
 		v, err := strconv.ParseUint(c[1:], 16, 32)
 		if err == nil {

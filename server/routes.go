@@ -21,7 +21,13 @@ func (s *server) routes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(middleware.Compress(5))
 		r.Get("/", s.handleHome)
+		r.Get("/networks/add", s.handleAddNetworkForm)
+		r.Post("/networks/add", s.handleAddNetworkPreview)
+		r.Post("/networks/add/{token}", s.handleAddNetworkSave)
 		r.Get("/networks/{name}", s.handleNetwork)
+		r.Get("/networks/{name}/export", s.handleExportNetwork)
+		r.Post("/networks/{name}/rename", s.handleRenameNetwork)
+		r.Post("/networks/{name}/delete", s.handleDeleteNetwork)
 		r.Get("/compare", s.handleCompare)
 		r.Get("/live", s.handleLive)
 		r.Get("/teach", s.handleTeach)
@@ -32,6 +38,7 @@ func (s *server) routes(r chi.Router) {
 
 		r.Get("/api/networks", s.handleNetworksJSON)
 		r.Get("/api/networks/{name}", s.handleNetworkJSON)
+		r.Get("/api/imports/{token}", s.handleImportJSON)
 		r.Get("/api/teach", s.handleTeachJSON)
 		r.Post("/api/bench", s.handleBenchStart)
 		r.Get("/api/bench/{file}", s.handleBenchJob)

@@ -28,7 +28,6 @@ type Deps struct {
 
 type server struct {
 	Deps
-	jobs *jobs
 }
 
 // NewServer returns the dashboard's handler.
@@ -36,7 +35,7 @@ func NewServer(d Deps) http.Handler {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &server{Deps: d, jobs: newJobs(d.Lab)}
+	s := &server{Deps: d}
 	r := chi.NewRouter()
 	s.routes(r)
 	return r

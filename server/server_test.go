@@ -104,13 +104,26 @@ func TestPagesMakeNoExternalRequests(t *testing.T) {
 	}
 }
 
-func TestAPIErrorsAreJSON(t *testing.T) {
+// Errors answer in the form the request's Accept header asks for, on any
+// route: JSON for the front end's fetches, HTML for a browser's navigation.
+func TestErrorsFollowAccept(t *testing.T) {
 	ts := newTestServer(t)
-	for path, status := range map[string]int{"/api/networks/nowhere": 404, "/api/teach?x=abc": 400, "/api/teach?x=-1": 400, "/api/bench/000000": 404} {
-		res, body := get(t, ts, path)
-		var e struct{ Error string }
-		if res.StatusCode != status || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
-			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+	for path, status := range map[string]int{"/api/networks/nowhere": 404, "/api/teach?x=abc": 400, "/api/teach?x=-1": 400,
+		"/api/bench/000000": 404, "/networks/nowhere": 404, "/compare?f=abc": 400} {
+		for _, accept := range []string{"application/json", "text/html,application/xhtml+xml,*/*;q=0.8"} {
+			req, _ := http.NewRequest("GET", ts.URL+path, nil)
+			req.Header.Set("Accept", accept)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			var e struct{ Error string }
+			isJSON := json.Unmarshal(b, &e) == nil && e.Error != ""
+			if res.StatusCode != status || isJSON != (accept == "application/json") {
+				t.Errorf("%s (Accept %s): %d, JSON %v: %.200s", path, accept, res.StatusCode, isJSON, b)
+			}
 		}
 	}
 }
@@ -281,7 +294,7 @@ func TestBenchJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st jobStatus
+	var st lab.JobStatus
 	json.NewDecoder(res.Body).Decode(&st)
 	res.Body.Close()
 	if res.StatusCode != http.StatusAccepted || st.ID == "" {
@@ -311,7 +324,7 @@ func TestBenchJob(t *testing.T) {
 	}
 	// The same request is the cached job.
 	res, _ = http.PostForm(ts.URL+"/api/bench", url.Values{"net": {"twobranch"}, "m": {"let,condrule"}, "pools": {"2"}, "size": {"500"}})
-	var again jobStatus
+	var again lab.JobStatus
 	json.NewDecoder(res.Body).Decode(&again)
 	if again.ID != st.ID || again.State != "done" {
 		t.Errorf("not cached: %+v", again)

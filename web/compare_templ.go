@@ -10,10 +10,10 @@ import templruntime "github.com/a-h/templ/runtime"
 
 // MethodOption is a method in a picker.
 type MethodOption struct {
-	Name, Doc string
-	Checked   bool
-	Learned   bool
-	Bound     bool
+	Name, Label, Doc, Reference, Color string
+	Checked                            bool
+	Learned                            bool
+	Bound                              bool
 	// Unavailable says why the method cannot run here (no model, no ONNX
 	// Runtime, …); the others still work.
 	Unavailable string
@@ -316,9 +316,9 @@ func odAndBudget(p Page, f RunForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var16 string
-			templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.SanitizeStyleAttributeValues("background:" + MethodColor(m.Name))
+			templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.SanitizeStyleAttributeValues("background:" + m.Color)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 62, Col: 68}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 62, Col: 56}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 			if templ_7745c5c3_Err != nil {

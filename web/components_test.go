@@ -31,7 +31,7 @@ func TestReportMarksTheBestMethodButNeverABound(t *testing.T) {
 		Summary: []bench.Summary{{Method: "let", Budget: 1, Mean: 0.5}, {Method: "cgr", Budget: 1, Mean: 0.53}, {Method: "clairvoyant", Budget: 1, Mean: 0.7}},
 		Paired:  []bench.Paired{{A: "let", B: "cgr", Budget: 1, Gain: -0.03, CILow: -0.04, CIHigh: -0.02, P: 0.001, PHolm: &p}, {A: "cgr", B: "clairvoyant", Budget: 1}}}
 	rep.Provenance.Methods = []bench.MethodInfo{{Name: "let"}, {Name: "cgr"}, {Name: "clairvoyant", Bound: true}}
-	doc := render(t, Report("abc", rep))
+	doc := render(t, Report("abc", rep, map[string]string{"let": "#7f7f7f"}))
 	if !doc.Find(`[data-testid="rate-cgr-1.00"]`).HasClass("best") || doc.Find(`[data-testid="rate-clairvoyant-1.00"]`).HasClass("best") {
 		t.Error("best marking")
 	}
@@ -68,21 +68,5 @@ func TestLayoutShowsFlagsAndTheActivePage(t *testing.T) {
 	}
 	if v, _ := doc.Find(`[data-testid="factor"]`).Attr("value"); v != "1.20" {
 		t.Errorf("slider at %q", v)
-	}
-}
-
-func TestMethodColorsAreFixedAndDistinct(t *testing.T) {
-	seen := map[string]string{}
-	for m, c := range MethodColors {
-		if o, ok := seen[c]; ok {
-			t.Errorf("%s and %s share %s", m, o, c)
-		}
-		seen[c] = m
-		if MethodColor(m) != c {
-			t.Errorf("%s: %s", m, MethodColor(m))
-		}
-	}
-	if MethodColor("onnx:x.onnx") != MethodColor("onnx:x.onnx") || !strings.HasPrefix(MethodColor("onnx:x.onnx"), "hsl(") {
-		t.Error("fallback colour is not stable")
 	}
 }

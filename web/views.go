@@ -46,26 +46,6 @@ func (p Page) href(item NavItem) string {
 	return item.Path + "?net=" + url.QueryEscape(p.Network)
 }
 
-// MethodColors gives each method a fixed colour (Okabe–Ito and Tol's
-// colour-blind-safe palettes), the same on every page and plot.
-var MethodColors = map[string]string{
-	"let": "#7f7f7f", "dot": "#0072b2", "cdot": "#56b4e9", "cgr": "#009e73", "fma": "#e69f00",
-	"mlr": "#cc79a7", "bestpath": "#882255", "pql": "#999933", "ctd": "#44aa99", "segac": "#aa4499",
-	"segac-let": "#ddcc77", "gpght": "#d55e00", "condrule": "#117733", "clairvoyant": "#000000",
-}
-
-// MethodColor is a method's colour (a stable fallback for others).
-func MethodColor(name string) string {
-	if c, ok := MethodColors[name]; ok {
-		return c
-	}
-	h := 0
-	for _, r := range name {
-		h = h*31 + int(r)
-	}
-	return fmt.Sprintf("hsl(%d, 60%%, 40%%)", (h%360+360)%360)
-}
-
 func f4(x float64) string { return fmt.Sprintf("%.4f", x) }
 func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
 func itoa(i int) string   { return fmt.Sprint(i) }

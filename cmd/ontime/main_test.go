@@ -21,7 +21,13 @@ import (
 func runCLI(t *testing.T, env map[string]string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
+	state := t.TempDir() // never the user's own state directory
+	err := run(context.Background(), args, func(k string) string {
+		if v, ok := env[k]; ok || k != "ONTIME_STATE" {
+			return v
+		}
+		return state
+	}, &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 
@@ -70,7 +76,7 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", "--methods", "nope"}, `unknown method "nope"`},
 		{[]string{"bench", "--budgets", "1,x"}, `--budgets: "x" is not a positive factor`},
 		{[]string{"bench", "--ods", "A-Z"}, `OD "A-Z"`},
-		{[]string{"bench", "--network", "nowhere"}, `no built-in network "nowhere"`},
+		{[]string{"bench", "--network", "nowhere"}, `no network "nowhere"`},
 		{[]string{"bench", "--corr", "weird"}, `--corr "weird"`},
 		{[]string{"bench", "--corr-seed", "3"}, "--corr-seed applies to random-psd"},
 		{[]string{"frobnicate"}, "unknown command"},

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
@@ -13,6 +15,7 @@ import (
 type netFlags struct {
 	network  string
 	data     string
+	state    string
 	corr     string
 	corrSeed uint64
 	strength float64
@@ -21,8 +24,9 @@ type netFlags struct {
 }
 
 func (nf *netFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&nf.network, "network", "twobranch", "built-in network ("+strings.Join(builtin.Names, ", ")+") or a .json/.csv network file")
+	fs.StringVar(&nf.network, "network", builtin.Example, "built-in network ("+strings.Join(builtin.Names, ", ")+"), a stored network's name, or a network file (.json, .csv, TNTP _net.tntp)")
 	fs.StringVar(&nf.data, "data", "", "benchmark data directory (default $ONTIME_DATA)")
+	fs.StringVar(&nf.state, "state", "", "state directory of stored networks (default $ONTIME_STATE, else "+defaultStateHint+")")
 	fs.StringVar(&nf.corr, "corr", "", "override the correlation: independent, random-psd or spatial")
 	fs.Uint64Var(&nf.corrSeed, "corr-seed", 0, "seed of the random-psd correlation (default: the network's)")
 	fs.Float64Var(&nf.strength, "corr-strength", 0.5, "spatial correlation between coincident links, in [0,1]")
@@ -41,11 +45,9 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 	case fs.NArg() > 0:
 		return nil, nil, engine.Errorf(engine.EINVALID, "unexpected argument %q (flags go before arguments; the network is --network NAME)", fs.Arg(0))
 	}
-	dir := nf.data
-	if dir == "" {
-		dir = getenv("ONTIME_DATA")
-	}
-	net, err := builtin.Open(nf.network, dir)
+	l := lab.New(lab.Options{DataDir: orEnv(nf.data, getenv, "ONTIME_DATA"), StateDir: stateDir(nf.state, getenv)})
+	defer l.Close()
+	net, err := l.LoadNetwork(context.Background(), nf.network)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,20 +12,26 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/internal/fetch"
 )
 
 func runNetworks(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: ontime networks list|show|export|fetch [flags]")
+		fmt.Fprintln(stderr, "usage: ontime networks list|show|export|add|rm|rename|fetch [flags]")
 		return errUsage
 	}
 	fs := flag.NewFlagSet("networks "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	switch args[0] {
+	case "add":
+		return runNetworksAdd(ctx, fs, args[1:], getenv, stdout, stderr)
+	case "rm", "rename":
+		return runNetworksStored(ctx, args[0], fs, args[1:], getenv, stdout)
 	case "list":
 		data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
+		state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
 		if err := fs.Parse(args[1:]); err != nil {
 			return usageErr(err)
 		}
@@ -36,6 +42,13 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 				state = "missing data: " + engine.ErrorMessage(err)
 			}
 			fmt.Fprintf(stdout, "%-10s %s\n           %s\n", name, builtin.Describe[name], state)
+		}
+		l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+		defer l.Close()
+		for _, n := range l.Networks() {
+			if n.Stored {
+				fmt.Fprintf(stdout, "%-10s stored: %d nodes, %d links\n", n.Name, n.Nodes, n.Links)
+			}
 		}
 		return nil
 	case "show":
@@ -100,7 +113,7 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintf(stdout, "benchmark data ready in %s (use --data %s or ONTIME_DATA=%s)\n", d, d, d)
 		return nil
 	}
-	return fmt.Errorf("unknown networks command %q (list, show, export, fetch): %w", args[0], errUsage)
+	return fmt.Errorf("unknown networks command %q (list, show, export, add, rm, rename, fetch): %w", args[0], errUsage)
 }
 
 func orEnv(v string, getenv func(string) string, key string) string {

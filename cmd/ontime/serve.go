@@ -22,6 +22,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
+	state := fs.String("state", "", "state directory for your networks and results (default $ONTIME_STATE, else "+defaultStateHint+")")
 	models := fs.String("models", "", "directory of trained models (default: models/ found upwards)")
 	cache := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE or the user cache dir)")
 	noCache := fs.Bool("no-cache", false, "train learners afresh instead of reusing cached ones")
@@ -42,7 +43,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		cacheDir = learnerCache(*cache, getenv)
 	}
 	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir,
-		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) }})
+		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
+		StateDir: stateDir(*state, getenv)})
+	defer l.Close()
 	for _, n := range l.Networks() {
 		if !n.Available {
 			log.Warn("network unavailable", "network", n.Name, "reason", n.Reason)

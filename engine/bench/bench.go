@@ -80,7 +80,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if cfg.OnProgress != nil {
 			cfg.OnProgress("methods", i+1, len(cfg.Methods))
 		}
-		rep.Provenance.Methods = append(rep.Provenance.Methods, MethodInfo{Name: name, Bound: m.Bound,
+		rep.Provenance.Methods = append(rep.Provenance.Methods, MethodInfo{Name: name, Bound: m.IsBound(),
 			Settings: settings, SolveSeconds: time.Since(t0).Seconds()})
 	}
 	// onTime[method][task][pool]
@@ -141,7 +141,7 @@ func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim
 			res := make([]sim.Result, cfg.PoolSize)
 			var buf []float64
 			for k := range jobs {
-				pool := sim.NewPool(cfg.Model, cfg.Net.Name, sim.Test, k, cfg.PoolSize, cfg.Seed, buf)
+				pool := sim.NewPool(cfg.Model, cfg.Net.PoolKey(), sim.Test, k, cfg.PoolSize, cfg.Seed, buf)
 				buf = pool.X
 				if err := fn(pool, r, res); err != nil {
 					errs <- err
@@ -233,7 +233,7 @@ func (cfg *Config) provenance() Provenance {
 		pv.DataFiles = []engine.SourceFile{}
 	}
 	for k := range cfg.Pools {
-		pv.Pools = append(pv.Pools, PoolInfo{Purpose: sim.Test, Index: k, Seed: sim.Seed(cfg.Net.Name, sim.Test, k, cfg.Seed), Size: cfg.PoolSize})
+		pv.Pools = append(pv.Pools, PoolInfo{Purpose: sim.Test, Index: k, Seed: sim.Seed(cfg.Net.PoolKey(), sim.Test, k, cfg.Seed), Size: cfg.PoolSize})
 	}
 	return pv
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"io"
 	"strings"
 
@@ -111,7 +112,7 @@ func HistoryControl(ctx context.Context, cfg Config) (*HistoryReport, error) {
 			rep.Rows = append(rep.Rows, row)
 		}
 	}
-	if cfg.Net.Name == "twobranch" && len(cfg.Budgets) == 1 && cfg.Budgets[0] == 1 {
+	if builtin.IsExample(cfg.Net) && len(cfg.Budgets) == 1 && cfg.Budgets[0] == 1 {
 		opt := policy.TwoBranchOptimum()
 		rep.Optimum = &opt
 	}

@@ -45,7 +45,7 @@ func BenchmarkPoolsAndLET(b *testing.B) {
 					if pools[k] != nil {
 						buf = pools[k].X
 					}
-					pools[k] = sim.NewPool(model, net.Name, purpose, idx, 2000, 0, buf)
+					pools[k] = sim.NewPool(model, net.PoolKey(), purpose, idx, 2000, 0, buf)
 					draws += 2000
 				}
 				t1 := time.Now()

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -32,8 +33,20 @@ const (
 	AnaheimSigmaScale = 0.4
 )
 
+// Example is the embedded five-node example: the network every install
+// has, the default of the dashboard's pages and the teaching view's.
+const Example = "twobranch"
+
 // Names lists the built-in networks.
-var Names = []string{"twobranch", "sfn", "anaheim"}
+var Names = []string{Example, "sfn", "anaheim"}
+
+// IsExample reports whether net is the embedded five-node example itself
+// (not a file that happens to share its name).
+func IsExample(net *engine.Network) bool { return net.Instance == Example }
+
+// IsBuiltin reports whether name is a built-in network's name (stored
+// networks may not take one).
+func IsBuiltin(name string) bool { return slices.Contains(Names, name) }
 
 // Describe gives a one-line description of each built-in network.
 var Describe = map[string]string{
@@ -45,42 +58,35 @@ var Describe = map[string]string{
 // Load returns the built-in network called name, reading benchmark files from
 // dataDir where it needs them.
 func Load(name, dataDir string) (*engine.Network, error) {
-	switch name {
-	case "twobranch":
-		return netfile.ReadJSON(bytes.NewReader(twobranchJSON), "twobranch.json (embedded)")
-	case "sfn":
-		return loadSFN(dataDir)
-	case "anaheim":
-		return loadAnaheim(dataDir)
-	}
-	return nil, engine.Errorf(engine.ENOTFOUND, "no built-in network %q (built-ins: %s; or give a path to a .json or .csv network file)", name, strings.Join(Names, ", "))
-}
-
-// Open loads a built-in network by name, or a network file by path: ontime's
-// JSON format (.json) or the link CSV form (.csv).
-func Open(nameOrPath, dataDir string) (*engine.Network, error) {
-	ext := strings.ToLower(filepath.Ext(nameOrPath))
-	if ext != ".json" && ext != ".csv" {
-		return Load(nameOrPath, dataDir)
-	}
-	data, err := os.ReadFile(nameOrPath)
-	if err != nil {
-		return nil, engine.Errorf(engine.ENOTFOUND, "cannot read network file %s: %v", nameOrPath, err)
-	}
 	var net *engine.Network
-	if ext == ".json" {
-		net, err = netfile.ReadJSON(bytes.NewReader(data), nameOrPath)
-	} else {
-		var rows []netfile.CSVLink
-		if rows, err = netfile.ReadLinkCSV(bytes.NewReader(data), nameOrPath); err == nil {
-			net = netfile.LinkCSVNetwork(strings.TrimSuffix(filepath.Base(nameOrPath), ext), rows)
+	var err error
+	switch name {
+	case Example:
+		net, err = netfile.ReadJSON(bytes.NewReader(twobranchJSON), "twobranch.json (embedded)")
+		if err == nil {
+			net.Factors = []float64{1} // T = 106, the closed form's budget
 		}
+	case "sfn":
+		net, err = loadSFN(dataDir)
+	case "anaheim":
+		net, err = loadAnaheim(dataDir)
+	default:
+		return nil, engine.Errorf(engine.ENOTFOUND, "no built-in network %q (built-ins: %s; or give a path to a network file: .json, .csv or TNTP _net.tntp)", name, strings.Join(Names, ", "))
 	}
 	if err != nil {
 		return nil, err
 	}
-	net.Sources = []engine.SourceFile{{Path: nameOrPath, SHA256: digest(data)}}
+	net.Instance = name
 	return net, nil
+}
+
+// Open loads a built-in network by name, or a network file by path (any
+// format netfile.OpenFile reads).
+func Open(nameOrPath, dataDir string) (*engine.Network, error) {
+	if netfile.LooksLikePath(nameOrPath) {
+		return netfile.OpenFile(nameOrPath, netfile.ImportOptions{})
+	}
+	return Load(nameOrPath, dataDir)
 }
 
 // reader reads data files and records their digests for provenance.

@@ -37,7 +37,7 @@ type Comparison struct {
 
 // Realization draws the realization a comparison uses.
 func (n *Net) Realization(r int) []float64 {
-	return sim.NewPool(n.Model, n.Net.Name, sim.Test, r, 1, 0, nil).Row(0)
+	return sim.NewPool(n.Model, n.Net.PoolKey(), sim.Test, r, 1, 0, nil).Row(0)
 }
 
 // Validate checks a request's OD pair and budget factor.

@@ -6,12 +6,13 @@ package lab
 
 import (
 	"context"
-	"slices"
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/store"
 )
 
 // Options say where a lab finds its data, models and caches.
@@ -22,6 +23,10 @@ type Options struct {
 	ORTLib    string // ONNX Runtime library override
 	Device    string // "cpu" or "cuda" for ONNX policies
 	Logf      func(format string, args ...any)
+	// StateDir holds users' data (uploaded networks, jobs) in its database,
+	// opened on first use; Store, when set, is used instead.
+	StateDir string
+	Store    *store.Store
 }
 
 // Lab holds the opened networks.
@@ -29,6 +34,16 @@ type Lab struct {
 	opts Options
 	mu   sync.Mutex
 	nets map[string]*netEntry
+	pend pending
+	jobs jobs
+
+	// ctx ends with the lab (Close): background jobs run under it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	storeOnce sync.Once
+	st        *store.Store
+	stErr     error
 }
 
 type netEntry struct {
@@ -39,21 +54,28 @@ type netEntry struct {
 
 // New returns a lab; nothing is loaded until asked for.
 func New(o Options) *Lab {
-	return &Lab{opts: o, nets: map[string]*netEntry{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel}
 }
 
 // NetworkInfo says whether a network can be opened, and why not.
 type NetworkInfo struct {
-	Name        string
-	Description string
-	Available   bool
-	Reason      string // why it is unavailable (missing data files, …)
-	Nodes       int
-	Links       int
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Available   bool   `json:"available"`
+	Reason      string `json:"reason,omitempty"` // why it is unavailable (missing data files, …)
+	Nodes       int    `json:"nodes"`
+	Links       int    `json:"links"`
+	Stored      bool   `json:"stored"` // a user's network from the state directory
 }
 
-// Networks lists the built-in networks, in their fixed order.
+// Networks lists the built-in networks in their fixed order, then the
+// stored ones by name.
 func (l *Lab) Networks() []NetworkInfo {
+	return append(l.builtinNetworks(), l.storedNetworks()...)
+}
+
+func (l *Lab) builtinNetworks() []NetworkInfo {
 	var out []NetworkInfo
 	for _, name := range builtin.Names {
 		info := NetworkInfo{Name: name, Description: builtin.Describe[name]}
@@ -67,10 +89,10 @@ func (l *Lab) Networks() []NetworkInfo {
 	return out
 }
 
-// Open loads a built-in network and its link-time model (once).
+// Open loads a built-in or stored network and its link-time model (once).
 func (l *Lab) Open(name string) (*Net, error) {
-	if !slices.Contains(builtin.Names, name) {
-		return nil, engine.Errorf(engine.ENOTFOUND, "unknown network %q (known: %v)", name, builtin.Names)
+	if netfile.LooksLikePath(name) {
+		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (the dashboard opens networks by name)", name)
 	}
 	l.mu.Lock()
 	e, ok := l.nets[name]
@@ -80,7 +102,7 @@ func (l *Lab) Open(name string) (*Net, error) {
 	}
 	l.mu.Unlock()
 	e.once.Do(func() {
-		net, err := builtin.Load(name, l.opts.DataDir)
+		net, err := l.LoadNetwork(context.Background(), name)
 		if err != nil {
 			e.err = err
 			return
@@ -129,3 +151,10 @@ func (l *Lab) Warm(ctx context.Context, maxFactor float64) {
 		}
 	}
 }
+
+// Example is the embedded five-node example's name: the pages' default
+// network and the teaching view's.
+const Example = builtin.Example
+
+// Teaching opens the five-node example the teaching view is built on.
+func (l *Lab) Teaching() (*Net, error) { return l.Open(Example) }

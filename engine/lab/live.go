@@ -87,7 +87,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		size := min(chunk, req.Episodes-done, PoolSize-done%PoolSize)
 		pi := done / PoolSize
 		if pi == len(pools) {
-			pools = append(pools, sim.NewPool(n.Model, n.Net.Name, sim.Test, pi, PoolSize, 0, nil))
+			pools = append(pools, sim.NewPool(n.Model, n.Net.PoolKey(), sim.Test, pi, PoolSize, 0, nil))
 		}
 		p := pools[pi]
 		off := done % PoolSize

@@ -16,12 +16,6 @@ import (
 // them, as `ontime bench` trains them, so both share the learner cache.
 var BenchmarkFactors = []float64{0.95, 1.00, 1.05}
 
-// Methods the dashboard offers, in the order it lists them.
-var Methods = []string{"let", "dot", "cdot", "cgr", "fma", "mlr", "bestpath", "pql", "ctd", "segac", "gpght", "condrule", "clairvoyant"}
-
-// learned are trained for the destinations of the network's OD pairs only.
-var learned = []string{"pql", "ctd", "segac", "segac-let"}
-
 // Net is an opened network with its methods.
 type Net struct {
 	Net   *engine.Network
@@ -47,32 +41,48 @@ func newNet(net *engine.Network, model *linktime.Gaussian, o Options) *Net {
 	return &Net{Net: net, Model: model, env: env, built: map[string]*builtPolicy{}}
 }
 
-// MethodInfo describes a method for the pickers.
+// MethodInfo describes a method for the pickers, from the registry.
 type MethodInfo struct {
-	Name    string
-	Doc     string
-	Bound   bool // an upper bound no traveller could follow
-	Learned bool // trained for the network's OD pairs (and budget range)
+	Name, Label, Doc, Reference, Color string
+	Bound                              bool // an upper bound no traveller could follow
+	Learned                            bool // trained for the network's OD pairs (and budget range)
+	Compare, Bench                     bool // in the default comparison / benchmark
 }
 
-// Methods lists what the dashboard offers on this network.
-func (n *Net) Methods() []MethodInfo {
+// Methods lists what the dashboard offers, in the registry's order.
+func Methods() []MethodInfo {
 	var out []MethodInfo
-	for _, name := range Methods {
-		if name == "condrule" && n.Net.Name != "twobranch" {
-			continue // cgr generalizes it; it is the five-node example's closed form
+	for _, m := range policy.Methods {
+		if m.Offered {
+			out = append(out, methodInfo(m))
 		}
-		m, err := policy.Lookup(name)
-		if err != nil {
-			continue
-		}
-		out = append(out, MethodInfo{Name: name, Doc: m.Doc, Bound: m.Bound, Learned: isLearned(name)})
 	}
 	return out
 }
 
-func isLearned(name string) bool {
-	return slices.Contains(learned, name) || name == "gpght" || strings.HasPrefix(name, "gpght-")
+func methodInfo(m policy.Method) MethodInfo {
+	return MethodInfo{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color,
+		Bound: m.IsBound(), Learned: m.Trained(), Compare: m.Compare, Bench: m.Bench}
+}
+
+// Method describes one method (offered or not, or onnx:PATH).
+func Method(name string) (MethodInfo, error) {
+	m, err := policy.Lookup(name)
+	if err != nil {
+		return MethodInfo{}, err
+	}
+	info := methodInfo(m)
+	info.Color = policy.Color(name)
+	return info, nil
+}
+
+// Methods lists what the dashboard offers on this network.
+func (n *Net) Methods() []MethodInfo { return Methods() }
+
+// isLearner: trained per destination on the training stream.
+func isLearner(name string) bool {
+	m, err := policy.Lookup(name)
+	return err == nil && m.Kind == policy.Learner
 }
 
 // Policy builds a method once (training a learner, solving tables or
@@ -126,7 +136,7 @@ func (n *Net) trainedFor(d int) bool {
 // dashboard flags it; learners are not run outside their destinations).
 func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 	switch {
-	case slices.Contains(learned, method):
+	case isLearner(method):
 		if !n.trainedFor(od.Destination) {
 			return fmt.Sprintf("%s was trained for the destinations of %s's OD pairs only", method, n.Net.Name)
 		}
@@ -152,5 +162,17 @@ func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 // Runnable is false when a method must not run for this OD pair (a learner
 // with no table for the destination).
 func (n *Net) Runnable(method string, od engine.OD) bool {
-	return !slices.Contains(learned, method) || n.trainedFor(od.Destination)
+	return !isLearner(method) || n.trainedFor(od.Destination)
+}
+
+// Color is a method's fixed colour (the registry's).
+func Color(name string) string { return policy.Color(name) }
+
+// Colors maps each of methods to its colour.
+func Colors(methods []string) map[string]string {
+	out := make(map[string]string, len(methods))
+	for _, m := range methods {
+		out[m] = Color(m)
+	}
+	return out
 }

@@ -47,37 +47,44 @@ func ReadLinkCSV(r io.Reader, file string) ([]CSVLink, error) {
 	}
 	vol, hasVol := col["volume"]
 	var links []CSVLink
+	var probs engine.Problems // row problems: every bad row is reported
+	bad := func(err error) { probs = append(probs, err.(*engine.Error)) }
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
+				probs = append(probs, csvError(file, err).(*engine.Error))
+				continue
+			}
 			return nil, csvError(file, err)
 		}
 		line, _ := cr.FieldPos(0)
+		n := len(probs)
 		l := CSVLink{Line: line, From: strings.TrimSpace(rec[col["from"]]), To: strings.TrimSpace(rec[col["to"]]), HasVolume: hasVol}
 		if l.From == "" || l.To == "" {
-			return nil, engine.InputError(file, line, "From/To", "empty node id")
+			bad(engine.InputError(file, line, "From/To", "empty node id"))
 		}
 		if l.Cost, err = parseFloat(file, line, "Cost", strings.TrimSpace(rec[col["cost"]])); err != nil {
-			return nil, err
+			bad(err)
 		}
 		if l.Var, err = parseFloat(file, line, "Var", strings.TrimSpace(rec[col["var"]])); err != nil {
-			return nil, err
+			bad(err)
 		}
 		if hasVol {
 			if l.Volume, err = parseFloat(file, line, "Volume", strings.TrimSpace(rec[vol])); err != nil {
-				return nil, err
+				bad(err)
 			}
 		}
-		if !(l.Cost > 0) {
-			return nil, engine.InputError(file, line, "Cost", "mean time %v must be positive", l.Cost)
+		if len(probs) == n {
+			links = append(links, l)
 		}
-		if !(l.Var >= 0) {
-			return nil, engine.InputError(file, line, "Var", "variance %v must be ≥ 0", l.Var)
-		}
-		links = append(links, l)
+	}
+	if len(probs) > 0 {
+		return links, probs // the rows that parsed, for validation to go on
 	}
 	if len(links) == 0 {
 		return nil, engine.InputError(file, 2, "", "no link rows after the header")

@@ -96,7 +96,7 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 	}
 	net := &engine.Network{Name: jn.Name, Description: jn.Description, StepCap: jn.StepCap}
 	switch engine.CoordKind(jn.Coordinates) {
-	case engine.CoordNone, engine.CoordPlanar, engine.CoordLonLat:
+	case engine.CoordNone, engine.CoordPlanar, engine.CoordLonLat, engine.CoordLayout:
 		net.Coords = engine.CoordKind(jn.Coordinates)
 	default:
 		return nil, bad("coordinates", []any{"coordinates"}, "expected \"planar\" or \"lonlat\", got %q", jn.Coordinates)

@@ -135,9 +135,9 @@ func TestBadInput(t *testing.T) {
 			return err
 		}, "n.tntp:2: field row: 2 fields, header has 3"},
 		{"csv var", func() error {
-			_, err := netfile.ReadLinkCSV(strings.NewReader("From,To,Cost,Var\n1,2,3,4\n2,3,1,-1\n"), "l.csv")
+			_, _, err := netfile.Import([]netfile.File{{Name: "l.csv", Data: []byte("From,To,Cost,Var\n1,2,3,4\n2,3,1,-1\n")}}, netfile.ImportOptions{})
 			return err
-		}, "l.csv:3: field Var: variance -1 must be ≥ 0"},
+		}, "l.csv:3: field Var: link 2→3: variance -1 must be ≥ 0"},
 		{"csv header", func() error {
 			_, err := netfile.ReadLinkCSV(strings.NewReader("From,To,Mean\n1,2,3\n"), "l.csv")
 			return err

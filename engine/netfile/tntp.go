@@ -6,6 +6,7 @@ package netfile
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"slices"
 	"strconv"
@@ -82,6 +83,7 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 	net := &TNTPNet{Metadata: map[string]string{}}
 	inMeta := true
 	var cols map[string]int
+	var probs engine.Problems // row problems: every bad row is reported
 	for {
 		s, ok := lr.next()
 		if !ok {
@@ -121,35 +123,50 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 		}
 		f := fields(t)
 		if len(f) != len(cols) {
-			return nil, engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(cols))
+			probs = append(probs, engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(cols)))
+			continue
 		}
 		l := TNTPLink{Line: lr.line, Init: f[cols["init_node"]], Term: f[cols["term_node"]]}
-		for name, dst := range map[string]*float64{"capacity": &l.Capacity, "length": &l.Length,
-			"free_flow_time": &l.FFTime, "b": &l.B, "power": &l.Power, "speed": &l.Speed, "toll": &l.Toll} {
-			i, ok := cols[name]
-			if !ok {
+		rowOK := true
+		for _, c := range []struct {
+			name string
+			dst  *float64
+		}{{"capacity", &l.Capacity}, {"length", &l.Length}, {"free_flow_time", &l.FFTime}, {"b", &l.B},
+			{"power", &l.Power}, {"speed", &l.Speed}, {"toll", &l.Toll}} {
+			i, has := cols[c.name]
+			if !has {
 				continue
 			}
-			v, err := parseFloat(file, lr.line, name, f[i])
+			v, err := parseFloat(file, lr.line, c.name, f[i])
 			if err != nil {
-				return nil, err
+				probs = append(probs, err.(*engine.Error))
+				rowOK = false
 			}
-			*dst = v
+			*c.dst = v
 		}
-		if i, ok := cols["link_type"]; ok {
+		if i, has := cols["link_type"]; has {
 			v, err := strconv.Atoi(f[i])
 			if err != nil {
-				return nil, engine.InputError(file, lr.line, "link_type", "%q is not an integer", f[i])
+				probs = append(probs, engine.InputError(file, lr.line, "link_type", "%q is not an integer", f[i]))
+				rowOK = false
 			}
 			l.Type = v
 		}
-		net.Links = append(net.Links, l)
+		if rowOK {
+			net.Links = append(net.Links, l)
+		}
 	}
 	if err := lr.sc.Err(); err != nil {
 		return nil, &engine.Error{Code: engine.EINVALID, File: file, Message: err.Error(), Err: err}
 	}
 	if inMeta {
 		return nil, engine.InputError(file, lr.line, "metadata", "no <END OF METADATA> line")
+	}
+	if cols == nil {
+		return nil, engine.InputError(file, lr.line, "header", "no \"~\" header line and no links")
+	}
+	if len(probs) > 0 {
+		return net, probs // the rows that parsed, for validation to go on
 	}
 	if v, ok := net.Metadata["NUMBER OF LINKS"]; ok {
 		if n, err := strconv.Atoi(v); err == nil && n != len(net.Links) {
@@ -218,6 +235,7 @@ func ReadTNTPNodes(r io.Reader, file string) ([]NodeCoord, error) {
 func readTable(r io.Reader, file string, need []string, row func(line int, f map[string]string) error) error {
 	lr := newLineReader(r)
 	var header []string
+	var probs engine.Problems // row problems: every bad row is reported
 	for {
 		s, ok := lr.next()
 		if !ok {
@@ -239,14 +257,19 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 			continue
 		}
 		if len(f) != len(header) {
-			return engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(header))
+			probs = append(probs, engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(header)))
+			continue
 		}
 		m := make(map[string]string, len(f))
 		for i, h := range header {
 			m[h] = f[i]
 		}
 		if err := row(lr.line, m); err != nil {
-			return err
+			var e *engine.Error
+			if !errors.As(err, &e) {
+				return err
+			}
+			probs = append(probs, e)
 		}
 	}
 	if err := lr.sc.Err(); err != nil {
@@ -255,7 +278,7 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 	if header == nil {
 		return engine.InputError(file, 0, "", "file is empty")
 	}
-	return nil
+	return probs.Err()
 }
 
 func trunc(s string) string {

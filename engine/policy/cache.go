@@ -16,7 +16,7 @@ import (
 // the benchmark instance, and the destinations with their largest budgets.
 func (env *Env) cacheKey(method string, settings any) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s|%v|%s|%d|", method, settings, env.Net.Name, env.Seed)
+	fmt.Fprintf(h, "%s|%v|%s|%d|", method, settings, env.Net.PoolKey(), env.Seed)
 	for _, l := range env.Net.Links {
 		fmt.Fprintf(h, "%d>%d:%v:%v;", l.From, l.To, l.Mean, l.Var)
 	}

@@ -35,7 +35,7 @@ type ctdSettings struct {
 
 func newCTD(env *Env, s ctdSettings) (*CTD, bool, error) {
 	tabs, hit, err := cached(env, "ctd", s, func() (map[int]*CTDTable, error) {
-		samples := sim.NewStream(env.Model, env.Net.Name, env.Seed).Next(s.Samples)
+		samples := sim.NewStream(env.Model, env.Net.PoolKey(), env.Seed).Next(s.Samples)
 		tabs := map[int]*CTDTable{}
 		for d := range env.MaxBudget() {
 			tabs[d] = trainCTD(env.Net, samples, d, s)

@@ -27,7 +27,7 @@ type mlrSolver struct {
 }
 
 func newMLR(env *Env, k, iters int) *PathPolicy {
-	m := &mlrSolver{env: env, samples: sim.NewStream(env.Model, env.Net.Name, env.Seed).Next(k), iters: iters,
+	m := &mlrSolver{env: env, samples: sim.NewStream(env.Model, env.Net.PoolKey(), env.Seed).Next(k), iters: iters,
 		search: engine.NewCappedSearch(env.Net)}
 	p := newPathPolicy(env.Net, NewLET(env.Net, env.Destinations()...))
 	base := map[engine.OD]map[string][]int{}

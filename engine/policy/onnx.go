@@ -171,7 +171,7 @@ func onnxMethod(name string) (Method, bool) {
 	if !ok || path == "" {
 		return Method{}, false
 	}
-	return Method{Name: name, Doc: "a policy model following the GPG-HT ONNX interface",
+	return Method{Name: name, Doc: "a policy model following the GPG-HT ONNX interface", Kind: Model, Label: "a policy model from a file",
 		New: func(env *Env) (engine.Policy, map[string]any, error) {
 			p, err := NewONNXPolicy(env.Net, path, ONNXOptions{Sampled: env.Sampled}, env.ortOptions()...)
 			if err != nil {
@@ -212,7 +212,14 @@ func gpghtMethod(ablation string) Method {
 	if ablation != "" {
 		name += "-" + ablation
 	}
-	return Method{Name: name, Doc: ablationDocs[ablation], New: func(env *Env) (engine.Policy, map[string]any, error) {
+	m := Method{Name: name, Doc: ablationDocs[ablation], Kind: Model, Color: "#d55e00",
+		Label:     "the GPG-HT control " + ablation + " (a trained Transformer)",
+		Reference: "A control of the GPG-HT model (models/README.md)."}
+	if ablation == "" {
+		m.Label, m.Offered, m.Compare, m.Bench = "a Transformer trained on route histories (GPG-HT)", true, true, true
+		m.Reference = "Wei, Zhao, Zhang, Ouyang & Qin (2025), Learning graph-indexed trajectory patterns for SOTA routing (arXiv 2508.17218): a history-conditioned Transformer trained by a generalized policy gradient; ontime trains its own (models/)."
+	}
+	m.New = func(env *Env) (engine.Policy, map[string]any, error) {
 		dir := env.ModelsDir
 		if dir == "" {
 			dir = findModels()
@@ -246,7 +253,8 @@ func gpghtMethod(ablation string) Method {
 		}
 		return p, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled, "parameters": card.Model.Parameters,
 			"teacher": card.Training.Teacher, "budget_factors": card.BudgetFactors, "ablation": ablation}, nil
-	}}
+	}
+	return m
 }
 
 // ModelCard is the card `ontime train` writes beside a model.

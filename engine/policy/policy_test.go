@@ -2,6 +2,8 @@ package policy_test
 
 import (
 	"fmt"
+	"strings"
+	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
@@ -32,4 +34,32 @@ func ExampleCondRule() {
 	// A→B took 3: go to C
 	// no history: go to C
 	// optimum at T = 106: 0.5370
+}
+
+// Every offered method has its own fixed colour; others get a stable one
+// derived from the name.
+func TestMethodColorsAreFixedAndDistinct(t *testing.T) {
+	seen := map[string]string{}
+	for _, m := range policy.Methods {
+		if !m.Offered {
+			continue
+		}
+		if len(m.Color) != 7 || m.Color[0] != '#' {
+			t.Errorf("%s: colour %q is not #rrggbb", m.Name, m.Color)
+		}
+		if o, ok := seen[m.Color]; ok {
+			t.Errorf("%s and %s share %s", m.Name, o, m.Color)
+		}
+		seen[m.Color] = m.Name
+		if policy.Color(m.Name) != m.Color {
+			t.Errorf("policy.Color(%s) = %s, registry says %s", m.Name, policy.Color(m.Name), m.Color)
+		}
+		if m.Label == "" || m.Reference == "" {
+			t.Errorf("%s has no label or reference", m.Name)
+		}
+	}
+	a, b := policy.Color("onnx:x.onnx"), policy.Color("onnx:y.onnx")
+	if !strings.HasPrefix(a, "hsl(") || a == b || policy.Color("onnx:x.onnx") != a {
+		t.Errorf("fallback colours %q, %q", a, b)
+	}
 }

@@ -41,7 +41,7 @@ type pqlSettings struct {
 
 func newPQL(env *Env, s pqlSettings) (*PQL, bool, error) {
 	tabs, hit, err := cached(env, "pql", s, func() (map[int]*QTable, error) {
-		samples := sim.NewStream(env.Model, env.Net.Name, env.Seed).Next(s.Samples)
+		samples := sim.NewStream(env.Model, env.Net.PoolKey(), env.Seed).Next(s.Samples)
 		tabs := map[int]*QTable{}
 		for d, b := range env.MaxBudget() {
 			tabs[d] = trainPQL(env.Net, samples, d, b, s)

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -85,88 +86,156 @@ func (env *Env) Destinations() []int {
 	return ds
 }
 
-// Method is a routing method selectable by name.
+// Kind says how a method gets its policy.
+type Kind string
+
+const (
+	Planner Kind = "planner" // solved from the link-time law, nothing trained
+	Learner Kind = "learner" // trained on the training stream, per destination of the network's OD pairs
+	Model   Kind = "model"   // a trained ONNX model read from the models directory
+	Bound   Kind = "bound"   // an upper bound no traveller could follow (a clairvoyant)
+)
+
+// Method is a routing method selectable by name. The registry below is the
+// one list of methods: the CLI, the benchmark and the dashboard all read
+// their names, labels, colours and defaults from it.
 type Method struct {
 	Name string
-	Doc  string
-	// Bound marks an upper bound no traveller could follow (a clairvoyant):
-	// reports show it but never mark it best.
-	Bound bool
+	// Label is a one-line plain explanation shown beside the name.
+	Label string
+	// Doc says what ontime implements, for help and provenance.
+	Doc string
+	// Reference cites the method's source.
+	Reference string
+	// Color is the method's fixed colour on every page and plot.
+	Color string
+	Kind  Kind
+	// Offered: the dashboard lists it (controls and variants are CLI only).
+	Offered bool
+	// Compare: in the dashboard's default comparison; Bench: in the default
+	// benchmark table.
+	Compare, Bench bool
 	// New builds the policy and reports its settings for provenance.
 	New func(env *Env) (engine.Policy, map[string]any, error)
 }
 
-// Methods lists the registered methods in the order help shows them.
-var Methods = []Method{
-	{Name: "let", Doc: "follow the least-expected-time path",
-		New: func(env *Env) (engine.Policy, map[string]any, error) {
-			return NewLET(env.Net, env.Destinations()...), map[string]any{"tie_tolerance": engine.TieTolerance}, nil
-		}},
-	{Name: "condrule", Doc: "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
-		New: func(env *Env) (engine.Policy, map[string]any, error) {
-			return NewCondRule(NewLET(env.Net, env.Destinations()...), env.Model), map[string]any{"continuation": "LET path", "correlation": env.Model.Spec.Model}, nil
-		}},
-}
+// IsBound reports whether the method is an upper bound (reports show it but
+// never mark it best, and it is outside every Holm family).
+func (m Method) IsBound() bool { return m.Kind == Bound }
+
+// Trained reports whether the method is trained (learners and models).
+func (m Method) Trained() bool { return m.Kind == Learner || m.Kind == Model }
+
+// Methods lists the registered methods in the order pickers and help show
+// them. Colours are from the Okabe–Ito and Tol colour-blind-safe palettes.
+var Methods []Method
 
 func init() {
-	Methods = append(Methods,
-		Method{Name: "dot", Doc: "Prakash's time-discretized SOTA dynamic program on the marginal link laws",
+	Methods = []Method{
+		{Name: "let", Label: "the route fastest on average", Color: "#7f7f7f", Kind: Planner, Offered: true, Compare: true, Bench: true,
+			Doc:       "follow the least-expected-time path",
+			Reference: "Least-expected-time path (Dijkstra on mean link times); ties broken by fewest links, then link ids.",
+			New: func(env *Env) (engine.Policy, map[string]any, error) {
+				return NewLET(env.Net, env.Destinations()...), map[string]any{"tie_tolerance": engine.TieTolerance}, nil
+			}},
+		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", Kind: Planner, Offered: true, Compare: true, Bench: true,
+			Doc:       "Prakash's time-discretized SOTA dynamic program on the marginal link laws",
+			Reference: "Prakash (2020), Algorithms for most reliable routes on stochastic and time-dependent networks, Transportation Research Part B 138, 202–220: the SOTA recursion swept in decreasing order of time on a grid.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.StepCap, "uses": "marginals"}, nil
 			}},
-		Method{Name: "fma", Doc: "fourth-moment approach: path local search from LET on the sharp four-moment lateness bound",
-			New: func(env *Env) (engine.Policy, map[string]any, error) {
-				return newFMA(env, 100), map[string]any{"iterations": 100, "bound": "sharp 4-moment LP on a 241-point grid", "uses": "marginals"}, nil
-			}},
-		Method{Name: "mlr", Doc: "sample path MIP by Lagrangian relaxation (Yang & Zhou 2017) on K training realizations",
-			New: func(env *Env) (engine.Policy, map[string]any, error) {
-				return newMLR(env, 1000, 30), map[string]any{"samples": 1000, "iterations": 30, "training": "stream batch 0"}, nil
-			}},
-		Method{Name: "cgr", Doc: "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
-			New: func(env *Env) (engine.Policy, map[string]any, error) {
-				return NewCGR(env.Net, env.Model, 10), map[string]any{"k": 10, "correlation": env.Model.Spec.Model}, nil
-			}},
-		Method{Name: "cdot", Doc: "DOT with the next link's law conditioned on the observed links",
+		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#56b4e9", Kind: Planner, Offered: true, Bench: true,
+			Doc:       "DOT with the next link's law conditioned on the observed links",
+			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return &CDOT{dot: d, model: env.Model}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
 			}},
-		Method{Name: "bestpath", Doc: "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
+		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", Kind: Planner, Offered: true, Compare: true, Bench: true,
+			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
+			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
+			New: func(env *Env) (engine.Policy, map[string]any, error) {
+				return NewCGR(env.Net, env.Model, 10), map[string]any{"k": 10, "correlation": env.Model.Spec.Model}, nil
+			}},
+		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#e69f00", Kind: Planner, Offered: true, Bench: true,
+			Doc:       "fourth-moment approach: path local search from LET on the sharp four-moment lateness bound",
+			Reference: "Fourth-moment approach to navigation with time limits (sharp moment bound on the path's lateness; ontime solves the bound as a linear programme).",
+			New: func(env *Env) (engine.Policy, map[string]any, error) {
+				return newFMA(env, 100), map[string]any{"iterations": 100, "bound": "sharp 4-moment LP on a 241-point grid", "uses": "marginals"}, nil
+			}},
+		{Name: "mlr", Label: "a fixed route that did best on 1000 sampled days", Color: "#cc79a7", Kind: Planner, Offered: true, Bench: true,
+			Doc:       "sample path MIP by Lagrangian relaxation (Yang & Zhou 2017) on K training realizations",
+			Reference: "Scenario mixed-integer model solved by Lagrangian relaxation (Yang & Zhou 2017, Transportation Research Part B 96, 68–91).",
+			New: func(env *Env) (engine.Policy, map[string]any, error) {
+				return newMLR(env, 1000, 30), map[string]any{"samples": 1000, "iterations": 30, "training": "stream batch 0"}, nil
+			}},
+		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Kind: Planner, Offered: true, Bench: true,
+			Doc:       "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
+			Reference: "Best a-priori path: the highest exact Gaussian on-time probability among the k shortest paths by mean (Yen).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newBestPath(env, 200), map[string]any{"k": 200, "covariance": "full"}, nil
 			}},
-		Method{Name: "pql", Doc: "Q-learning for SOTA (Cao et al. 2020) on (node, budget bin, next link), one table per destination",
+		{Name: "pql", Label: "Q-learning on (node, budget left)", Color: "#999933", Kind: Learner, Offered: true, Bench: true,
+			Doc:       "Q-learning for SOTA (Cao et al. 2020) on (node, budget bin, next link), one table per destination",
+			Reference: "Cao, Guo, Song, Gao, Chen, Zhang & Zhang (2020), Using reinforcement learning to minimize the probability of delay occurrence in transportation, IEEE Transactions on Vehicular Technology 69(3).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				s := pqlSettings{Samples: 300, Bins: 600, MaxSweeps: max(env.Net.StepCap, 12) + 8}
 				p, hit, err := newPQL(env, s)
 				return p, map[string]any{"samples": s.Samples, "bins": s.Bins, "max_sweeps": s.MaxSweeps, "per": "destination", "cached": hit}, err
 			}},
-		Method{Name: "ctd", Doc: "cascaded TD learning (Guo et al. 2022) of cost-to-go mean and second moment; acts on Φ((b−μ)/σ)",
+		{Name: "ctd", Label: "learns each node's mean and spread of time to go", Color: "#44aa99", Kind: Learner, Offered: true, Bench: true,
+			Doc:       "cascaded TD learning (Guo et al. 2022) of cost-to-go mean and second moment; acts on Φ((b−μ)/σ)",
+			Reference: "Guo, Hou & Peng (2022), Cascaded temporal difference learning for the mean–standard-deviation shortest path, IEEE Transactions on Intelligent Transportation Systems.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				s := ctdSettings{Samples: 1000, MaxSweeps: 4 * len(env.Net.Nodes), Zeta: 1}
 				p, hit, err := newCTD(env, s)
 				return p, map[string]any{"samples": s.Samples, "zeta": s.Zeta, "per": "destination", "cached": hit}, err
 			}},
-		Method{Name: "segac", Doc: "SEGAC (Guo et al. 2024): Markov MLP policy, critic, generalized PG with replay, LET fallback; DOT warm start",
+		{Name: "segac", Label: "a neural policy trained on on-time outcomes", Color: "#aa4499", Kind: Learner, Offered: true, Bench: true,
+			Doc:       "SEGAC (Guo et al. 2024): Markov MLP policy, critic, generalized PG with replay, LET fallback; DOT warm start",
+			Reference: "SE-GAC: generalized actor-critic with a terminal on-time reward (Guo et al.; github.com/YoZo-X/SEGAC); ontime warm-starts it from DOT.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newSEGACMethod(env, segacSettings{Teacher: "dot", Hidden: 64, WarmIters: 1000, Iters: 1500, Batch: 256, Replay: 8,
 					LR: 3e-4, CriticLR: 3e-3, Entropy: 0.001, RhoMax: 2, Explore: 0.05})
 			}},
-		Method{Name: "segac-let", Doc: "SEGAC with its own code's LET warm start",
+		{Name: "segac-let", Label: "segac started from the fastest route", Color: "#ddcc77", Kind: Learner,
+			Doc:       "SEGAC with its own code's LET warm start",
+			Reference: "SE-GAC with the LET warm start of its authors' code.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newSEGACMethod(env, segacSettings{Teacher: "let", Hidden: 64, WarmIters: 20, Iters: 3000, Batch: 256, Replay: 8,
 					LR: 1e-3, CriticLR: 3e-3, Entropy: 0.003, RhoMax: 2, Explore: 0.1})
 			}},
 		gpghtMethod(""),
-		Method{Name: "clairvoyant", Bound: true, Doc: "upper bound: the hop-capped shortest realized path of each realization",
+		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#117733", Kind: Planner, Offered: true,
+			Doc:       "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
+			Reference: "The five-node example's closed-form optimum, generalized: at each node, the next link whose on-time probability (next link, then the LET path) is highest given the observed times.",
+			New: func(env *Env) (engine.Policy, map[string]any, error) {
+				return NewCondRule(NewLET(env.Net, env.Destinations()...), env.Model), map[string]any{"continuation": "LET path", "correlation": env.Model.Spec.Model}, nil
+			}},
+		{Name: "clairvoyant", Label: "knows every time in advance: an upper bound", Color: "#000000", Kind: Bound, Offered: true, Bench: true,
+			Doc:       "upper bound: the hop-capped shortest realized path of each realization",
+			Reference: "Not a policy: the shortest realized path of each realization, as if every time were known before leaving. It bounds every method from above.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewClairvoyant(env.Net), map[string]any{"step_cap": env.Net.StepCap}, nil
 			}},
-	)
+	}
 	for _, a := range Ablations {
 		Methods = append(Methods, gpghtMethod(a))
 	}
+}
+
+// Color is a method's colour: the registry's, or a stable colour derived
+// from the name for others (onnx:PATH).
+func Color(name string) string {
+	if m, err := Lookup(name); err == nil && m.Color != "" {
+		return m.Color
+	}
+	h := 0
+	for _, r := range name {
+		h = h*31 + int(r)
+	}
+	return fmt.Sprintf("hsl(%d, 60%%, 40%%)", (h%360+360)%360)
 }
 
 func (env *Env) ortOptions() []ort.Option {

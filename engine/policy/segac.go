@@ -181,7 +181,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGA
 	m.Critic = *NewMLP(2*n+2, s.Hidden, 1, rng)
 	actOpt := newAdam(len(m.Actor.P), s.LR)
 	critOpt := newAdam(len(m.Critic.P), s.CriticLR)
-	stream := sim.NewStream(env.Model, net.Name, env.Seed)
+	stream := sim.NewStream(env.Model, net.PoolKey(), env.Seed)
 	// Budgets are drawn around the asked ones: per OD, uniform between 0.9×
 	// the smallest and 1.1× the largest.
 	type odRange struct {

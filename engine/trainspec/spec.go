@@ -6,9 +6,7 @@
 package trainspec
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -68,17 +66,8 @@ type Options struct {
 	Demos              int
 }
 
-// Fingerprint hashes the network's links, means, variances and correlation:
-// a model card records it, and a model for another network is refused.
-func Fingerprint(net *engine.Network, c engine.Correlation) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%d|", len(net.Nodes))
-	for _, l := range net.Links {
-		fmt.Fprintf(h, "%d>%d:%v:%v;", l.From, l.To, l.Mean, l.Var)
-	}
-	fmt.Fprintf(h, "|%s|%d|%v|%v", c.Model, c.Seed, c.Strength, c.Length)
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
+// Fingerprint is engine.Fingerprint (kept here for the trainer's callers).
+func Fingerprint(net *engine.Network, c engine.Correlation) string { return engine.Fingerprint(net, c) }
 
 // Write writes spec.json, validation.f32 and demos.f32 into dir.
 func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*Spec, error) {
@@ -118,7 +107,7 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 	if s.SlackScale <= 0 {
 		s.SlackScale = 1
 	}
-	val := sim.NewPool(m, net.Name, sim.Validation, 0, o.ValidationSize, o.Seed, nil)
+	val := sim.NewPool(m, net.PoolKey(), sim.Validation, 0, o.ValidationSize, o.Seed, nil)
 	s.Validation = Blob{File: "validation.f32", Rows: val.Size, Cols: val.Dim}
 	if err := writeF32(filepath.Join(dir, s.Validation.File), val.X); err != nil {
 		return nil, err
@@ -140,7 +129,7 @@ func (s *Spec) demos(dir string, net *engine.Network, m *linktime.Gaussian, o Op
 		s.Demos = Blob{File: "demos.f32", Rows: 0, Cols: 2 + len(net.Links)}
 		return writeF32(filepath.Join(dir, s.Demos.File), nil)
 	}
-	stream := sim.NewStream(m, net.Name, o.Seed)
+	stream := sim.NewStream(m, net.PoolKey(), o.Seed)
 	pool := stream.Next(o.Demos)
 	cols := 2 + len(net.Links)
 	data := make([]float64, 0, o.Demos*cols)

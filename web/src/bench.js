@@ -1,20 +1,19 @@
-import { $, status } from "./util.js";
+import { $, status, getJSON } from "./util.js";
 
 export function benchPage() {
   const form = $("#bench-form");
   const box = $("#bench-report");
   const bar = $("#progress");
-  form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/bench?net=${form.querySelector('[name="net"]').value}`; });
+  form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/bench?net=${encodeURIComponent(form.querySelector('[name="net"]').value)}`; });
   async function poll(id) {
     bar.hidden = false;
     for (;;) {
-      const res = await fetch(`/api/bench/${id}`);
-      const st = await res.json();
-      if (!res.ok) { status(st.error, "error"); return; }
+      let st;
+      try { st = await getJSON(`/api/bench/${id}`); } catch (err) { status(err.message, "error"); return; }
       bar.value = st.fraction;
       const stage = st.stage === "methods" ? `building methods (${st.done}/${st.total}; learners train on first use)` : `pool ${st.done}/${st.total}`;
       status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
-      if (st.state === "failed") { status(`failed: ${st.error}`, "error"); return; }
+      if (st.state === "failed" || st.state === "interrupted") { status(`${st.state}: ${st.error}`, "error"); return; }
       if (st.state === "done") {
         box.innerHTML = await (await fetch(`/api/bench/${id}.html`)).text();
         box.dataset.job = id;
@@ -29,9 +28,8 @@ export function benchPage() {
     e.preventDefault();
     delete document.body.dataset.done;
     const body = new URLSearchParams(new FormData(form));
-    const res = await fetch("/api/bench", { method: "POST", body });
-    const st = await res.json();
-    if (!res.ok) { status(st.error, "error"); return; }
+    let st;
+    try { st = await getJSON("/api/bench", { method: "POST", body }); } catch (err) { status(err.message, "error"); return; }
     poll(st.id);
   });
   if (box.dataset.job && !box.querySelector("table")) poll(box.dataset.job);

@@ -2,6 +2,7 @@
 // offline). Nodes and links come from /api/networks/NAME in the drawing
 // frame (metres for lon/lat networks); y is north.
 import L from "leaflet";
+import { getJSON } from "./util.js";
 
 const fmt = (x, d = 2) => Number(x).toFixed(d);
 
@@ -13,10 +14,10 @@ function ramp(t) {
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 
-export async function loadNetwork(name) {
-  const res = await fetch(`/api/networks/${encodeURIComponent(name)}`);
-  if (!res.ok) throw new Error((await res.json()).error || res.statusText);
-  return res.json();
+// loadNetwork reads a network's map data: a stored or built-in network by
+// name, or src (an upload's preview).
+export function loadNetwork(name, src) {
+  return getJSON(src || `/api/networks/${encodeURIComponent(name)}`);
 }
 
 export function drawNetwork(el, net, { onNodeClick } = {}) {

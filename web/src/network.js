@@ -3,7 +3,14 @@ import { $ } from "./util.js";
 
 export async function networkPage() {
   const el = $("#map");
-  const net = await loadNetwork(el.dataset.network);
+  const net = await loadNetwork(el.dataset.network, el.dataset.src);
+  if (el.dataset.src) {
+    // An upload's preview: the map alone, coloured by mean time.
+    const m = drawNetwork(el, net);
+    m.colorBy("mean");
+    document.body.dataset.ready = "1";
+    return;
+  }
   let origin = null, dest = null;
   const link = $("#compare-link");
   const m = drawNetwork(el, net, {

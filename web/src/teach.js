@@ -1,4 +1,4 @@
-import { $, fmt, escapeHTML, status } from "./util.js";
+import { $, fmt, escapeHTML, status, getJSON } from "./util.js";
 import { rateTable, runLive } from "./live.js";
 
 export function teachPage() {
@@ -9,13 +9,14 @@ export function teachPage() {
     const x = Number(slider.value);
     $("#observed-out").textContent = x.toFixed(2);
     const ticket = ++pending;
-    const res = await fetch(`/api/teach?x=${x}`);
-    const v = await res.json();
-    if (ticket !== pending) return; // a newer position is on its way
-    if (!res.ok) {
-      status(v.error, "error");
+    let v;
+    try {
+      v = await getJSON(`/api/teach?x=${x}`);
+    } catch (err) {
+      if (ticket === pending) status(err.message, "error");
       return;
     }
+    if (ticket !== pending) return; // a newer position is on its way
     $("#branch-rows").innerHTML = v.branches
       .map((b) => `<tr data-testid="branch-${escapeHTML(b.link)}"><th>${escapeHTML(b.link)}</th>${nohist ? "" : `<td class="with">${fmt(b.with_history)}</td>`}<td class="without">${fmt(b.without_history)}</td></tr>`)
       .join("");

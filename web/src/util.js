@@ -20,6 +20,15 @@ export function formParams(form) {
   return p;
 }
 
+// getJSON fetches a JSON answer; errors come as JSON too (the server reads
+// the Accept header) and are thrown with their message.
+export async function getJSON(url, init = {}) {
+  const res = await fetch(url, { ...init, headers: { Accept: "application/json", ...(init.headers || {}) } });
+  const body = await res.json().catch(() => ({ error: res.statusText }));
+  if (!res.ok) throw new Error(body.error || res.statusText);
+  return body;
+}
+
 export function status(text, kind = "") {
   const el = $("#status");
   if (!el) return;

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
+)
+
+// runNetworksAdd imports files into the state directory's store:
+// `ontime networks add FILE... [--name NAME] [settings]`. On bad input it
+// prints every problem (file, line, field) and stores nothing.
+func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	name := fs.String("name", "", "name to store it under (default: from the file name)")
+	mean := fs.String("mean", netfile.MeanAuto, "link means: auto (the flow file's cost if given, else free-flow time), freeflow or flow")
+	cv := fs.Float64("cv", 0, fmt.Sprintf("σ = CV × mean on every link (default: the file's variances, else %g)", netfile.DefaultCV))
+	corr := fs.String("corr", "", "correlation: independent, random-psd or spatial (default: random-psd seed 1 up to 4,000 links, else independent)")
+	seed := fs.Uint64("corr-seed", netfile.DefaultCorrSeed, "random-psd seed")
+	strength := fs.Float64("corr-strength", 0.5, "spatial correlation between coincident links, in [0,1]")
+	length := fs.Float64("corr-length", 0, "spatial decay length in drawing units (default: a tenth of the network's extent)")
+	stepCap := fs.Int("cap", 0, "step cap: links per trip (default: 1.5 × the longest LET path of the OD pairs, at least 12)")
+	ods := fs.String("ods", "", "OD pairs O-D,O-D with node ids (default: five picked by rule)")
+	zones := fs.String("zones", netfile.ZonesAuto, "zone centroids: auto (trip ends only where the TNTP file has a first thru node), block or through")
+	coords := fs.String("coords", "", "coordinates: planar or lonlat (default: lon/lat when every point is within ±180/±90)")
+	psd := fs.String("psd", "", "project: replace a covariance that is not positive semi-definite by its projection")
+	dry := fs.Bool("dry-run", false, "check and report, store nothing")
+	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageErr(err)
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("give the network's files: ontime networks add FILE... (a TNTP _net.tntp finds its _node/_flow siblings): %w", errUsage)
+	}
+	o := netfile.ImportOptions{Name: *name, Mean: *mean, CV: *cv, StepCap: *stepCap, Zones: *zones, Coords: *coords, PSDProject: *psd == "project"}
+	switch *psd {
+	case "", "project":
+	default:
+		return engine.Errorf(engine.EINVALID, "--psd %q: the only choice is project", *psd)
+	}
+	switch *corr {
+	case "":
+	case "independent":
+		o.Corr = engine.Correlation{Model: "independent"}
+	case "random-psd":
+		o.Corr = engine.Correlation{Model: "random-psd", Seed: *seed}
+	case "spatial":
+		o.Corr = engine.Correlation{Model: "spatial", Strength: *strength, Length: *length}
+	default:
+		return engine.Errorf(engine.EINVALID, "--corr %q: use independent, random-psd or spatial", *corr)
+	}
+	if *ods != "" {
+		o.ODs = strings.Split(*ods, ",")
+	}
+	read, err := netfile.ReadFiles(files...)
+	if err != nil {
+		return err
+	}
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+	defer l.Close()
+	imp, err := l.ReadImport(read, o)
+	if imp != nil && imp.Report != nil {
+		for _, n := range imp.Report.Notes {
+			fmt.Fprintln(stderr, "note:", n)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	net := imp.Net
+	fmt.Fprintf(stdout, "%s: %d nodes, %d links, correlation %s, step cap %d, OD pairs %s\n", imp.Name, len(net.Nodes), len(net.Links),
+		net.Correlation.Model, net.StepCap, odList(net))
+	if *dry {
+		fmt.Fprintln(stdout, "checked; nothing stored (--dry-run)")
+		return nil
+	}
+	if err := l.Save(ctx, imp, imp.Name); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "stored as %q in %s: use --network %s\n", imp.Name, stateDir(*state, getenv), imp.Name)
+	return nil
+}
+
+func odList(net *engine.Network) string {
+	s := make([]string, len(net.ODs))
+	for i, od := range net.ODs {
+		s[i] = net.ODString(od)
+	}
+	return strings.Join(s, ", ")
+}
+
+// runNetworksStored handles rm and rename of stored networks.
+func runNetworksStored(ctx context.Context, cmd string, fs *flag.FlagSet, args []string, getenv func(string) string, stdout io.Writer) error {
+	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageErr(err)
+	}
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+	defer l.Close()
+	switch {
+	case cmd == "rm" && len(pos) == 1:
+		if err := l.DeleteNetwork(ctx, pos[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "deleted %s and its benchmark results\n", pos[0])
+		return nil
+	case cmd == "rename" && len(pos) == 2:
+		if err := l.RenameNetwork(ctx, pos[0], pos[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "renamed %s to %s\n", pos[0], pos[1])
+		return nil
+	}
+	return fmt.Errorf("usage: ontime networks rm NAME | rename OLD NEW [--state DIR]: %w", errUsage)
+}

@@ -1,0 +1,296 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/store"
+)
+
+// LoadNetwork reads a network without building its link-time model: a
+// built-in by name, a stored network by name, or a network file by path.
+func (l *Lab) LoadNetwork(ctx context.Context, name string) (*engine.Network, error) {
+	switch {
+	case netfile.LooksLikePath(name):
+		return netfile.OpenFile(name, netfile.ImportOptions{})
+	case builtin.IsBuiltin(name):
+		return builtin.Load(name, l.opts.DataDir)
+	}
+	st, err := l.store()
+	if err != nil {
+		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q: the built-ins are %s, and stored networks cannot be read (%s)",
+			name, strings.Join(builtin.Names, ", "), engine.ErrorMessage(err))
+	}
+	rec, err := st.Network(ctx, name)
+	if err != nil {
+		if engine.ErrorCode(err) == engine.ENOTFOUND {
+			return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (built-ins: %s; stored: see `ontime networks list`; or give a file path)",
+				name, strings.Join(builtin.Names, ", "))
+		}
+		return nil, err
+	}
+	return netfile.ReadJSON(bytes.NewReader(rec.Data), "stored network "+name)
+}
+
+// store opens the state directory's database on first use.
+func (l *Lab) store() (*store.Store, error) {
+	l.storeOnce.Do(func() {
+		if l.opts.Store != nil {
+			l.st = l.opts.Store
+			return
+		}
+		if l.opts.StateDir == "" {
+			l.stErr = engine.Errorf(engine.ENOTFOUND, "no state directory set (--state or ONTIME_STATE)")
+			return
+		}
+		l.st, l.stErr = store.Open(l.opts.StateDir)
+	})
+	return l.st, l.stErr
+}
+
+// Close stops background jobs and closes the state database if the lab
+// opened it.
+func (l *Lab) Close() error {
+	l.cancel()
+	if l.st != nil && l.opts.Store == nil {
+		return l.st.Close()
+	}
+	return nil
+}
+
+// StoredNetworks lists the networks in the state directory.
+func (l *Lab) storedNetworks() []NetworkInfo {
+	st, err := l.store()
+	if err != nil {
+		return nil
+	}
+	recs, err := st.Networks(context.Background())
+	if err != nil {
+		l.logf("listing stored networks: %v", err)
+		return nil
+	}
+	var out []NetworkInfo
+	for _, r := range recs {
+		out = append(out, NetworkInfo{Name: r.Name, Description: r.Description, Available: true, Stored: true, Nodes: r.Nodes, Links: r.Links})
+	}
+	return out
+}
+
+func (l *Lab) logf(format string, args ...any) {
+	if l.opts.Logf != nil {
+		l.opts.Logf(format, args...)
+	}
+}
+
+// Import is a network read from files and validated, not yet stored.
+type Import struct {
+	Token   string // names it until it is saved (dashboard previews)
+	Name    string // the name it would be saved under
+	Net     *engine.Network
+	Report  *netfile.ImportReport
+	Options netfile.ImportOptions
+	made    time.Time
+}
+
+// pending keeps dashboard previews for a while, a few at a time.
+type pending struct {
+	mu    sync.Mutex
+	items map[string]*Import
+}
+
+const (
+	previewTTL = 30 * time.Minute
+	maxPending = 8
+)
+
+// ReadImport reads and validates files into a network (nothing is stored).
+// When the files are rejected the error lists every problem and the report
+// says the same.
+func (l *Lab) ReadImport(files []netfile.File, o netfile.ImportOptions) (*Import, error) {
+	net, rep, err := netfile.Import(files, o)
+	imp := &Import{Report: rep, Options: o, Net: net}
+	if err != nil {
+		return imp, err
+	}
+	imp.Name = net.Name
+	if builtin.IsBuiltin(imp.Name) {
+		imp.Name += "-upload"
+	}
+	return imp, nil
+}
+
+// Preview reads files as ReadImport does and keeps an accepted network for
+// previewPTL under a token, for the dashboard's "save" step.
+func (l *Lab) Preview(files []netfile.File, o netfile.ImportOptions) (*Import, error) {
+	imp, err := l.ReadImport(files, o)
+	if err != nil {
+		return imp, err
+	}
+	b := make([]byte, 12)
+	rand.Read(b)
+	imp.Token, imp.made = hex.EncodeToString(b), time.Now()
+	l.pend.mu.Lock()
+	defer l.pend.mu.Unlock()
+	if l.pend.items == nil {
+		l.pend.items = map[string]*Import{}
+	}
+	for k, p := range l.pend.items {
+		if time.Since(p.made) > previewTTL {
+			delete(l.pend.items, k)
+		}
+	}
+	for len(l.pend.items) >= maxPending { // drop the oldest
+		var oldest string
+		for k, p := range l.pend.items {
+			if oldest == "" || p.made.Before(l.pend.items[oldest].made) {
+				oldest = k
+			}
+		}
+		delete(l.pend.items, oldest)
+	}
+	l.pend.items[imp.Token] = imp
+	return imp, nil
+}
+
+// Pending returns a previewed import by its token.
+func (l *Lab) Pending(token string) (*Import, error) {
+	l.pend.mu.Lock()
+	defer l.pend.mu.Unlock()
+	imp, ok := l.pend.items[token]
+	if !ok || time.Since(imp.made) > previewTTL {
+		return nil, engine.Errorf(engine.ENOTFOUND, "this preview has expired (previews are kept %v): upload the files again", previewTTL)
+	}
+	return imp, nil
+}
+
+// CheckName says whether a name can be given to a stored network.
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return engine.Errorf(engine.EINVALID, "give the network a name")
+	case netfile.SanitizeName(name) != name:
+		return engine.Errorf(engine.EINVALID, "name %q: use lower-case letters, digits, '-' and '_' (for example %q)", name, netfile.SanitizeName(name))
+	case len(name) > 64:
+		return engine.Errorf(engine.EINVALID, "name %q is longer than 64 characters", name)
+	case builtin.IsBuiltin(name):
+		return engine.Errorf(engine.EINVALID, "%q is a built-in network's name: choose another", name)
+	}
+	return nil
+}
+
+// Save stores an accepted import under name.
+func (l *Lab) Save(ctx context.Context, imp *Import, name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	st, err := l.store()
+	if err != nil {
+		return err
+	}
+	net := *imp.Net
+	net.Name = name
+	var data bytes.Buffer
+	if err := netfile.WriteJSON(&data, &net); err != nil {
+		return err
+	}
+	settings, _ := json.Marshal(imp.Options)
+	report, _ := json.Marshal(imp.Report)
+	err = st.PutNetwork(ctx, store.Network{Name: name, Description: net.Description, Created: time.Now(), Nodes: len(net.Nodes),
+		Links: len(net.Links), Settings: settings, Report: report, Data: data.Bytes()})
+	if err != nil {
+		return err
+	}
+	if imp.Token != "" {
+		l.pend.mu.Lock()
+		delete(l.pend.items, imp.Token)
+		l.pend.mu.Unlock()
+	}
+	return nil
+}
+
+// StoredReport returns a stored network's import report and settings.
+func (l *Lab) StoredReport(ctx context.Context, name string) (*netfile.ImportReport, *netfile.ImportOptions, error) {
+	st, err := l.store()
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := st.Network(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rep netfile.ImportReport
+	var o netfile.ImportOptions
+	json.Unmarshal(rec.Report, &rep)
+	json.Unmarshal(rec.Settings, &o)
+	return &rep, &o, nil
+}
+
+// RenameNetwork renames a stored network (its jobs follow it).
+func (l *Lab) RenameNetwork(ctx context.Context, old, name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	st, err := l.store()
+	if err != nil {
+		return err
+	}
+	net, err := l.LoadNetwork(ctx, old)
+	if err != nil {
+		return err
+	}
+	if builtin.IsBuiltin(old) {
+		return engine.Errorf(engine.EINVALID, "%s is built in: it cannot be renamed", old)
+	}
+	net.Name = name
+	var data bytes.Buffer
+	if err := netfile.WriteJSON(&data, net); err != nil {
+		return err
+	}
+	if err := st.RenameNetwork(ctx, old, name, data.Bytes()); err != nil {
+		return err
+	}
+	l.forget(old)
+	return nil
+}
+
+// DeleteNetwork removes a stored network and its jobs.
+func (l *Lab) DeleteNetwork(ctx context.Context, name string) error {
+	if builtin.IsBuiltin(name) {
+		return engine.Errorf(engine.EINVALID, "%s is built in: it cannot be deleted", name)
+	}
+	st, err := l.store()
+	if err != nil {
+		return err
+	}
+	if err := st.DeleteNetwork(ctx, name); err != nil {
+		return err
+	}
+	l.forget(name)
+	return nil
+}
+
+// ExportNetwork writes a network in ontime's JSON format.
+func (l *Lab) ExportNetwork(ctx context.Context, name string, w io.Writer) error {
+	net, err := l.LoadNetwork(ctx, name)
+	if err != nil {
+		return err
+	}
+	return netfile.WriteJSON(w, net)
+}
+
+// forget drops an opened network (renamed or deleted).
+func (l *Lab) forget(name string) {
+	l.mu.Lock()
+	delete(l.nets, name)
+	l.mu.Unlock()
+}

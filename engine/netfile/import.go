@@ -1,0 +1,554 @@
+package netfile
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// File is one input file: a path on the CLI, an upload in the browser.
+type File struct {
+	Name string // base name; its ending says the format
+	Data []byte
+}
+
+// Import choices and their defaults (stated in help, forms and the README).
+const (
+	MeanAuto     = "auto"     // the flow file's cost when one is given, else free-flow time
+	MeanFreeFlow = "freeflow" // TNTP free_flow_time
+	MeanFlow     = "flow"     // the _flow file's (congested) Cost
+	ZonesAuto    = "auto"     // block where the TNTP file says FIRST THRU NODE > 1
+	ZonesBlock   = "block"    // zone centroids are trip ends only
+	ZonesThrough = "through"  // routes may pass through zone centroids
+	// DefaultCV sets σ = CV·μ where a file has no variances.
+	DefaultCV = 0.3
+	// DefaultCorrSeed seeds the default random-PSD correlation.
+	DefaultCorrSeed = 1
+	// DefaultODCount is how many OD pairs the default rule picks.
+	DefaultODCount = 5
+)
+
+// ImportOptions are the choices an import takes; zero values mean defaults.
+type ImportOptions struct {
+	Name string // "" : from the first file's name
+	Mean string // auto (default), freeflow, flow
+	// CV > 0 sets σ = CV·μ on every link; 0 keeps a file's variances (CSV
+	// Var, JSON variance) and uses DefaultCV where the file has none.
+	CV float64
+	// Corr: Model "" keeps a JSON file's correlation, else the default:
+	// random-psd (seed 1) within the dense limit, independent above it.
+	Corr engine.Correlation
+	// PSDProject replaces an explicit covariance that is not positive
+	// semi-definite by its projection (negative eigenvalues clipped,
+	// variances kept) instead of refusing it.
+	PSDProject bool
+	StepCap    int      // 0: the file's, or 1.5 × the longest LET path of the OD pairs (at least 12)
+	ODs        []string // "O-D" with node ids; none: the file's, or DefaultODCount picked by rule
+	Zones      string   // auto (default), block, through
+	Coords     string   // "" auto (lon/lat when every point is within ±180/±90), planar, lonlat
+}
+
+// ImportReport says what an import read, assumed and found wrong.
+type ImportReport struct {
+	Format   string          `json:"format"`
+	Files    []string        `json:"files"`
+	Notes    []string        `json:"notes"`    // what was assumed or changed, said once each
+	Problems engine.Problems `json:"problems"` // empty when the network was accepted
+}
+
+func (r *ImportReport) note(format string, args ...any) {
+	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+}
+
+// linkSource is where a link came from, for validation messages.
+type linkSource struct {
+	file      string
+	line      int
+	meanField string
+	varField  string
+}
+
+// source maps each link to its origin in the input files.
+type source struct {
+	links  []linkSource
+	odFile string
+}
+
+// Import reads a network from files (TNTP _net with optional _node, GeoJSON
+// nodes and _flow; the link CSV with optional node coordinates; or ontime's
+// JSON), applies the options and validates the result. A network is
+// returned only when the report lists no problem; the error is then nil.
+// Otherwise the error is the report's Problems, every one of them.
+func Import(files []File, o ImportOptions) (*engine.Network, *ImportReport, error) {
+	rep := &ImportReport{}
+	for _, f := range files {
+		rep.Files = append(rep.Files, f.Name)
+	}
+	net, src, err := readFiles(files, o, rep)
+	if err != nil {
+		switch e := err.(type) {
+		case engine.Problems:
+			rep.Problems = e // with a partial network: validation goes on
+		case *engine.Error:
+			rep.Problems = engine.Problems{e}
+		default:
+			return nil, rep, err
+		}
+		if net == nil {
+			return nil, rep, rep.Problems
+		}
+	}
+	if o.Name != "" {
+		net.Name = o.Name
+	}
+	applyOptions(net, src, o, rep)
+	rep.Problems = append(rep.Problems, Check(net, src, o)...)
+	if len(rep.Problems) > 0 {
+		return nil, rep, rep.Problems
+	}
+	return net, rep, nil
+}
+
+// partial keeps a parse's Problems while the rows that parsed are used.
+func partial(err error, probs *engine.Problems) error {
+	if ps, ok := err.(engine.Problems); ok {
+		*probs = append(*probs, ps...)
+		return nil
+	}
+	return err
+}
+
+// roles sorts input files by what they hold.
+type roles struct {
+	net, nodes, flow, csv, json *File
+}
+
+var (
+	tntpNetName  = regexp.MustCompile(`(?i)_net\.tntp$`)
+	tntpNodeName = regexp.MustCompile(`(?i)_node\.tntp$`)
+	tntpFlowName = regexp.MustCompile(`(?i)_flow\.tntp$`)
+)
+
+func sortFiles(files []File) (roles, error) {
+	var r roles
+	var probs engine.Problems
+	put := func(dst **File, f *File, what string) {
+		if *dst != nil {
+			probs = append(probs, engine.InputError(f.Name, 0, "", "a second %s file (%s already given)", what, (*dst).Name))
+			return
+		}
+		*dst = f
+	}
+	for i := range files {
+		f := &files[i]
+		lower := strings.ToLower(f.Name)
+		switch {
+		case tntpNetName.MatchString(f.Name):
+			put(&r.net, f, "TNTP _net")
+		case tntpNodeName.MatchString(f.Name) || strings.HasSuffix(lower, ".geojson"):
+			put(&r.nodes, f, "node coordinate")
+		case tntpFlowName.MatchString(f.Name):
+			put(&r.flow, f, "TNTP _flow")
+		case strings.HasSuffix(lower, ".csv"):
+			put(&r.csv, f, "link CSV")
+		case strings.HasSuffix(lower, ".json"):
+			if bytes.Contains(f.Data[:min(len(f.Data), 4096)], []byte(`"FeatureCollection"`)) {
+				put(&r.nodes, f, "node coordinate")
+			} else {
+				put(&r.json, f, "ontime JSON")
+			}
+		case strings.HasSuffix(lower, "_trips.tntp"):
+			// Demand is not used; accepted so a whole TNTP folder can be given.
+		default:
+			probs = append(probs, engine.InputError(f.Name, 0, "", "unknown kind of file: give a TNTP _net.tntp (with _node.tntp, nodes .geojson, _flow.tntp), a link .csv (From,To,Cost,Var[,Volume]) or ontime's .json"))
+		}
+	}
+	main := 0
+	for _, f := range []*File{r.net, r.csv, r.json} {
+		if f != nil {
+			main++
+		}
+	}
+	switch {
+	case len(files) == 0:
+		probs = append(probs, engine.Errorf(engine.EINVALID, "no file given"))
+	case main == 0 && len(probs) == 0:
+		probs = append(probs, engine.InputError(files[0].Name, 0, "", "no link file: give a TNTP _net.tntp, a link .csv or ontime's .json"))
+	case main > 1:
+		probs = append(probs, engine.Errorf(engine.EINVALID, "give one link file (TNTP _net, CSV or JSON), not %d", main))
+	}
+	if r.json != nil && (r.nodes != nil || r.flow != nil) {
+		probs = append(probs, engine.InputError(r.json.Name, 0, "", "ontime's JSON holds the whole network: give it alone"))
+	}
+	if r.csv != nil && r.flow != nil {
+		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "a _flow file goes with a TNTP _net file, not a CSV"))
+	}
+	return r, probs.Err()
+}
+
+func readFiles(files []File, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
+	r, err := sortFiles(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case r.json != nil:
+		rep.Format = "ontime JSON"
+		net, err := ReadJSON(bytes.NewReader(r.json.Data), r.json.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		src := &source{odFile: r.json.Name}
+		for i := range net.Links {
+			src.links = append(src.links, linkSource{r.json.Name, 0, fmt.Sprintf("links[%d].mean", i), fmt.Sprintf("links[%d].variance", i)})
+		}
+		net.Sources = []engine.SourceFile{{Path: r.json.Name, SHA256: digest(r.json.Data)}}
+		if o.CV == 0 {
+			rep.note("means, variances and correlation as in %s", r.json.Name)
+		}
+		return net, src, nil
+	case r.csv != nil:
+		rep.Format = "link CSV"
+		return readCSVNetwork(r, o, rep)
+	default:
+		rep.Format = "TNTP"
+		return readTNTPNetwork(r, o, rep)
+	}
+}
+
+// baseName is a network name from a file name: the TNTP stem or the name
+// without its ending, lower case.
+func baseName(file string) string {
+	b := filepath.Base(file)
+	for _, suf := range []string{"_net.tntp", ".tntp", ".csv", ".json"} {
+		if len(b) > len(suf) && strings.EqualFold(b[len(b)-len(suf):], suf) {
+			b = b[:len(b)-len(suf)]
+			break
+		}
+	}
+	return SanitizeName(b)
+}
+
+// SanitizeName lowers a name and keeps letters, digits, '-' and '_'.
+func SanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ' || r == '.':
+			b.WriteRune('-')
+		}
+	}
+	return strings.Trim(b.String(), "-_")
+}
+
+// optionalCoords reads a node coordinate file, TNTP or GeoJSON, if one was
+// given, keeping its row problems in probs.
+func optionalCoords(f *File, probs *engine.Problems) ([]NodeCoord, string, error) {
+	if f == nil {
+		return nil, "", nil
+	}
+	var coords []NodeCoord
+	var err error
+	if tntpNodeName.MatchString(f.Name) {
+		coords, err = ReadTNTPNodes(bytes.NewReader(f.Data), f.Name)
+	} else {
+		coords, err = ReadGeoJSONNodes(bytes.NewReader(f.Data), f.Name)
+	}
+	return coords, f.Name, partial(err, probs)
+}
+
+// topology holds nodes by id in a stable order while links are read.
+type topology struct {
+	net    *engine.Network
+	coords map[string][2]float64
+	has    int // nodes with coordinates
+}
+
+func newTopology(name string, coords []NodeCoord, coordFile string) (*topology, engine.Problems) {
+	t := &topology{net: &engine.Network{Name: name}, coords: map[string][2]float64{}}
+	var probs engine.Problems
+	for _, c := range coords {
+		if _, dup := t.coords[c.ID]; dup {
+			probs = append(probs, engine.InputError(coordFile, c.Line, "node", "duplicate node id %s", c.ID))
+			continue
+		}
+		t.coords[c.ID] = c.Coord
+	}
+	return t, probs
+}
+
+// node returns the index of id, adding the node on first sight.
+func (t *topology) node(id string) int {
+	if i, ok := t.net.NodeIndex(id); ok {
+		return i
+	}
+	nd := engine.Node{ID: id}
+	if c, ok := t.coords[id]; ok {
+		nd.Coord = c
+		t.has++
+	}
+	t.net.Nodes = append(t.net.Nodes, nd)
+	t.net.Index()
+	return len(t.net.Nodes) - 1
+}
+
+// finish orders nodes by id (numerically for TNTP ids), remapping links,
+// and places the nodes: as given, or laid out where coordinates are missing.
+func (t *topology) finish(o ImportOptions, rep *ImportReport, coordFile string) {
+	net := t.net
+	order := make([]int, len(net.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return engine.CompareIDs(net.Nodes[a].ID, net.Nodes[b].ID) })
+	pos := make([]int, len(order))
+	nodes := make([]engine.Node, len(order))
+	for k, i := range order {
+		pos[i], nodes[k] = k, net.Nodes[i]
+	}
+	net.Nodes = nodes
+	for e := range net.Links {
+		net.Links[e].From, net.Links[e].To = pos[net.Links[e].From], pos[net.Links[e].To]
+	}
+	net.Index()
+	switch {
+	case t.has == len(net.Nodes):
+		var raw [][2]float64
+		for _, nd := range net.Nodes {
+			raw = append(raw, nd.Coord)
+		}
+		net.Coords = engine.CoordPlanar
+		switch o.Coords {
+		case "lonlat":
+			net.Coords = engine.CoordLonLat
+		case "planar":
+		default:
+			if engine.LooksLonLat(raw) {
+				net.Coords = engine.CoordLonLat
+				rep.note("coordinates read as longitude/latitude (every point is within ±180/±90); choose planar coordinates if they are not")
+			} else {
+				rep.note("coordinates read as planar")
+			}
+		}
+		net.Project()
+	default:
+		missing := len(net.Nodes) - t.has
+		if coordFile == "" {
+			rep.note("no node coordinates were given: the map shows an automatic layout of the graph")
+		} else {
+			rep.note("%d of %d nodes have no coordinates in %s: the map shows an automatic layout of the graph", missing, len(net.Nodes), coordFile)
+		}
+		Layout(net)
+	}
+}
+
+func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
+	var probs engine.Problems
+	tn, err := ReadTNTPNet(bytes.NewReader(r.net.Data), r.net.Name)
+	if err = partial(err, &probs); err != nil {
+		return nil, nil, err
+	}
+	coords, coordFile, err := optionalCoords(r.nodes, &probs)
+	if err != nil {
+		return nil, nil, err
+	}
+	mean := o.Mean
+	if mean == "" || mean == MeanAuto {
+		mean = MeanFreeFlow
+		if r.flow != nil {
+			mean = MeanFlow
+		}
+	}
+	var flow map[[2]string]FlowRow
+	switch mean {
+	case MeanFlow:
+		if r.flow == nil {
+			return nil, nil, engine.InputError(r.net.Name, 0, "mean", "mean from the flow file's cost needs the _flow.tntp file beside the _net file")
+		}
+		rows, err := ReadTNTPFlow(bytes.NewReader(r.flow.Data), r.flow.Name)
+		if err = partial(err, &probs); err != nil {
+			return nil, nil, err
+		}
+		flow = map[[2]string]FlowRow{}
+		for _, row := range rows {
+			k := [2]string{row.From, row.To}
+			if _, dup := flow[k]; dup {
+				probs = append(probs, engine.InputError(r.flow.Name, row.Line, "From/To", "link %s→%s listed twice", row.From, row.To))
+			}
+			flow[k] = row
+		}
+		rep.note("link means: the congested Cost of %s", r.flow.Name)
+	case MeanFreeFlow:
+		rep.note("link means: free_flow_time of %s", r.net.Name)
+	default:
+		return nil, nil, engine.Errorf(engine.EINVALID, "mean %q: choose auto, freeflow or flow", o.Mean)
+	}
+	t, ps := newTopology(baseName(r.net.Name), coords, coordFile)
+	probs = append(probs, ps...)
+	src := &source{}
+	zeros := 0
+	for _, l := range tn.Links {
+		link := engine.Link{From: t.node(l.Init), To: t.node(l.Term)}
+		ls := linkSource{file: r.net.Name, line: l.Line, meanField: "free_flow_time"}
+		link.Mean = l.FFTime
+		if flow != nil {
+			row, ok := flow[[2]string{l.Init, l.Term}]
+			if !ok {
+				probs = append(probs, engine.InputError(r.flow.Name, 0, "From/To", "no row for link %s→%s (%s line %d)", l.Init, l.Term, r.net.Name, l.Line))
+				continue
+			}
+			link.Mean = row.Cost
+			ls = linkSource{file: r.flow.Name, line: row.Line, meanField: "Cost"}
+		}
+		if link.Mean == 0 {
+			zeros++
+		}
+		t.net.Links = append(t.net.Links, link)
+		src.links = append(src.links, ls)
+	}
+	if flow != nil && len(flow) > len(tn.Links) {
+		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "%d rows, the _net file has %d links", len(flow), len(tn.Links)))
+	}
+	for e := range t.net.Links {
+		if t.net.Links[e].Mean == 0 {
+			t.net.Links[e].Mean = ZeroTimeMean
+		}
+	}
+	if zeros > 0 {
+		rep.note("%d links have a zero time (zone connectors, typically): they take %.1f min, the link-time floor", zeros, ZeroTimeMean)
+	}
+	t.finish(o, rep, coordFile)
+	net := t.net
+	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: digest(r.net.Data)}}
+	for _, f := range []*File{r.nodes, r.flow} {
+		if f != nil {
+			net.Sources = append(net.Sources, engine.SourceFile{Path: f.Name, SHA256: digest(f.Data)})
+		}
+	}
+	zones := o.Zones
+	if zones == "" || zones == ZonesAuto {
+		zones = ZonesThrough
+		if tn.FirstThruNode > 1 {
+			zones = ZonesBlock
+		}
+	}
+	switch zones {
+	case ZonesBlock:
+		if tn.FirstThruNode > 1 {
+			n := BlockZones(net, tn.FirstThruNode)
+			rep.note("zone centroids (nodes below FIRST THRU NODE %d) are trip ends only: %d of them split into an origin (id:out) and a destination node, so no route passes through a zone", tn.FirstThruNode, n)
+		}
+	case ZonesThrough:
+		if tn.FirstThruNode > 1 {
+			rep.note("routes may pass through zone centroids (nodes below %d), as chosen", tn.FirstThruNode)
+		}
+	default:
+		return nil, nil, engine.Errorf(engine.EINVALID, "zones %q: choose auto, block or through", o.Zones)
+	}
+	for i := range src.links {
+		src.links[i].varField = src.links[i].meanField
+	}
+	return net, src, probs.Err()
+}
+
+// ZeroTimeMean is the mean given to a link whose file time is zero (zone
+// connectors): the link-time floor, so it costs almost nothing yet keeps
+// the positive mean every method needs.
+const ZeroTimeMean = linktime.Floor
+
+func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
+	var probs engine.Problems
+	rows, err := ReadLinkCSV(bytes.NewReader(r.csv.Data), r.csv.Name)
+	if err = partial(err, &probs); err != nil {
+		return nil, nil, err
+	}
+	coords, coordFile, err := optionalCoords(r.nodes, &probs)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, ps := newTopology(baseName(r.csv.Name), coords, coordFile)
+	probs = append(probs, ps...)
+	src := &source{}
+	for _, row := range rows {
+		t.net.Links = append(t.net.Links, engine.Link{From: t.node(row.From), To: t.node(row.To), Mean: row.Cost, Var: row.Var})
+		src.links = append(src.links, linkSource{r.csv.Name, row.Line, "Cost", "Var"})
+	}
+	t.finish(o, rep, coordFile)
+	t.net.Correlation = engine.Correlation{Model: "independent"}
+	t.net.Sources = []engine.SourceFile{{Path: r.csv.Name, SHA256: digest(r.csv.Data)}}
+	if o.CV == 0 {
+		rep.note("link means and variances: Cost and Var of %s", r.csv.Name)
+	}
+	return t.net, src, probs.Err()
+}
+
+// applyOptions sets variances, correlation, OD pairs and the step cap from
+// the options and the default rules, noting each default it applied.
+func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *ImportReport) {
+	fileVars := rep.Format != "TNTP"
+	cv := o.CV
+	if cv == 0 && !fileVars {
+		cv = DefaultCV
+	}
+	if cv > 0 {
+		for e := range net.Links {
+			sd := cv * net.Links[e].Mean
+			net.Links[e].Var = sd * sd
+		}
+		rep.note("link standard deviations: σ = %s × mean", strconv.FormatFloat(cv, 'g', -1, 64))
+	}
+	switch {
+	case o.Corr.Model != "":
+		net.Correlation = o.Corr
+	case rep.Format == "ontime JSON" && net.Correlation.Model != "":
+	case len(net.Links) <= DenseLinkLimit:
+		net.Correlation = engine.Correlation{Model: "random-psd", Seed: DefaultCorrSeed}
+		rep.note("correlation: random-psd (the paper's recipe), seed %d", DefaultCorrSeed)
+	default:
+		net.Correlation = engine.Correlation{Model: "independent"}
+		rep.note("correlation: independent (%d links is over the dense models' limit of %d)", len(net.Links), DenseLinkLimit)
+	}
+	if net.Correlation.Model == "explicit" && o.PSDProject {
+		rep.Problems = append(rep.Problems, projectIfNeeded(net, rep)...)
+	}
+	if net.Correlation.Model == "spatial" && net.Correlation.Length == 0 {
+		net.Correlation.Length = linktime.DefaultSpatialLength(net)
+		rep.note("spatial correlation length: %.4g (drawing-frame units)", net.Correlation.Length)
+	}
+	if len(o.ODs) > 0 {
+		net.ODs = nil
+		src.odFile = "ods"
+		for _, s := range o.ODs {
+			od, err := net.ParseOD(strings.TrimSpace(s))
+			if err != nil {
+				rep.Problems = append(rep.Problems, engine.InputError("ods", 0, s, "%s", engine.ErrorMessage(err)))
+				continue
+			}
+			net.ODs = append(net.ODs, od)
+		}
+	}
+	if len(net.ODs) == 0 && len(rep.Problems) == 0 {
+		net.ODs = DefaultODs(net, DefaultODCount)
+		var names []string
+		for _, od := range net.ODs {
+			names = append(names, net.ODString(od))
+		}
+		rep.note("OD pairs: %s, picked by rule (the pairs at the 50th to 90th percentile of LET time among 500 seeded random pairs)", strings.Join(names, ", "))
+	}
+	switch {
+	case o.StepCap > 0:
+		net.StepCap = o.StepCap
+	case net.StepCap == 0 && len(net.ODs) > 0:
+		net.StepCap = DefaultStepCap(net)
+		rep.note("step cap: %d links per trip (1.5 × the longest LET path of the OD pairs, at least 12)", net.StepCap)
+	}
+}

@@ -1,0 +1,410 @@
+package netfile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/graph/layout"
+	"gonum.org/v1/gonum/graph/simple"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// Size limits, enforced on import. Dense correlation models hold a links ×
+// links covariance and its eigen factor (4,000 links: 128 MB each, about a
+// minute to factor on two cores); larger networks take independent links.
+const (
+	MaxNodes       = 20000
+	MaxLinks       = 50000
+	DenseLinkLimit = 4000
+)
+
+// Check validates a network read from files and lists every problem, each
+// naming the file, line and field it came from: non-finite or non-positive
+// means, negative or non-finite variances, self-loops, duplicate links, a
+// covariance that is not symmetric or not positive semi-definite,
+// unreachable OD pairs, and sizes over the limits. Every path from a file to
+// a policy goes through it.
+func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
+	var probs engine.Problems
+	at := func(e int) linkSource {
+		if src != nil && e < len(src.links) {
+			return src.links[e]
+		}
+		return linkSource{file: net.Name, meanField: fmt.Sprintf("links[%d].mean", e), varField: fmt.Sprintf("links[%d].variance", e)}
+	}
+	if len(net.Nodes) > MaxNodes {
+		probs = append(probs, engine.Errorf(engine.EINVALID, "%d nodes: ontime takes at most %d", len(net.Nodes), MaxNodes))
+	}
+	if len(net.Links) > MaxLinks {
+		probs = append(probs, engine.Errorf(engine.EINVALID, "%d links: ontime takes at most %d", len(net.Links), MaxLinks))
+	}
+	if len(net.Links) == 0 {
+		probs = append(probs, engine.Errorf(engine.EINVALID, "the network has no links"))
+	}
+	seen := make(map[[2]int]int, len(net.Links))
+	for e, l := range net.Links {
+		s := at(e)
+		from, to := net.Nodes[l.From].ID, net.Nodes[l.To].ID
+		switch {
+		case math.IsNaN(l.Mean) || math.IsInf(l.Mean, 0):
+			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v is not a finite number", from, to, l.Mean))
+		case l.Mean <= 0:
+			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v must be positive", from, to, l.Mean))
+		}
+		if math.IsNaN(l.Var) || math.IsInf(l.Var, 0) {
+			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v is not a finite number", from, to, l.Var))
+		} else if l.Var < 0 {
+			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v must be ≥ 0", from, to, l.Var))
+		}
+		if l.From == l.To {
+			probs = append(probs, engine.InputError(s.file, s.line, "From/To", "link %s→%s is a self-loop", from, to))
+		}
+		k := [2]int{l.From, l.To}
+		if first, dup := seen[k]; dup {
+			fs := at(first)
+			probs = append(probs, engine.InputError(s.file, s.line, "From/To", "duplicate link %s→%s (first at %s line %d)", from, to, fs.file, fs.line))
+		} else {
+			seen[k] = e
+		}
+	}
+	c := net.Correlation
+	switch c.Model {
+	case "random-psd", "spatial", "explicit":
+		if len(net.Links) > DenseLinkLimit {
+			probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation holds a dense %d × %d covariance; it is limited to %d links: choose independent links for this network", c.Model, len(net.Links), len(net.Links), DenseLinkLimit))
+		}
+	case "independent":
+	default:
+		probs = append(probs, engine.InputError("correlation", 0, "model", "unknown model %q (independent, random-psd, spatial or explicit)", c.Model))
+	}
+	if c.Model == "spatial" && (c.Strength < 0 || c.Strength > 1) {
+		probs = append(probs, engine.InputError("correlation", 0, "strength", "must be in [0, 1], got %v", c.Strength))
+	}
+	if c.Model == "explicit" && len(probs) == 0 {
+		probs = append(probs, checkCovariance(net, o.PSDProject)...)
+	}
+	if len(probs) > 0 {
+		return probs // reachability needs sound means
+	}
+	odFile := "ods"
+	if src != nil && src.odFile != "" {
+		odFile = src.odFile
+	}
+	for i, od := range net.ODs {
+		if math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) {
+			probs = append(probs, engine.InputError(odFile, 0, fmt.Sprintf("ods[%d]", i), "OD %s: the destination cannot be reached from the origin", net.ODString(od)))
+		}
+	}
+	if net.StepCap < 0 {
+		probs = append(probs, engine.InputError("step_cap", 0, "step_cap", "must be ≥ 0"))
+	}
+	return probs
+}
+
+// checkCovariance checks an explicit covariance: one row per link, symmetric,
+// diagonal equal to the variances, positive semi-definite (or projected
+// onto the PSD cone when asked).
+func checkCovariance(net *engine.Network, project bool) engine.Problems {
+	cov := net.Correlation.Covariance
+	n := len(net.Links)
+	f := "correlation.covariance"
+	if len(cov) != n {
+		return engine.Problems{engine.InputError(net.Name, 0, f, "need %d rows (one per link), got %d", n, len(cov))}
+	}
+	var probs engine.Problems
+	for i, row := range cov {
+		if len(row) != n {
+			probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d]", f, i), "need %d entries, got %d", n, len(row)))
+			continue
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "%v is not a finite number", v))
+			} else if j < len(cov[j]) && math.Abs(v-cov[j][i]) > 1e-12*(1+math.Abs(v)) && j > i {
+				probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "not symmetric: %v, but [%d][%d] is %v", v, j, i, cov[j][i]))
+			}
+		}
+		if v := net.Links[i].Var; math.Abs(row[i]-v) > 1e-9*(1+v) {
+			probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d][%d]", f, i, i), "diagonal %v differs from link %d's variance %v", row[i], i, v))
+		}
+	}
+	if len(probs) > 0 || project {
+		return probs
+	}
+	if lo := minEigen(cov); lo < -1e-9*maxDiag(cov) {
+		probs = append(probs, engine.InputError(net.Name, 0, f, "not positive semi-definite (smallest eigenvalue %.4g): import it with the projection (--psd project, or 'project onto the nearest valid covariance' in the form), which clips negative eigenvalues and keeps the variances", lo))
+	}
+	return probs
+}
+
+func symDense(cov [][]float64) *mat.SymDense {
+	n := len(cov)
+	s := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			s.SetSym(i, j, cov[i][j])
+		}
+	}
+	return s
+}
+
+func minEigen(cov [][]float64) float64 {
+	var eig mat.EigenSym
+	if !eig.Factorize(symDense(cov), false) {
+		return math.Inf(-1)
+	}
+	return slices.Min(eig.Values(nil))
+}
+
+func maxDiag(cov [][]float64) float64 {
+	m := 0.0
+	for i := range cov {
+		m = math.Max(m, cov[i][i])
+	}
+	return math.Max(m, 1e-300)
+}
+
+// projectIfNeeded replaces a non-PSD explicit covariance by its projection:
+// negative eigenvalues clipped to zero, then rows rescaled so that every
+// variance is kept (the random-psd recipe's repair).
+func projectIfNeeded(net *engine.Network, rep *ImportReport) engine.Problems {
+	if probs := checkCovariance(net, true); len(probs) > 0 {
+		return probs
+	}
+	cov := net.Correlation.Covariance
+	if minEigen(cov) >= -1e-9*maxDiag(cov) {
+		return nil
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(symDense(cov), true) {
+		return engine.Problems{engine.InputError(net.Name, 0, "correlation.covariance", "the eigendecomposition failed")}
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	n := len(cov)
+	clipped := 0
+	for k, v := range vals {
+		if v < 0 {
+			vals[k] = 0
+			clipped++
+		}
+	}
+	out := make([][]float64, n)
+	for i := range n {
+		out[i] = make([]float64, n)
+		for j := range n {
+			s := 0.0
+			for k, v := range vals {
+				s += vecs.At(i, k) * v * vecs.At(j, k)
+			}
+			out[i][j] = s
+		}
+	}
+	for i := range n {
+		for j := range n {
+			if out[i][i] > 0 && out[j][j] > 0 {
+				out[i][j] *= math.Sqrt(cov[i][i]*cov[j][j]) / math.Sqrt(out[i][i]*out[j][j])
+			}
+		}
+	}
+	for i := range n {
+		for j := range i {
+			out[i][j] = out[j][i] // exact symmetry after rounding
+		}
+		out[i][i] = cov[i][i]
+	}
+	net.Correlation.Covariance = out
+	rep.note("the covariance was not positive semi-definite: projected (%d negative eigenvalues clipped, variances kept)", clipped)
+	return nil
+}
+
+// OriginSuffix marks the origin half of a zone centroid split by BlockZones.
+const OriginSuffix = engine.OriginSuffix
+
+// BlockZones keeps routes from passing through zone centroids (TNTP nodes
+// with ids below firstThru): each centroid with links both in and out is
+// split into a destination node (its id, the links in) and an origin node
+// (id + OriginSuffix, the links out), drawn at the same place. OD pairs
+// written with the centroid's id map to the right half. It returns how many
+// were split.
+func BlockZones(net *engine.Network, firstThru int) int {
+	in := make([]bool, len(net.Nodes))
+	for _, l := range net.Links {
+		in[l.To] = true
+	}
+	split := 0
+	n := len(net.Nodes)
+	for i := range n {
+		id := net.Nodes[i].ID
+		z, err := parseInt(id)
+		if err != nil || z >= firstThru || !in[i] || len(net.Out(i)) == 0 {
+			continue
+		}
+		origin := net.Nodes[i]
+		origin.ID = id + OriginSuffix
+		net.Nodes = append(net.Nodes, origin)
+		for _, e := range net.Out(i) {
+			net.Links[e].From = len(net.Nodes) - 1
+		}
+		split++
+	}
+	net.Index()
+	return split
+}
+
+func parseInt(s string) (int, error) {
+	var v int
+	_, err := fmt.Sscanf(s, "%d", &v)
+	if err == nil && fmt.Sprint(v) != s {
+		err = fmt.Errorf("not an integer")
+	}
+	return v, err
+}
+
+// DefaultODs picks k OD pairs by a fixed rule: among 500 random pairs of
+// nodes (seeded by the network's size) whose destination can be reached,
+// the ones at the 50th, 60th, 70th, 80th and 90th percentile of LET time:
+// trips long enough for routes to differ, never the extreme outliers.
+func DefaultODs(net *engine.Network, k int) []engine.OD {
+	type cand struct {
+		od engine.OD
+		t  float64
+	}
+	var origins, dests []int
+	for i, nd := range net.Nodes {
+		if len(net.Out(i)) > 0 {
+			origins = append(origins, i)
+		}
+		if _, isOrigin := trimOrigin(nd.ID); !isOrigin {
+			dests = append(dests, i)
+		}
+	}
+	if len(origins) == 0 || len(dests) == 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(len(net.Nodes)), uint64(len(net.Links))))
+	trees := map[int][]float64{}
+	var cands []cand
+	seen := map[engine.OD]bool{}
+	for range 500 {
+		od := engine.OD{Origin: origins[rng.IntN(len(origins))], Destination: dests[rng.IntN(len(dests))]}
+		if od.Origin == od.Destination || seen[od] || sameZone(net, od) {
+			continue
+		}
+		seen[od] = true
+		if len(trees) < 64 || trees[od.Destination] != nil {
+			if trees[od.Destination] == nil {
+				trees[od.Destination] = net.LET(od.Destination).Time
+			}
+			if t := trees[od.Destination][od.Origin]; !math.IsInf(t, 1) && t > 0 {
+				cands = append(cands, cand{od, t})
+			}
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.t != b.t {
+			if a.t < b.t {
+				return -1
+			}
+			return 1
+		}
+		return engine.CompareIDs(net.ODString(a.od), net.ODString(b.od))
+	})
+	var out []engine.OD
+	for i := range k {
+		if len(cands) == 0 {
+			break
+		}
+		q := 0.5 + 0.4*float64(i)/float64(max(k-1, 1))
+		c := cands[min(len(cands)-1, int(q*float64(len(cands))))]
+		if !slices.Contains(out, c.od) {
+			out = append(out, c.od)
+		}
+	}
+	return out
+}
+
+func trimOrigin(id string) (string, bool) {
+	if len(id) > len(OriginSuffix) && id[len(id)-len(OriginSuffix):] == OriginSuffix {
+		return id[:len(id)-len(OriginSuffix)], true
+	}
+	return id, false
+}
+
+func sameZone(net *engine.Network, od engine.OD) bool {
+	a, _ := trimOrigin(net.Nodes[od.Origin].ID)
+	return a == net.Nodes[od.Destination].ID
+}
+
+// DefaultStepCap is 1.5 times the longest LET path (in links) of the
+// network's OD pairs, rounded up, and at least 12 (Sioux Falls' cap): room
+// for detours, while DOT's tables (one level per link left) stay small.
+func DefaultStepCap(net *engine.Network) int {
+	longest := 0
+	for _, od := range net.ODs {
+		longest = max(longest, len(net.LET(od.Destination).Path(od.Origin, net)))
+	}
+	return max(12, (3*longest+1)/2)
+}
+
+// layoutLimit bounds the automatic layout (Isomap's all-pairs shortest
+// paths are cubic in the nodes); larger networks are put on a circle.
+const layoutLimit = 1000
+
+// Layout places a network without coordinates: Isomap (gonum) on the
+// undirected graph, which keeps graph distances; a circle where the graph
+// is too large or not connected.
+func Layout(net *engine.Network) {
+	defer fixLayout(net)
+	if len(net.Nodes) <= layoutLimit {
+		g := simple.NewUndirectedGraph()
+		for i := range net.Nodes {
+			g.AddNode(simple.Node(i))
+		}
+		for _, l := range net.Links {
+			if l.From != l.To && g.Edge(int64(l.From), int64(l.To)) == nil {
+				g.SetEdge(g.NewEdge(simple.Node(l.From), simple.Node(l.To)))
+			}
+		}
+		opt := layout.NewOptimizerR2(g, layout.IsomapR2{}.Update)
+		for opt.Update() {
+		}
+		ok := true
+		for i := range net.Nodes {
+			p := opt.Coord2(int64(i))
+			if math.IsNaN(p.X) || math.IsNaN(p.Y) {
+				ok = false
+				break
+			}
+			net.Nodes[i].X, net.Nodes[i].Y = p.X, p.Y
+		}
+		if ok {
+			return
+		}
+	}
+	for i := range net.Nodes {
+		a := 2 * math.Pi * float64(i) / float64(len(net.Nodes))
+		net.Nodes[i].X, net.Nodes[i].Y = math.Cos(a), math.Sin(a)
+	}
+}
+
+// fixLayout keeps a computed layout as the nodes' coordinates, so that it
+// survives a round trip through ontime's JSON.
+func fixLayout(net *engine.Network) {
+	for i := range net.Nodes {
+		net.Nodes[i].Coord = [2]float64{net.Nodes[i].X, net.Nodes[i].Y}
+	}
+	net.Coords = engine.CoordLayout
+}
+
+func digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

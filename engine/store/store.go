@@ -1,0 +1,280 @@
+// Package store keeps users' data — uploaded networks and background jobs
+// with their results — in an embedded SQLite database (pure Go,
+// modernc.org/sqlite) inside a state directory, apart from the read-only
+// benchmark data. Every write is one transaction in WAL mode with full
+// synchronous commits: a crash loses nothing already committed.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// FileName is the database's name inside the state directory.
+const FileName = "ontime.db"
+
+// Store is the state directory's database.
+type Store struct {
+	db  *sql.DB
+	Dir string
+}
+
+// migrations are the schema's versions, applied in order; PRAGMA
+// user_version records how many ran. Append, never edit.
+var migrations = []string{
+	// 1: uploaded networks and background jobs.
+	`CREATE TABLE networks (
+		name        TEXT PRIMARY KEY,
+		description TEXT NOT NULL DEFAULT '',
+		created     TEXT NOT NULL,
+		nodes       INTEGER NOT NULL,
+		links       INTEGER NOT NULL,
+		settings    TEXT NOT NULL, -- the import options, JSON
+		report      TEXT NOT NULL, -- the import report, JSON
+		data        BLOB NOT NULL  -- the network in ontime's JSON format
+	);
+	CREATE TABLE jobs (
+		id       TEXT PRIMARY KEY,
+		kind     TEXT NOT NULL,
+		network  TEXT NOT NULL,
+		state    TEXT NOT NULL, -- running, done, failed, interrupted
+		error    TEXT NOT NULL DEFAULT '',
+		spec     TEXT NOT NULL, -- JSON
+		started  TEXT NOT NULL,
+		seconds  REAL NOT NULL DEFAULT 0,
+		result   BLOB           -- JSON, when done
+	);
+	CREATE INDEX jobs_network ON jobs (network, kind, started);`,
+}
+
+// Open opens (creating it if needed) the database in dir, brings its schema
+// up to date, and marks jobs left running by a previous process as
+// interrupted.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "state directory %s: %v", dir, err)
+	}
+	path := filepath.Join(dir, FileName)
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s := &Store{db: db, Dir: dir}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := db.Exec(`UPDATE jobs SET state = 'interrupted', error = 'the server stopped while this job ran' WHERE state = 'running'`); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Version is the schema version the database is at.
+func (s *Store) Version() (int, error) {
+	var v int
+	err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v)
+	return v, err
+}
+
+func (s *Store) migrate() error {
+	v, err := s.Version()
+	if err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("database schema version %d is newer than this ontime knows (%d): use a newer ontime", v, len(migrations))
+	}
+	for i := v; i < len(migrations); i++ {
+		tx, err := s.db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, i+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Network is a stored network.
+type Network struct {
+	Name        string
+	Description string
+	Created     time.Time
+	Nodes       int
+	Links       int
+	Settings    []byte // JSON
+	Report      []byte // JSON
+	Data        []byte // ontime's JSON format (empty in listings)
+}
+
+const timeFormat = time.RFC3339Nano
+
+// PutNetwork stores a new network; a name already taken is refused.
+func (s *Store) PutNetwork(ctx context.Context, n Network) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO networks (name, description, created, nodes, links, settings, report, data)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, n.Name, n.Description, n.Created.UTC().Format(timeFormat), n.Nodes, n.Links,
+		string(n.Settings), string(n.Report), n.Data)
+	if err != nil && s.hasNetwork(ctx, n.Name) {
+		return engine.Errorf(engine.EINVALID, "a network called %q is already stored: choose another name", n.Name)
+	}
+	return err
+}
+
+func (s *Store) hasNetwork(ctx context.Context, name string) bool {
+	var one int
+	return s.db.QueryRowContext(ctx, `SELECT 1 FROM networks WHERE name = ?`, name).Scan(&one) == nil
+}
+
+// Network returns a stored network with its data.
+func (s *Store) Network(ctx context.Context, name string) (*Network, error) {
+	var n Network
+	var created, settings, report string
+	err := s.db.QueryRowContext(ctx, `SELECT name, description, created, nodes, links, settings, report, data FROM networks WHERE name = ?`, name).
+		Scan(&n.Name, &n.Description, &created, &n.Nodes, &n.Links, &settings, &report, &n.Data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, engine.Errorf(engine.ENOTFOUND, "no stored network %q", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	n.Created, _ = time.Parse(timeFormat, created)
+	n.Settings, n.Report = []byte(settings), []byte(report)
+	return &n, nil
+}
+
+// Networks lists the stored networks by name, without their data.
+func (s *Store) Networks(ctx context.Context) ([]Network, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, description, created, nodes, links FROM networks ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Network
+	for rows.Next() {
+		var n Network
+		var created string
+		if err := rows.Scan(&n.Name, &n.Description, &created, &n.Nodes, &n.Links); err != nil {
+			return nil, err
+		}
+		n.Created, _ = time.Parse(timeFormat, created)
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// RenameNetwork renames a network and its jobs in one transaction.
+func (s *Store) RenameNetwork(ctx context.Context, old, name string, data []byte) error {
+	if s.hasNetwork(ctx, name) {
+		return engine.Errorf(engine.EINVALID, "a network called %q is already stored: choose another name", name)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE networks SET name = ?, data = ? WHERE name = ?`, name, data, old)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return engine.Errorf(engine.ENOTFOUND, "no stored network %q", old)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE jobs SET network = ? WHERE network = ?`, name, old)
+		return err
+	})
+}
+
+// DeleteNetwork removes a network and its jobs.
+func (s *Store) DeleteNetwork(ctx context.Context, name string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM networks WHERE name = ?`, name)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return engine.Errorf(engine.ENOTFOUND, "no stored network %q", name)
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM jobs WHERE network = ?`, name)
+		return err
+	})
+}
+
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Job is a background job's record.
+type Job struct {
+	ID      string
+	Kind    string // "bench", …
+	Network string
+	State   string // running, done, failed, interrupted
+	Error   string
+	Spec    []byte // JSON
+	Started time.Time
+	Seconds float64
+	Result  []byte // JSON, when done
+}
+
+// PutJob inserts or replaces a job's record.
+func (s *Store) PutJob(ctx context.Context, j Job) error {
+	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO jobs (id, kind, network, state, error, spec, started, seconds, result)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, j.ID, j.Kind, j.Network, j.State, j.Error, string(j.Spec),
+		j.Started.UTC().Format(timeFormat), j.Seconds, j.Result)
+	return err
+}
+
+// Job returns a job by id.
+func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
+	return s.scanJob(s.db.QueryRowContext(ctx, `SELECT id, kind, network, state, error, spec, started, seconds, result FROM jobs WHERE id = ?`, id), id)
+}
+
+// LatestJob returns the network's most recent job of a kind in a state
+// ("" for any state).
+func (s *Store) LatestJob(ctx context.Context, network, kind, state string) (*Job, error) {
+	return s.scanJob(s.db.QueryRowContext(ctx, `SELECT id, kind, network, state, error, spec, started, seconds, result FROM jobs
+		WHERE network = ? AND kind = ? AND (? = '' OR state = ?) ORDER BY started DESC LIMIT 1`, network, kind, state, state), network)
+}
+
+func (s *Store) scanJob(row *sql.Row, what string) (*Job, error) {
+	var j Job
+	var spec, started string
+	err := row.Scan(&j.ID, &j.Kind, &j.Network, &j.State, &j.Error, &spec, &started, &j.Seconds, &j.Result)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, engine.Errorf(engine.ENOTFOUND, "no job for %s", what)
+	}
+	if err != nil {
+		return nil, err
+	}
+	j.Spec = []byte(spec)
+	j.Started, _ = time.Parse(timeFormat, started)
+	return &j, nil
+}

@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+func TestRestartKeepsNetworksAndJobs(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Version(); v != len(migrations) {
+		t.Fatalf("schema version %d, want %d", v, len(migrations))
+	}
+	n := Network{Name: "berlin", Created: time.Now(), Nodes: 3, Links: 2, Settings: []byte(`{}`), Report: []byte(`{}`), Data: []byte(`{"x":1}`)}
+	if err := s.PutNetwork(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutNetwork(ctx, n); engine.ErrorCode(err) != engine.EINVALID {
+		t.Fatalf("second put of the same name: %v", err)
+	}
+	for _, j := range []Job{
+		{ID: "a", Kind: "bench", Network: "berlin", State: "done", Spec: []byte(`{}`), Started: time.Now().Add(-time.Minute), Result: []byte(`{"r":1}`)},
+		{ID: "b", Kind: "bench", Network: "berlin", State: "running", Spec: []byte(`{}`), Started: time.Now()},
+	} {
+		if err := s.PutJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close() // the process stops with job b running
+
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.Network(ctx, "berlin")
+	if err != nil || string(got.Data) != `{"x":1}` || got.Links != 2 {
+		t.Fatalf("after restart: %+v, %v", got, err)
+	}
+	if j, err := s.Job(ctx, "b"); err != nil || j.State != "interrupted" {
+		t.Fatalf("running job after restart: %+v, %v", j, err)
+	}
+	if j, err := s.LatestJob(ctx, "berlin", "bench", "done"); err != nil || j.ID != "a" || string(j.Result) != `{"r":1}` {
+		t.Fatalf("latest done job: %+v, %v", j, err)
+	}
+	if err := s.RenameNetwork(ctx, "berlin", "mitte", []byte(`{"x":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Network(ctx, "berlin"); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Fatalf("old name still there: %v", err)
+	}
+	if j, _ := s.Job(ctx, "a"); j.Network != "mitte" {
+		t.Fatalf("job not renamed with its network: %+v", j)
+	}
+	if err := s.DeleteNetwork(ctx, "mitte"); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := s.Networks(ctx); len(list) != 0 {
+		t.Fatalf("after delete: %v", list)
+	}
+	if _, err := s.Job(ctx, "a"); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Fatalf("jobs of a deleted network remain: %v", err)
+	}
+	if err := s.DeleteNetwork(ctx, "nope"); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Fatalf("delete of an unknown network: %v", err)
+	}
+}
+
+func TestNewerSchemaIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.db.Exec(`PRAGMA user_version = 99`)
+	s.Close()
+	if _, err := Open(dir); err == nil {
+		t.Fatal("a database from a newer ontime was opened")
+	}
+}

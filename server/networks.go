@@ -1,0 +1,206 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/web"
+)
+
+// maxUpload bounds an upload's total size (Chicago Regional's three TNTP
+// files are 4 MB).
+const maxUpload = 64 << 20
+
+func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
+	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{Mean: netfile.MeanAuto, Zones: netfile.ZonesAuto, Corr: "default"}, nil))
+}
+
+// handleAddNetworkPreview reads the uploaded files with the form's
+// settings and shows the validation report, the settings and a preview map;
+// nothing is stored until the user saves.
+func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
+	if err := r.ParseMultipartForm(maxUpload); err != nil {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB in all): %v", maxUpload>>20, err))
+		return
+	}
+	form, opts, err := importForm(r.MultipartForm.Value)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var files []netfile.File
+	for _, fh := range r.MultipartForm.File["files"] {
+		f, err := fh.Open()
+		if err != nil {
+			s.fail(w, r, engine.Errorf(engine.EINVALID, "upload %s: %v", fh.Filename, err))
+			return
+		}
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			s.fail(w, r, engine.Errorf(engine.EINVALID, "upload %s: %v", fh.Filename, err))
+			return
+		}
+		files = append(files, netfile.File{Name: fh.Filename, Data: data})
+	}
+	imp, err := s.Lab.Preview(files, opts)
+	v := &web.ImportView{Report: imp.Report}
+	if err == nil {
+		v.Token, v.Name = imp.Token, imp.Name
+		v.Nodes, v.Links, v.Correlation, v.StepCap = len(imp.Net.Nodes), len(imp.Net.Links), imp.Net.Correlation.Model, imp.Net.StepCap
+		for _, od := range imp.Net.ODs {
+			v.ODs = append(v.ODs, imp.Net.ODString(od))
+		}
+	} else if imp == nil || imp.Report == nil || len(imp.Report.Problems) == 0 {
+		s.fail(w, r, err)
+		return
+	}
+	if form.Name == "" {
+		form.Name = v.Name
+	}
+	if v.Token == "" {
+		w.WriteHeader(http.StatusUnprocessableEntity)
+	}
+	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), form, v))
+}
+
+// importForm reads the import settings; a bad value names its field.
+func importForm(f url.Values) (web.ImportForm, netfile.ImportOptions, error) {
+	get := func(k string) string { return strings.TrimSpace(f.Get(k)) }
+	form := web.ImportForm{Name: get("name"), Mean: get("mean"), CV: get("cv"), Corr: get("corr"), CorrSeed: get("corr_seed"),
+		Strength: get("strength"), Length: get("length"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
+		Coords: get("coords"), Project: get("psd") == "project"}
+	o := netfile.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project}
+	num := func(field, v string, lo, hi float64) (float64, error) {
+		if v == "" {
+			return 0, nil
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x < lo || x > hi || x != x {
+			return 0, engine.Errorf(engine.EINVALID, "%s=%q: give a number from %g to %g", field, v, lo, hi)
+		}
+		return x, nil
+	}
+	var err error
+	if o.CV, err = num("cv", form.CV, 0, 5); err != nil {
+		return form, o, err
+	}
+	capf, err := num("cap", form.StepCap, 0, 10000)
+	if err != nil {
+		return form, o, err
+	}
+	o.StepCap = int(capf)
+	switch form.Corr {
+	case "", "default":
+	case "independent":
+		o.Corr = engine.Correlation{Model: "independent"}
+	case "random-psd":
+		seed, err := num("corr_seed", form.CorrSeed, 0, 1<<53)
+		if err != nil {
+			return form, o, err
+		}
+		o.Corr = engine.Correlation{Model: "random-psd", Seed: uint64(seed)}
+		if form.CorrSeed == "" {
+			o.Corr.Seed = netfile.DefaultCorrSeed
+		}
+	case "spatial":
+		st, err := num("strength", form.Strength, 0, 1)
+		if err != nil {
+			return form, o, err
+		}
+		if form.Strength == "" {
+			st = 0.5
+		}
+		length, err := num("length", form.Length, 0, 1e12)
+		if err != nil {
+			return form, o, err
+		}
+		o.Corr = engine.Correlation{Model: "spatial", Strength: st, Length: length}
+	default:
+		return form, o, engine.Errorf(engine.EINVALID, "corr=%q: choose default, independent, random-psd or spatial", form.Corr)
+	}
+	for _, od := range strings.FieldsFunc(form.ODs, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+		o.ODs = append(o.ODs, od)
+	}
+	return form, o, nil
+}
+
+func (s *server) handleAddNetworkSave(w http.ResponseWriter, r *http.Request) {
+	imp, err := s.Lab.Pending(chi.URLParam(r, "token"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name := strings.TrimSpace(r.FormValue("name"))
+	if err := s.Lab.Save(r.Context(), imp, name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/networks/"+url.PathEscape(name), http.StatusSeeOther)
+}
+
+func (s *server) handleImportJSON(w http.ResponseWriter, r *http.Request) {
+	imp, err := s.Lab.Pending(chi.URLParam(r, "token"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, mapJSON(imp.Net))
+}
+
+func (s *server) handleRenameNetwork(w http.ResponseWriter, r *http.Request) {
+	old := chi.URLParam(r, "name")
+	name := strings.TrimSpace(r.FormValue("name"))
+	if err := s.Lab.RenameNetwork(r.Context(), old, name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/networks/"+url.PathEscape(name), http.StatusSeeOther)
+}
+
+// handleDeleteNetwork deletes a stored network once the form repeats its
+// name (the confirmation).
+func (s *server) handleDeleteNetwork(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "name")
+	if r.FormValue("confirm") != name {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "to delete %s, type its name to confirm", name))
+		return
+	}
+	if err := s.Lab.DeleteNetwork(r.Context(), name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "name")
+	if _, err := s.Lab.LoadNetwork(r.Context(), name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.json"`, name))
+	if err := s.Lab.ExportNetwork(r.Context(), name, w); err != nil {
+		s.Log.Error("export failed", "network", name, "err", err)
+	}
+}
+
+// storedInfo adds a stored network's import report to its page.
+func (s *server) storedInfo(r *http.Request, n *lab.Net, v *web.NetworkView) {
+	rep, _, err := s.Lab.StoredReport(r.Context(), n.Net.Name)
+	if err != nil {
+		return
+	}
+	v.Stored, v.Notes = true, rep.Notes
+}
