@@ -28,9 +28,9 @@ import (
 // committed models and no animation delay.
 func newTestServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	l := lab.New(lab.Options{})
+	l := lab.New(lab.Options{StateDir: t.TempDir()})
 	ts := httptest.NewServer(NewServer(Deps{Lab: l, Version: "test", Assets: assets.FS}))
-	t.Cleanup(ts.Close)
+	t.Cleanup(func() { ts.Close(); l.Close() })
 	return ts
 }
 

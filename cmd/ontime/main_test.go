@@ -179,3 +179,47 @@ func TestNetworksFetchFromMirror(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// networks add/list/show/rm and bench --network NAME share one state
+// directory; bad input names file, line and field and stores nothing.
+func TestNetworksAddAndBenchStored(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"ONTIME_STATE": filepath.Join(dir, "state")}
+	good := filepath.Join(dir, "Grid_net.tntp")
+	os.WriteFile(good, []byte("<NUMBER OF NODES> 4\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 4\n<END OF METADATA>\n"+
+		"~ init_node term_node capacity length free_flow_time b power speed toll link_type ;\n"+
+		"1 2 1 1 10 0 4 0 0 1 ;\n2 4 1 1 10 0 4 0 0 1 ;\n1 3 1 1 9 0 4 0 0 1 ;\n3 4 1 1 11 0 4 0 0 1 ;\n"), 0o644)
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("From,To,Cost,Var\n1,2,NaN,1\n2,2,1,1\n"), 0o644)
+
+	_, _, err := runCLI(t, env, "networks", "add", bad)
+	if err == nil || !strings.Contains(err.Error(), "bad.csv:2: field Cost") || !strings.Contains(err.Error(), "bad.csv:3: field From/To: link 2→2 is a self-loop") {
+		t.Fatalf("bad file: %v", err)
+	}
+	out, _, err := runCLI(t, env, "networks", "add", good, "--name", "grid", "--ods", "1-4", "--cv", "0.2")
+	if err != nil || !strings.Contains(out, `stored as "grid"`) {
+		t.Fatalf("add: %v %s", err, out)
+	}
+	if _, _, err := runCLI(t, env, "networks", "add", good, "--name", "grid"); err == nil || !strings.Contains(err.Error(), "already stored") {
+		t.Errorf("second add under the same name: %v", err)
+	}
+	out, _, _ = runCLI(t, env, "networks", "list")
+	if !strings.Contains(out, "grid       stored: 4 nodes, 4 links") {
+		t.Errorf("list: %s", out)
+	}
+	out, _, err = runCLI(t, env, "bench", "--network", "grid", "--methods", "let,dot", "--budgets", "1", "--pools", "2", "--pool-size", "100", "--format", "csv", "--quiet")
+	if err != nil || !strings.Contains(out, "dot") {
+		t.Errorf("bench on the stored network: %v %s", err, out)
+	}
+	// A TNTP path works directly, without storing.
+	out, _, err = runCLI(t, env, "networks", "show", "--network", good)
+	if err != nil || !strings.Contains(out, "4 nodes, 4 links") {
+		t.Errorf("show a TNTP path: %v %s", err, out)
+	}
+	if _, _, err := runCLI(t, env, "networks", "rm", "grid"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, env, "bench", "--network", "grid"); err == nil {
+		t.Error("bench on a removed network")
+	}
+}

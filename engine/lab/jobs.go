@@ -155,37 +155,37 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, version string) JobStatus {
 			j.st.Stage, j.st.Done, j.st.Total = stage, done, total
 			j.mu.Unlock()
 		}}
-	l.persist(j)
+	l.persist(j.status(), spec, j.started, nil)
 	go func() {
 		rep, err := bench.Run(l.ctx, cfg)
-		j.mu.Lock()
-		j.st.Seconds = time.Since(j.started).Seconds()
+		final := j.status()
+		final.Seconds = time.Since(j.started).Seconds()
 		if err != nil {
-			j.st.State, j.st.Error = "failed", engine.ErrorMessage(err)
+			final.State, final.Error, rep = "failed", engine.ErrorMessage(err), nil
 			l.logf("benchmark job %s failed: %v", id, err)
 		} else {
-			j.st.State, j.report = "done", rep
+			final.State = "done"
 		}
+		// Stored first, then shown: whoever sees "done" finds it in the store.
+		l.persist(final, spec, j.started, rep)
+		j.mu.Lock()
+		j.st, j.report = final, rep
 		j.mu.Unlock()
-		l.persist(j)
 	}()
 	return j.status()
 }
 
 // persist writes a job's record to the store, if one is open.
-func (l *Lab) persist(j *job) {
+func (l *Lab) persist(s JobStatus, spec BenchSpec, started time.Time, rep *bench.Report) {
 	st, err := l.store()
 	if err != nil {
 		return
 	}
-	s := j.status()
-	spec, _ := json.Marshal(j.spec)
-	rec := store.Job{ID: s.ID, Kind: jobKind, Network: s.Network, State: s.State, Error: s.Error, Spec: spec, Started: j.started, Seconds: s.Seconds}
-	j.mu.Lock()
-	if j.report != nil {
-		rec.Result, _ = json.Marshal(j.report)
+	specJSON, _ := json.Marshal(spec)
+	rec := store.Job{ID: s.ID, Kind: jobKind, Network: s.Network, State: s.State, Error: s.Error, Spec: specJSON, Started: started, Seconds: s.Seconds}
+	if rep != nil {
+		rec.Result, _ = json.Marshal(rep)
 	}
-	j.mu.Unlock()
 	if err := st.PutJob(context.Background(), rec); err != nil {
 		l.logf("storing job %s: %v", s.ID, err)
 	}

@@ -270,11 +270,12 @@ func optionalCoords(f *File, probs *engine.Problems) ([]NodeCoord, string, error
 type topology struct {
 	net    *engine.Network
 	coords map[string][2]float64
+	ids    map[string]int
 	has    int // nodes with coordinates
 }
 
 func newTopology(name string, coords []NodeCoord, coordFile string) (*topology, engine.Problems) {
-	t := &topology{net: &engine.Network{Name: name}, coords: map[string][2]float64{}}
+	t := &topology{net: &engine.Network{Name: name}, coords: map[string][2]float64{}, ids: map[string]int{}}
 	var probs engine.Problems
 	for _, c := range coords {
 		if _, dup := t.coords[c.ID]; dup {
@@ -286,9 +287,24 @@ func newTopology(name string, coords []NodeCoord, coordFile string) (*topology, 
 	return t, probs
 }
 
+// known reports link endpoints missing from the coordinate file, when one
+// was given: a link to an unknown node.
+func (t *topology) known(coordFile, file string, line int, fields ...string) engine.Problems {
+	if coordFile == "" {
+		return nil
+	}
+	var probs engine.Problems
+	for i := 0; i+1 < len(fields); i += 2 {
+		if _, ok := t.coords[fields[i+1]]; !ok {
+			probs = append(probs, engine.InputError(file, line, fields[i], "node %s is not in %s", fields[i+1], coordFile))
+		}
+	}
+	return probs
+}
+
 // node returns the index of id, adding the node on first sight.
 func (t *topology) node(id string) int {
-	if i, ok := t.net.NodeIndex(id); ok {
+	if i, ok := t.ids[id]; ok {
 		return i
 	}
 	nd := engine.Node{ID: id}
@@ -297,7 +313,7 @@ func (t *topology) node(id string) int {
 		t.has++
 	}
 	t.net.Nodes = append(t.net.Nodes, nd)
-	t.net.Index()
+	t.ids[id] = len(t.net.Nodes) - 1
 	return len(t.net.Nodes) - 1
 }
 
@@ -397,6 +413,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	src := &source{}
 	zeros := 0
 	for _, l := range tn.Links {
+		probs = append(probs, t.known(coordFile, r.net.Name, l.Line, "init_node", l.Init, "term_node", l.Term)...)
 		link := engine.Link{From: t.node(l.Init), To: t.node(l.Term)}
 		ls := linkSource{file: r.net.Name, line: l.Line, meanField: "free_flow_time"}
 		link.Mean = l.FFTime
@@ -479,6 +496,7 @@ func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 	probs = append(probs, ps...)
 	src := &source{}
 	for _, row := range rows {
+		probs = append(probs, t.known(coordFile, r.csv.Name, row.Line, "From", row.From, "To", row.To)...)
 		t.net.Links = append(t.net.Links, engine.Link{From: t.node(row.From), To: t.node(row.To), Mean: row.Cost, Var: row.Var})
 		src.links = append(src.links, linkSource{r.csv.Name, row.Line, "Cost", "Var"})
 	}

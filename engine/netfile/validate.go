@@ -87,7 +87,7 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 		probs = append(probs, engine.InputError("correlation", 0, "strength", "must be in [0, 1], got %v", c.Strength))
 	}
 	if c.Model == "explicit" && len(probs) == 0 {
-		probs = append(probs, checkCovariance(net, o.PSDProject)...)
+		probs = append(probs, checkCovariance(net, src.file(), o.PSDProject)...)
 	}
 	if len(probs) > 0 {
 		return probs // reachability needs sound means
@@ -107,38 +107,46 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	return probs
 }
 
+// file names the network's link file, for messages.
+func (s *source) file() string {
+	if s != nil && len(s.links) > 0 {
+		return s.links[0].file
+	}
+	return "network"
+}
+
 // checkCovariance checks an explicit covariance: one row per link, symmetric,
 // diagonal equal to the variances, positive semi-definite (or projected
 // onto the PSD cone when asked).
-func checkCovariance(net *engine.Network, project bool) engine.Problems {
+func checkCovariance(net *engine.Network, file string, project bool) engine.Problems {
 	cov := net.Correlation.Covariance
 	n := len(net.Links)
 	f := "correlation.covariance"
 	if len(cov) != n {
-		return engine.Problems{engine.InputError(net.Name, 0, f, "need %d rows (one per link), got %d", n, len(cov))}
+		return engine.Problems{engine.InputError(file, 0, f, "need %d rows (one per link), got %d", n, len(cov))}
 	}
 	var probs engine.Problems
 	for i, row := range cov {
 		if len(row) != n {
-			probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d]", f, i), "need %d entries, got %d", n, len(row)))
+			probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d]", f, i), "need %d entries, got %d", n, len(row)))
 			continue
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "%v is not a finite number", v))
+				probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "%v is not a finite number", v))
 			} else if j < len(cov[j]) && math.Abs(v-cov[j][i]) > 1e-12*(1+math.Abs(v)) && j > i {
-				probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "not symmetric: %v, but [%d][%d] is %v", v, j, i, cov[j][i]))
+				probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "not symmetric: %v, but [%d][%d] is %v", v, j, i, cov[j][i]))
 			}
 		}
 		if v := net.Links[i].Var; math.Abs(row[i]-v) > 1e-9*(1+v) {
-			probs = append(probs, engine.InputError(net.Name, 0, fmt.Sprintf("%s[%d][%d]", f, i, i), "diagonal %v differs from link %d's variance %v", row[i], i, v))
+			probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, i), "diagonal %v differs from link %d's variance %v", row[i], i, v))
 		}
 	}
 	if len(probs) > 0 || project {
 		return probs
 	}
 	if lo := minEigen(cov); lo < -1e-9*maxDiag(cov) {
-		probs = append(probs, engine.InputError(net.Name, 0, f, "not positive semi-definite (smallest eigenvalue %.4g): import it with the projection (--psd project, or 'project onto the nearest valid covariance' in the form), which clips negative eigenvalues and keeps the variances", lo))
+		probs = append(probs, engine.InputError(file, 0, f, "not positive semi-definite (smallest eigenvalue %.4g): import it with the projection (--psd project, or 'project onto the nearest valid covariance' in the form), which clips negative eigenvalues and keeps the variances", lo))
 	}
 	return probs
 }
@@ -174,7 +182,7 @@ func maxDiag(cov [][]float64) float64 {
 // negative eigenvalues clipped to zero, then rows rescaled so that every
 // variance is kept (the random-psd recipe's repair).
 func projectIfNeeded(net *engine.Network, rep *ImportReport) engine.Problems {
-	if probs := checkCovariance(net, true); len(probs) > 0 {
+	if probs := checkCovariance(net, net.Name, true); len(probs) > 0 {
 		return probs
 	}
 	cov := net.Correlation.Covariance
@@ -207,10 +215,14 @@ func projectIfNeeded(net *engine.Network, rep *ImportReport) engine.Problems {
 			out[i][j] = s
 		}
 	}
+	diag := make([]float64, n)
+	for i := range n {
+		diag[i] = out[i][i]
+	}
 	for i := range n {
 		for j := range n {
-			if out[i][i] > 0 && out[j][j] > 0 {
-				out[i][j] *= math.Sqrt(cov[i][i]*cov[j][j]) / math.Sqrt(out[i][i]*out[j][j])
+			if diag[i] > 0 && diag[j] > 0 {
+				out[i][j] *= math.Sqrt(cov[i][i]*cov[j][j]) / math.Sqrt(diag[i]*diag[j])
 			}
 		}
 	}

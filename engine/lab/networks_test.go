@@ -1,0 +1,101 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/netfile"
+)
+
+const gridCSV = "From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"
+
+// A stored network survives a restart, opens like a built-in one, runs
+// every method, and keeps its benchmark results; a rejected file stores
+// nothing.
+func TestStoredNetworkLifecycle(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	l := New(Options{StateDir: state})
+	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Save(ctx, imp, "sfn"); engine.ErrorCode(err) != engine.EINVALID {
+		t.Fatalf("a built-in's name was taken: %v", err)
+	}
+	if err := l.Save(ctx, imp, "grid"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.ReadImport([]netfile.File{{Name: "bad.csv", Data: []byte("From,To,Cost,Var\n1,1,x,1\n")}}, netfile.ImportOptions{}); err == nil {
+		t.Fatal("a bad file was accepted")
+	}
+	n, err := l.Open("grid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := BenchSpec{Methods: []string{"let", "dot", "cgr"}, Budgets: []float64{1}, Pools: 2, PoolSize: 200}
+	st := l.StartBench(n, spec, "test")
+	for st.State == "running" {
+		st, _, _, _ = l.Job(st.ID)
+	}
+	if st.State != "done" {
+		t.Fatalf("job %+v", st)
+	}
+	l.Close()
+
+	l = New(Options{StateDir: state})
+	defer l.Close()
+	var names []string
+	for _, info := range l.Networks() {
+		if info.Stored {
+			names = append(names, info.Name)
+		}
+	}
+	if strings.Join(names, ",") != "grid" {
+		t.Fatalf("stored after restart: %v", names)
+	}
+	got, rep, jspec, ok := l.LatestBench("grid")
+	if !ok || got.State != "done" || rep == nil || len(rep.Summary) != 3 || jspec.PoolSize != 200 {
+		t.Fatalf("latest job after restart: %+v %v %+v", got, rep, jspec)
+	}
+	n, err = l.Open("grid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := n.Compare(ctx, CompareRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"let", "dot", "cdot", "cgr", "fma", "mlr", "bestpath", "condrule", "clairvoyant"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range c.Rollouts {
+		if ro.Err != "" {
+			t.Errorf("%s: %s", ro.Method, ro.Err)
+		}
+	}
+	// Pools are keyed by the network's fingerprint, not its name: the same
+	// network under the benchmark's name would not share its pools.
+	if n.Net.PoolKey() == "grid" || !strings.HasPrefix(n.Net.PoolKey(), "fp:") {
+		t.Errorf("pool key %q", n.Net.PoolKey())
+	}
+	if err := l.RenameNetwork(ctx, "grid", "grid2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Open("grid"); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Errorf("old name still opens: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := l.ExportNetwork(ctx, "grid2", &buf); err != nil || !strings.Contains(buf.String(), `"name": "grid2"`) {
+		t.Errorf("export: %v %s", err, buf.String())
+	}
+	if _, _, _, ok := l.LatestBench("grid2"); !ok {
+		t.Error("the job did not follow its network's new name")
+	}
+	if err := l.DeleteNetwork(ctx, "grid2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.DeleteNetwork(ctx, "sfn"); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("a built-in could be deleted: %v", err)
+	}
+}

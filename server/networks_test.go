@@ -1,0 +1,116 @@
+package server
+
+import (
+	"bytes"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// upload posts files and settings to the Add-a-network form, as a browser
+// would, without following redirects.
+func upload(t *testing.T, url string, files map[string]string, fields map[string]string) (*http.Response, *goquery.Document) {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for name, content := range files {
+		w, _ := mw.CreateFormFile("files", name)
+		io.WriteString(w, content)
+	}
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	mw.Close()
+	res, err := http.Post(url, mw.FormDataContentType(), &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, doc
+}
+
+var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+func TestAddNetworkPreviewSaveRenameDelete(t *testing.T) {
+	ts := newTestServer(t)
+	csv := "From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"
+
+	// Rejected: every problem listed, no save button, nothing stored.
+	res, doc := upload(t, ts.URL+"/networks/add", map[string]string{"bad.csv": "From,To,Cost,Var\n1,1,x,1\n1,2,1,-2\n"}, nil)
+	probs := doc.Find(`[data-testid="import-problems"] li`)
+	if res.StatusCode != http.StatusUnprocessableEntity || probs.Length() != 2 || doc.Find(`[data-testid="import-save"]`).Length() != 0 {
+		t.Fatalf("bad upload: %d, %d problems: %s", res.StatusCode, probs.Length(), probs.Text())
+	}
+	if !strings.Contains(probs.Text(), "bad.csv:2: field Cost") {
+		t.Errorf("problems %q", probs.Text())
+	}
+	// A bad setting names its field.
+	res, _ = upload(t, ts.URL+"/networks/add", map[string]string{"grid.csv": csv}, map[string]string{"cv": "lots"})
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("cv=lots: %d", res.StatusCode)
+	}
+
+	// Accepted: a report, a preview map fed by the import's JSON, a save form.
+	res, doc = upload(t, ts.URL+"/networks/add", map[string]string{"grid.csv": csv}, map[string]string{"ods": "1-4", "corr": "independent"})
+	src, ok := doc.Find(`[data-testid="import-map"]`).Attr("data-src")
+	action, _ := doc.Find(`[data-testid="import-save-form"]`).Attr("action")
+	if res.StatusCode != 200 || !ok || action == "" {
+		t.Fatalf("preview: %d, map %q, save %q", res.StatusCode, src, action)
+	}
+	if _, body := get(t, ts, src); !strings.Contains(body, `"links":[`) {
+		t.Errorf("preview JSON: %s", body)
+	}
+	if _, body := get(t, ts, "/"); strings.Contains(body, `data-testid="network-grid"`) {
+		t.Error("stored before saving")
+	}
+	res, err := noRedirect.PostForm(ts.URL+action, url.Values{"name": {"Bad Name"}})
+	if err != nil || res.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad name: %v %v", res.StatusCode, err)
+	}
+	res, err = noRedirect.PostForm(ts.URL+action, url.Values{"name": {"grid"}})
+	if err != nil || res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/networks/grid" {
+		t.Fatalf("save: %v %v", res.StatusCode, err)
+	}
+	if _, body := get(t, ts, "/"); !strings.Contains(body, `data-testid="network-grid"`) {
+		t.Error("the saved network is not listed")
+	}
+	res, body := get(t, ts, "/networks/grid")
+	if res.StatusCode != 200 || !strings.Contains(body, `data-testid="import-notes"`) || !strings.Contains(body, `data-testid="delete-form"`) {
+		t.Errorf("network page: %d", res.StatusCode)
+	}
+	if res, body := get(t, ts, "/compare?net=grid"); res.StatusCode != 200 || !strings.Contains(body, `data-testid="method-dot"`) {
+		t.Errorf("compare page on the stored network: %d", res.StatusCode)
+	}
+	if res, body := get(t, ts, "/networks/grid/export"); res.StatusCode != 200 || !strings.Contains(body, `"format": "ontime-network"`) {
+		t.Errorf("export: %d %.100s", res.StatusCode, body)
+	}
+
+	// Rename, then delete only with the name typed as confirmation.
+	if res, _ := noRedirect.PostForm(ts.URL+"/networks/grid/rename", url.Values{"name": {"grid-2"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("rename: %d", res.StatusCode)
+	}
+	if res, _ := noRedirect.PostForm(ts.URL+"/networks/grid-2/delete", url.Values{"confirm": {"nope"}}); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("delete without confirmation: %d", res.StatusCode)
+	}
+	if res, _ := get(t, ts, "/networks/grid-2"); res.StatusCode != 200 {
+		t.Error("deleted without confirmation")
+	}
+	if res, _ := noRedirect.PostForm(ts.URL+"/networks/grid-2/delete", url.Values{"confirm": {"grid-2"}}); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("delete: %d", res.StatusCode)
+	}
+	if res, _ := get(t, ts, "/networks/grid-2"); res.StatusCode != 404 {
+		t.Errorf("after delete: %d", res.StatusCode)
+	}
+	if res, _ := noRedirect.PostForm(ts.URL+"/networks/sfn/delete", url.Values{"confirm": {"sfn"}}); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("deleting a built-in: %d", res.StatusCode)
+	}
+}
