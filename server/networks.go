@@ -12,7 +12,6 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -21,7 +20,7 @@ import (
 const maxUpload = 64 << 20
 
 func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
-	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{Mean: netfile.MeanAuto, Zones: netfile.ZonesAuto, Corr: "default"}, nil))
+	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{Mean: lab.MeanAuto, Zones: lab.ZonesAuto, Corr: "default"}, nil))
 }
 
 // handleAddNetworkPreview reads the uploaded files with the form's
@@ -38,7 +37,7 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 		s.fail(w, r, err)
 		return
 	}
-	var files []netfile.File
+	var files []lab.File
 	for _, fh := range r.MultipartForm.File["files"] {
 		f, err := fh.Open()
 		if err != nil {
@@ -51,7 +50,7 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 			s.fail(w, r, engine.Errorf(engine.EINVALID, "upload %s: %v", fh.Filename, err))
 			return
 		}
-		files = append(files, netfile.File{Name: fh.Filename, Data: data})
+		files = append(files, lab.File{Name: fh.Filename, Data: data})
 	}
 	imp, err := s.Lab.Preview(files, opts)
 	v := &web.ImportView{Report: imp.Report}
@@ -75,12 +74,12 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 }
 
 // importForm reads the import settings; a bad value names its field.
-func importForm(f url.Values) (web.ImportForm, netfile.ImportOptions, error) {
+func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 	get := func(k string) string { return strings.TrimSpace(f.Get(k)) }
 	form := web.ImportForm{Name: get("name"), Mean: get("mean"), CV: get("cv"), Corr: get("corr"), CorrSeed: get("corr_seed"),
 		Strength: get("strength"), Length: get("length"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
 		Coords: get("coords"), Project: get("psd") == "project"}
-	o := netfile.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project}
+	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project}
 	num := func(field, v string, lo, hi float64) (float64, error) {
 		if v == "" {
 			return 0, nil
@@ -111,7 +110,7 @@ func importForm(f url.Values) (web.ImportForm, netfile.ImportOptions, error) {
 		}
 		o.Corr = engine.Correlation{Model: "random-psd", Seed: uint64(seed)}
 		if form.CorrSeed == "" {
-			o.Corr.Seed = netfile.DefaultCorrSeed
+			o.Corr.Seed = lab.DefaultCorrSeed
 		}
 	case "spatial":
 		st, err := num("strength", form.Strength, 0, 1)

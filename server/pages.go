@@ -2,16 +2,12 @@ package server
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/linktime"
-	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -80,11 +76,9 @@ func (s *server) handleTeach(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.page(r, "teach", title)
 	p.Network = lab.Example
-	first := n.Net.Links[n.Net.Out(n.Net.ODs[0].Origin)[0]]
-	sd := first.SD()
-	let, _ := n.Validate(n.Net.ODs[0], 1)
-	render(w, r, web.Teach(p, web.TeachForm{Observed: first.Mean, Lo: max(linktime.Floor, first.Mean-3*sd), Hi: first.Mean + 3*sd,
-		Mean: first.Mean, SD: sd, Budget: let, Optimum: policy.TwoBranchOptimum(), NoHistory: nohist}))
+	t := n.TeachSetup()
+	render(w, r, web.Teach(p, web.TeachForm{Observed: t.Observed, Lo: t.Lo, Hi: t.Hi, Mean: t.Mean, SD: t.SD, Budget: t.Budget,
+		Optimum: t.Optimum, NoHistory: nohist}))
 }
 
 func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
@@ -109,42 +103,20 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
 	var ms []web.ModelView
-	for _, info := range s.Lab.Networks() {
-		mv := web.ModelView{Network: info.Name, File: policy.ModelFile(info.Name, "")}
-		n, err := s.Lab.Open(info.Name)
-		if err != nil {
-			mv.Err = "network unavailable: " + info.Reason
-		} else if card, err := n.Card(); err != nil {
-			mv.Err = "no trained model: " + err.Error()
-		} else {
-			mv.Card = card
-			if _, err := n.Policy("gpght"); err != nil {
-				mv.Err = "the model cannot run here: " + err.Error()
-				mv.Card = nil
-			}
-			for _, a := range policy.Ablations {
-				if c, err := policy.ReadModelCard(s.Lab.Options().ModelsDir, info.Name, a); err == nil {
-					mv.Controls = append(mv.Controls, c)
-				}
-			}
-		}
-		ms = append(ms, mv)
+	for _, m := range s.Lab.Models() {
+		ms = append(ms, web.ModelView{Network: m.Network, File: m.File, Card: m.Card, Err: m.Err, Controls: m.Controls})
 	}
 	render(w, r, web.Models(s.page(r, "models", "Models"), ms))
 }
 
 func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
-	v := web.AboutView{Files: builtin.DataFiles, Floor: linktime.Floor}
-	for _, m := range lab.Methods() {
+	a := lab.AboutInfo()
+	v := web.AboutView{Files: a.Files, Floor: a.Floor}
+	for _, m := range a.Methods {
 		v.Methods = append(v.Methods, web.MethodOption{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color})
 	}
-	keys := make([]string, 0, len(builtin.Licences))
-	for k := range builtin.Licences {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		v.Licences = append(v.Licences, web.Licence{Key: k, Text: builtin.Licences[k]})
+	for _, kv := range a.Licences {
+		v.Licences = append(v.Licences, web.Licence{Key: kv[0], Text: kv[1]})
 	}
 	render(w, r, web.About(s.page(r, "about", "About the numbers"), v))
 }

@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/policy"
 )
 
 // Plots are drawn by gonum/plot as SVG from numbers the engine computed.
@@ -63,7 +62,7 @@ func budgetLine(p *plot.Plot, budget, lo, hi float64) error {
 }
 
 // trainingCurve plots a model card's validation curve.
-func trainingCurve(card *policy.ModelCard) ([]byte, error) {
+func trainingCurve(card *lab.ModelCard) ([]byte, error) {
 	p := newPlot("Validation on-time rate during training", "policy-gradient iteration", "on-time rate")
 	for k, f := range card.ValidationFactors {
 		var xy plotter.XYs

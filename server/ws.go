@@ -10,7 +10,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/sim"
 )
 
 // The websocket protocol is documented in docs/protocol.md.
@@ -151,8 +150,6 @@ type resultJSON struct {
 	Remaining float64 `json:"remaining"`
 }
 
-var endNames = map[sim.End]string{sim.Arrived: "arrived", sim.OverTime: "over_time", sim.DeadEnd: "dead_end", sim.CapHit: "step_cap"}
-
 // handleCompareWS streams a comparison: every method's steps through one
 // realization, step k of every method before step k+1, then the outcomes.
 func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
@@ -228,7 +225,7 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 		if ro.Err != "" {
 			continue
 		}
-		res := resultJSON{Type: "result", Method: ro.Method, End: endNames[ro.Result.End], OnTime: ro.Result.OnTime, Time: ro.Result.Time,
+		res := resultJSON{Type: "result", Method: ro.Method, End: lab.EndName(ro.Result.End), OnTime: ro.Result.OnTime, Time: ro.Result.Time,
 			Links: ro.Result.Links, Remaining: c.Budget - ro.Result.Time}
 		if st.send(res) != nil {
 			return

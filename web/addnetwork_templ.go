@@ -8,7 +8,7 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/ontime-routing/ontime/engine/netfile"
+import "github.com/ontime-routing/ontime/engine/lab"
 
 // ImportForm is the "Add a network" form's state (strings as typed, so a
 // rejected upload shows the form as it was).
@@ -20,7 +20,7 @@ type ImportForm struct {
 // ImportView is the result of reading the uploaded files: the report, and
 // for an accepted network the token that saves it and its summary.
 type ImportView struct {
-	Report      *netfile.ImportReport
+	Report      *lab.ImportReport
 	Token, Name string
 	Nodes       int
 	Links       int
@@ -148,9 +148,9 @@ func AddNetwork(p Page, f ImportForm, v *ImportView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var6 string
-			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(f2(netfile.DefaultCV))
+			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(f2(lab.DefaultCV))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/addnetwork.templ`, Line: 54, Col: 113}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/addnetwork.templ`, Line: 54, Col: 109}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 			if templ_7745c5c3_Err != nil {

@@ -8,16 +8,16 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/ontime-routing/ontime/engine/policy"
+import "github.com/ontime-routing/ontime/engine/lab"
 
 // ModelView is one model with its card.
 type ModelView struct {
 	Network string
 	File    string
-	Card    *policy.ModelCard
+	Card    *lab.ModelCard
 	Err     string
 	// Controls are the ablations trained for the network (ontime train --ablation).
-	Controls []*policy.ModelCard
+	Controls []*lab.ModelCard
 }
 
 func Models(p Page, ms []ModelView) templ.Component {

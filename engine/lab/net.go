@@ -46,6 +46,7 @@ type MethodInfo struct {
 	Name, Label, Doc, Reference, Color string
 	Bound                              bool // an upper bound no traveller could follow
 	Learned                            bool // trained for the network's OD pairs (and budget range)
+	Learner                            bool // trained here, on first use, from the training stream
 	Compare, Bench                     bool // in the default comparison / benchmark
 }
 
@@ -62,7 +63,7 @@ func Methods() []MethodInfo {
 
 func methodInfo(m policy.Method) MethodInfo {
 	return MethodInfo{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color,
-		Bound: m.IsBound(), Learned: m.Trained(), Compare: m.Compare, Bench: m.Bench}
+		Bound: m.IsBound(), Learned: m.Trained(), Learner: m.Kind == policy.Learner, Compare: m.Compare, Bench: m.Bench}
 }
 
 // Method describes one method (offered or not, or onnx:PATH).

@@ -1,0 +1,112 @@
+package lab
+
+import (
+	"slices"
+
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// The types the dashboard shows, named here so that it talks to the lab
+// alone.
+type (
+	ModelCard     = policy.ModelCard
+	ImportOptions = netfile.ImportOptions
+	ImportReport  = netfile.ImportReport
+	File          = netfile.File
+	DataFile      = builtin.DataFile
+)
+
+// Import defaults, for forms.
+const (
+	MeanAuto        = netfile.MeanAuto
+	ZonesAuto       = netfile.ZonesAuto
+	DefaultCV       = netfile.DefaultCV
+	DefaultCorrSeed = netfile.DefaultCorrSeed
+)
+
+// TeachSetup is what the teaching view opens with: the example's first
+// link law (the slider's range is μ ± 3σ, floored), its budget at factor 1
+// and the closed-form optimum.
+type TeachSetup struct {
+	Observed, Lo, Hi, Mean, SD, Budget, Optimum float64
+}
+
+// TeachSetup describes the five-node example's teaching view.
+func (n *Net) TeachSetup() TeachSetup {
+	first := n.Net.Links[n.Net.Out(n.Net.ODs[0].Origin)[0]]
+	sd := first.SD()
+	let, _ := n.Validate(n.Net.ODs[0], 1)
+	return TeachSetup{Observed: first.Mean, Lo: max(linktime.Floor, first.Mean-3*sd), Hi: first.Mean + 3*sd,
+		Mean: first.Mean, SD: sd, Budget: let, Optimum: policy.TwoBranchOptimum()}
+}
+
+// ModelInfo is a network's GPG-HT model as the models page shows it.
+type ModelInfo struct {
+	Network  string
+	File     string
+	Card     *ModelCard
+	Err      string
+	Controls []*ModelCard // the ablations trained for it
+}
+
+// Models lists every network's GPG-HT model, or why it has none.
+func (l *Lab) Models() []ModelInfo {
+	var out []ModelInfo
+	for _, info := range l.Networks() {
+		mi := ModelInfo{Network: info.Name, File: policy.ModelFile(info.Name, "")}
+		n, err := l.Open(info.Name)
+		switch {
+		case err != nil:
+			mi.Err = "network unavailable: " + info.Reason
+		default:
+			card, err := n.Card()
+			if err != nil {
+				mi.Err = "no trained model: " + err.Error()
+				break
+			}
+			if _, err := n.Policy("gpght"); err != nil {
+				mi.Err = "the model cannot run here: " + err.Error()
+				break
+			}
+			mi.Card = card
+			for _, a := range policy.Ablations {
+				if c, err := policy.ReadModelCard(l.opts.ModelsDir, info.Name, a); err == nil {
+					mi.Controls = append(mi.Controls, c)
+				}
+			}
+		}
+		out = append(out, mi)
+	}
+	return out
+}
+
+// About is what the "About the numbers" page states.
+type About struct {
+	Floor    float64
+	Files    []DataFile
+	Licences [][2]string // key, text
+	Methods  []MethodInfo
+}
+
+// AboutInfo gathers the facts of the about page from the engine.
+func AboutInfo() About {
+	a := About{Floor: linktime.Floor, Files: builtin.DataFiles, Methods: Methods()}
+	keys := make([]string, 0, len(builtin.Licences))
+	for k := range builtin.Licences {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		a.Licences = append(a.Licences, [2]string{k, builtin.Licences[k]})
+	}
+	return a
+}
+
+// EndName names how an episode ended, for the streams.
+func EndName(e sim.End) string {
+	return map[sim.End]string{sim.Arrived: "arrived", sim.OverTime: "over_time", sim.DeadEnd: "dead_end", sim.CapHit: "step_cap"}[e]
+}
