@@ -158,16 +158,22 @@ func (n *Network) NodeIndex(id string) (int, bool) {
 	return i, ok
 }
 
+// OriginIndex is the node a trip from id starts at: a zone centroid's
+// origin half (id + OriginSuffix) when it was split, else the node itself.
+func (n *Network) OriginIndex(id string) (int, bool) {
+	if twin, ok := n.NodeIndex(id + OriginSuffix); ok {
+		return twin, true
+	}
+	return n.NodeIndex(id)
+}
+
 // ParseOD reads "O-D" (source ids) into an OD of node indices.
 func (n *Network) ParseOD(s string) (OD, error) {
 	for k := 0; k < len(s); k++ {
 		if s[k] != '-' || k == 0 {
 			continue
 		}
-		o, okO := n.NodeIndex(s[:k])
-		if twin, ok := n.NodeIndex(s[:k] + OriginSuffix); ok {
-			o = twin // a zone centroid's trips start at its origin half
-		}
+		o, okO := n.OriginIndex(s[:k])
 		d, okD := n.NodeIndex(s[k+1:])
 		if okO && okD {
 			if o == d {

@@ -46,12 +46,12 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 		rq.od = engine.OD{Origin: 0, Destination: len(n.Net.Nodes) - 1}
 	}
 	if v := q.Get("o"); v != "" {
-		if rq.od.Origin, err = node(n, "o", v); err != nil {
+		if rq.od.Origin, err = node(n, "o", v, n.Net.OriginIndex); err != nil {
 			return nil, err
 		}
 	}
 	if v := q.Get("d"); v != "" {
-		if rq.od.Destination, err = node(n, "d", v); err != nil {
+		if rq.od.Destination, err = node(n, "d", v, n.Net.NodeIndex); err != nil {
 			return nil, err
 		}
 	}
@@ -102,8 +102,8 @@ func parseMethods(n *lab.Net, values []string) ([]string, error) {
 	return out, nil
 }
 
-func node(n *lab.Net, field, id string) (int, error) {
-	i, ok := n.Net.NodeIndex(id)
+func node(n *lab.Net, field, id string, index func(string) (int, bool)) (int, error) {
+	i, ok := index(id)
 	if !ok {
 		return 0, engine.Errorf(engine.EINVALID, "%s=%q: network %s has no such node", field, id, n.Net.Name)
 	}
