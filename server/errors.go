@@ -35,9 +35,13 @@ func message(err error) string {
 }
 
 // wantsJSON reads the request's Accept header: JSON when it names
-// application/json ahead of (or without) text/html. Browsers navigating ask
-// for text/html first; the front end's fetches ask for JSON.
+// application/json ahead of (or without) text/html, and for websocket
+// upgrades. Browsers navigating ask for text/html first; the front end's
+// fetches ask for JSON.
 func wantsJSON(r *http.Request) bool {
+	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		return true // a stream's client reads JSON (docs/protocol.md)
+	}
 	accept := r.Header.Get("Accept")
 	j := strings.Index(accept, "application/json")
 	h := strings.Index(accept, "text/html")

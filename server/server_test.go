@@ -241,7 +241,11 @@ func TestCompareStreamRejectsBadRequestsBeforeUpgrading(t *testing.T) {
 	ts := newTestServer(t)
 	_, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/compare?net=twobranch&f=-1", nil)
 	if err == nil || res == nil || res.StatusCode != 400 {
-		t.Errorf("err %v, response %v", err, res)
+		t.Fatalf("err %v, response %v", err, res)
+	}
+	var e struct{ Error string }
+	if b, _ := io.ReadAll(res.Body); json.Unmarshal(b, &e) != nil || e.Error == "" {
+		t.Errorf("the refusal is not JSON: %.200s", b)
 	}
 	h := http.Header{"Origin": {"http://evil.example"}}
 	_, res, err = websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/compare?net=twobranch", h)

@@ -80,15 +80,6 @@ func Load(name, dataDir string) (*engine.Network, error) {
 	return net, nil
 }
 
-// Open loads a built-in network by name, or a network file by path (any
-// format netfile.OpenFile reads).
-func Open(nameOrPath, dataDir string) (*engine.Network, error) {
-	if netfile.LooksLikePath(nameOrPath) {
-		return netfile.OpenFile(nameOrPath, netfile.ImportOptions{})
-	}
-	return Load(nameOrPath, dataDir)
-}
-
 // reader reads data files and records their digests for provenance.
 type reader struct {
 	dir     string

@@ -39,9 +39,18 @@ type CorrStats struct {
 	Clipped int     `json:"clipped_eigenvalues"` // negative eigenvalues set to 0
 }
 
+// DenseLinkLimit bounds the dense correlation models (random-psd, spatial,
+// explicit): they hold a links × links covariance and its eigen factor
+// (4,000 links: 128 MB each, minutes to factor on two cores).
+const DenseLinkLimit = 4000
+
 // New builds the model from the network's means, variances and correlation.
 func New(net *engine.Network) (*Gaussian, error) {
 	n := len(net.Links)
+	if m := net.Correlation.Model; m != "" && m != "independent" && n > DenseLinkLimit {
+		return nil, engine.Errorf(engine.EINVALID, "network %s has %d links: %s correlation is dense and limited to %d links; choose independent links (--corr independent)",
+			net.Name, n, m, DenseLinkLimit)
+	}
 	g := &Gaussian{Mean: make([]float64, n), SD: make([]float64, n), Spec: net.Correlation}
 	for e, l := range net.Links {
 		g.Mean[e], g.SD[e] = l.Mean, l.SD()

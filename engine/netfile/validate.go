@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
 // Size limits, enforced on import. Dense correlation models hold a links ×
@@ -21,7 +22,7 @@ import (
 const (
 	MaxNodes       = 20000
 	MaxLinks       = 50000
-	DenseLinkLimit = 4000
+	DenseLinkLimit = linktime.DenseLinkLimit
 )
 
 // Check validates a network read from files and lists every problem, each

@@ -1,7 +1,14 @@
 package store
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -83,5 +90,71 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	s.Close()
 	if _, err := Open(dir); err == nil {
 		t.Fatal("a database from a newer ontime was opened")
+	}
+}
+
+// A process killed in the middle of writing loses nothing it had
+// committed, and leaves a database that opens and passes SQLite's
+// integrity check.
+func TestCrashKeepsCommittedWrites(t *testing.T) {
+	if os.Getenv("ONTIME_STORE_WRITER") != "" {
+		writer(os.Getenv("ONTIME_STORE_WRITER"))
+		return
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestCrashKeepsCommittedWrites$")
+	cmd.Env = append(os.Environ(), "ONTIME_STORE_WRITER="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Read committed names until 40 are acknowledged, then kill mid-stream.
+	var committed []string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && len(committed) < 40 {
+		if name, ok := strings.CutPrefix(sc.Text(), "committed "); ok {
+			committed = append(committed, name)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if len(committed) < 40 {
+		t.Fatalf("the writer acknowledged only %d commits", len(committed))
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var ok string
+	if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&ok); err != nil || ok != "ok" {
+		t.Fatalf("integrity check: %q %v", ok, err)
+	}
+	for _, name := range committed {
+		if _, err := s.Network(context.Background(), name); err != nil {
+			t.Errorf("committed network %s lost: %v", name, err)
+		}
+	}
+}
+
+// writer stores networks with a large payload as fast as it can, saying
+// each commit on stdout, until it is killed.
+func writer(dir string) {
+	s, err := Open(dir)
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	payload := bytes.Repeat([]byte("x"), 256<<10)
+	for i := 0; ; i++ {
+		name := fmt.Sprintf("n%d", i)
+		if err := s.PutNetwork(context.Background(), Network{Name: name, Created: time.Now(), Settings: []byte("{}"), Report: []byte("{}"), Data: payload}); err != nil {
+			fmt.Println("error", err)
+			return
+		}
+		fmt.Println("committed", name)
 	}
 }
