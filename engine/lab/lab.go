@@ -12,6 +12,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/store"
 )
 
@@ -126,16 +127,26 @@ func (l *Lab) Open(name string) (*Net, error) {
 // Options returns the options the lab was made with.
 func (l *Lab) Options() Options { return l.opts }
 
-// WarmMethods are built ahead of the first request by Warm: the ones a
-// comparison uses by default and whose first use is slow (DOT's tables,
-// cgr's continuations, bestpath's k shortest paths).
-var WarmMethods = []string{"let", "dot", "cdot", "cgr", "bestpath", "gpght", "clairvoyant"}
+// warmMethods are built ahead of the first request by Warm: the
+// registry's methods marked Warm (the default comparison's, and those whose
+// first use is slow: DOT's tables, cgr's continuations, bestpath's k
+// shortest paths).
+func warmMethods() []string {
+	var out []string
+	for _, m := range policy.Methods {
+		if m.Warm {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
 
-// Warm opens every available network and drives each warm method once per
+// Warm opens every available built-in network and drives each warm method once per
 // benchmark OD pair at the largest budget factor the pages offer, so that
 // tables and caches are ready before anyone asks. It stops when ctx ends.
 func (l *Lab) Warm(ctx context.Context, maxFactor float64) {
-	for _, info := range l.Networks() {
+	methods := warmMethods()
+	for _, info := range l.builtinNetworks() { // stored ones build on first use
 		if !info.Available {
 			continue
 		}
@@ -147,7 +158,7 @@ func (l *Lab) Warm(ctx context.Context, maxFactor float64) {
 			if ctx.Err() != nil {
 				return
 			}
-			n.Compare(ctx, CompareRequest{OD: od, Factor: maxFactor, Methods: WarmMethods})
+			n.Compare(ctx, CompareRequest{OD: od, Factor: maxFactor, Methods: methods})
 		}
 	}
 }

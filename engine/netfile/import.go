@@ -108,6 +108,9 @@ func Import(files []File, o ImportOptions) (*engine.Network, *ImportReport, erro
 	if o.Name != "" {
 		net.Name = o.Name
 	}
+	if net.Description == "" {
+		net.Description = fmt.Sprintf("imported from %s (%s)", strings.Join(rep.Files, ", "), rep.Format)
+	}
 	applyOptions(net, src, o, rep)
 	rep.Problems = append(rep.Problems, Check(net, src, o)...)
 	if len(rep.Problems) > 0 {

@@ -113,8 +113,8 @@ type Method struct {
 	// Offered: the dashboard lists it (controls and variants are CLI only).
 	Offered bool
 	// Compare: in the dashboard's default comparison; Bench: in the default
-	// benchmark table.
-	Compare, Bench bool
+	// benchmark table; Warm: built when the dashboard starts (slow first use).
+	Compare, Bench, Warm bool
 	// New builds the policy and reports its settings for provenance.
 	New func(env *Env) (engine.Policy, map[string]any, error)
 }
@@ -132,27 +132,27 @@ var Methods []Method
 
 func init() {
 	Methods = []Method{
-		{Name: "let", Label: "the route fastest on average", Color: "#7f7f7f", Kind: Planner, Offered: true, Compare: true, Bench: true,
+		{Name: "let", Label: "the route fastest on average", Color: "#7f7f7f", Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "follow the least-expected-time path",
 			Reference: "Least-expected-time path (Dijkstra on mean link times); ties broken by fewest links, then link ids.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewLET(env.Net, env.Destinations()...), map[string]any{"tie_tolerance": engine.TieTolerance}, nil
 			}},
-		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", Kind: Planner, Offered: true, Compare: true, Bench: true,
+		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "Prakash's time-discretized SOTA dynamic program on the marginal link laws",
 			Reference: "Prakash (2020), Algorithms for most reliable routes on stochastic and time-dependent networks, Transportation Research Part B 138, 202–220: the SOTA recursion swept in decreasing order of time on a grid.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.StepCap, "uses": "marginals"}, nil
 			}},
-		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#56b4e9", Kind: Planner, Offered: true, Bench: true,
+		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#56b4e9", Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Doc:       "DOT with the next link's law conditioned on the observed links",
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return &CDOT{dot: d, model: env.Model}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
 			}},
-		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", Kind: Planner, Offered: true, Compare: true, Bench: true,
+		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
 			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -170,7 +170,7 @@ func init() {
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newMLR(env, 1000, 30), map[string]any{"samples": 1000, "iterations": 30, "training": "stream batch 0"}, nil
 			}},
-		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Kind: Planner, Offered: true, Bench: true,
+		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Doc:       "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
 			Reference: "Best a-priori path: the highest exact Gaussian on-time probability among the k shortest paths by mean (Yen).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -213,7 +213,7 @@ func init() {
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewCondRule(NewLET(env.Net, env.Destinations()...), env.Model), map[string]any{"continuation": "LET path", "correlation": env.Model.Spec.Model}, nil
 			}},
-		{Name: "clairvoyant", Label: "knows every time in advance: an upper bound", Color: "#000000", Kind: Bound, Offered: true, Bench: true,
+		{Name: "clairvoyant", Label: "knows every time in advance: an upper bound", Color: "#000000", Kind: Bound, Offered: true, Warm: true, Bench: true,
 			Doc:       "upper bound: the hop-capped shortest realized path of each realization",
 			Reference: "Not a policy: the shortest realized path of each realization, as if every time were known before leaving. It bounds every method from above.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
