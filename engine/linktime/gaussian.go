@@ -41,7 +41,8 @@ type CorrStats struct {
 
 // DenseLinkLimit bounds the dense correlation models (random-psd, spatial,
 // explicit): they hold a links × links covariance and its eigen factor
-// (4,000 links: 128 MB each, minutes to factor on two cores).
+// (2,950 links: 173 s to factor on two cores; 4,000 links: 128 MB each
+// and about 7 minutes).
 const DenseLinkLimit = 4000
 
 // New builds the model from the network's means, variances and correlation.

@@ -17,8 +17,8 @@ import (
 )
 
 // Size limits, enforced on import. Dense correlation models hold a links ×
-// links covariance and its eigen factor (4,000 links: 128 MB each, about a
-// minute to factor on two cores); larger networks take independent links.
+// links covariance and its eigen factor (linktime.DenseLinkLimit); larger
+// networks take independent links.
 const (
 	MaxNodes       = 20000
 	MaxLinks       = 50000
