@@ -2,6 +2,8 @@ package policy_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,5 +63,36 @@ func TestMethodColorsAreFixedAndDistinct(t *testing.T) {
 	a, b := policy.Color("onnx:x.onnx"), policy.Color("onnx:y.onnx")
 	if !strings.HasPrefix(a, "hsl(") || a == b || policy.Color("onnx:x.onnx") != a {
 		t.Errorf("fallback colours %q, %q", a, b)
+	}
+}
+
+// Every committed model card matches the fingerprint of the network it was
+// trained for (a change to the fingerprint's definition must update the
+// cards, or the dashboard refuses the models). Needs no ONNX Runtime.
+func TestCommittedModelCardsMatchTheirNetworks(t *testing.T) {
+	dir := filepath.Join("..", "..", "models")
+	cards, _ := filepath.Glob(filepath.Join(dir, "*.card.json"))
+	if len(cards) == 0 {
+		t.Fatal("no model cards found in models/")
+	}
+	data := os.Getenv("ONTIME_DATA")
+	for _, path := range cards {
+		base := strings.TrimSuffix(filepath.Base(path), ".card.json")
+		name, ablation, _ := strings.Cut(base, "-")
+		net, err := builtin.Load(name, data)
+		if err != nil {
+			continue // the benchmark data is not here; twobranch always is
+		}
+		card, err := policy.ReadModelCard(dir, name, ablation)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		corr := net.Correlation
+		if ablation == "indep" {
+			corr = engine.Correlation{Model: "independent"}
+		}
+		if want := engine.Fingerprint(net, corr); card.Fingerprint != want {
+			t.Errorf("%s: fingerprint %s, network %s is %s", path, card.Fingerprint, name, want)
+		}
 	}
 }
