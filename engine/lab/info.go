@@ -58,6 +58,13 @@ func (l *Lab) Models() []ModelInfo {
 	var out []ModelInfo
 	for _, info := range l.Networks() {
 		mi := ModelInfo{Network: info.Name, File: policy.ModelFile(info.Name, "")}
+		// Without a card there is no model, and the network need not be
+		// opened (a stored network's first open factors its covariance).
+		if _, err := policy.ReadModelCard(l.opts.ModelsDir, info.Name, ""); err != nil {
+			mi.Err = "no trained model: " + err.Error()
+			out = append(out, mi)
+			continue
+		}
 		n, err := l.Open(info.Name)
 		switch {
 		case err != nil:
