@@ -117,6 +117,8 @@ await test(`compare on ${net}: every method's outcome equals ontime bench on tha
   for (const m of methods) {
     const row = page.locator(`[data-testid="result-${m}"]`);
     shown[m] = await row.getAttribute("data-outcome");
+    const ms = Number(await page.locator(`[data-testid="latency-${m}"]`).textContent());
+    assert.ok(ms >= 0 && Number.isFinite(ms), `${m}: decision latency ${ms}`);
   }
   const out = execFileSync(bin, ["bench", "--network", net, "--methods", methods.join(","), "--ods", od.join("-"), "--budgets", "1.05",
     "--pools", String(r + 1), "--pool-size", "1", "--format", "json", "--quiet"], { env: process.env }).toString();

@@ -141,13 +141,14 @@ type stepJSON struct {
 }
 
 type resultJSON struct {
-	Type      string  `json:"type"`
-	Method    string  `json:"method"`
-	End       string  `json:"end"`
-	OnTime    bool    `json:"on_time"`
-	Time      float64 `json:"time"`
-	Links     int     `json:"links"`
-	Remaining float64 `json:"remaining"`
+	Type       string  `json:"type"`
+	Method     string  `json:"method"`
+	End        string  `json:"end"`
+	OnTime     bool    `json:"on_time"`
+	Time       float64 `json:"time"`
+	Links      int     `json:"links"`
+	Remaining  float64 `json:"remaining"`
+	DecisionMS float64 `json:"decision_ms"` // wall time per decision
 }
 
 // handleCompareWS streams a comparison: every method's steps through one
@@ -225,7 +226,7 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 		if ro.Err != "" {
 			continue
 		}
-		res := resultJSON{Type: "result", Method: ro.Method, End: lab.EndName(ro.Result.End), OnTime: ro.Result.OnTime, Time: ro.Result.Time,
+		res := resultJSON{Type: "result", Method: ro.Method, DecisionMS: ro.DecisionMS, End: lab.EndName(ro.Result.End), OnTime: ro.Result.OnTime, Time: ro.Result.Time,
 			Links: ro.Result.Links, Remaining: c.Budget - ro.Result.Time}
 		if st.send(res) != nil {
 			return

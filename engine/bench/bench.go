@@ -32,12 +32,16 @@ type Config struct {
 	Seed     uint64 // benchmark instance; 0 is the published one
 	Sampled  bool
 	DOTDelta float64 // DOT's grid step; 0 picks the default
-	CacheDir string  // trained learners are kept here ("" : no cache)
-	Device   string  // ONNX policies: "cpu" or "cuda"
-	Models   string  // directory of trained models ("" : models/ found upwards)
-	Logf     func(format string, args ...any)
-	Workers  int       // 0: all cores
-	Progress io.Writer // a progress line for long runs; nil for none
+	// RolloutBase and RolloutSamples set rollout's base policy and draws
+	// ("" and 0: chosen on the validation pool, and the base's default).
+	RolloutBase    string
+	RolloutSamples int
+	CacheDir       string // trained learners are kept here ("" : no cache)
+	Device         string // ONNX policies: "cpu" or "cuda"
+	Models         string // directory of trained models ("" : models/ found upwards)
+	Logf           func(format string, args ...any)
+	Workers        int       // 0: all cores
+	Progress       io.Writer // a progress line for long runs; nil for none
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
 	// only the finished line is written, to keep logs readable.
 	ProgressTTY bool
@@ -66,6 +70,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets) // OD-major, budget-minor
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
+		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples,
 		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models}
 	policies := make([]engine.Policy, len(cfg.Methods))
 	rep.Provenance = cfg.provenance()

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/sim"
@@ -22,7 +23,10 @@ type Rollout struct {
 	Method  string
 	Steps   []engine.Step
 	Result  sim.Result
-	Warning string // outside what the method was trained for
+	// DecisionMS is the method's mean wall time per decision on this drive
+	// (its tables or model already built): what it costs to follow it.
+	DecisionMS float64
+	Warning    string // outside what the method was trained for
 	Err     string // the method could not run (the others still do)
 }
 
@@ -81,7 +85,11 @@ func (n *Net) Compare(ctx context.Context, req CompareRequest) (*Comparison, err
 		}
 		p, err := n.Policy(m)
 		if err == nil {
+			t0 := time.Now()
 			ro.Result, ro.Steps, err = r.Trace(p, task, x)
+			if len(ro.Steps) > 0 {
+				ro.DecisionMS = float64(time.Since(t0).Nanoseconds()) / 1e6 / float64(len(ro.Steps))
+			}
 		}
 		if err != nil {
 			ro.Err = err.Error()

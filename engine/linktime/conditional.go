@@ -2,6 +2,7 @@ package linktime
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -14,7 +15,8 @@ type Conditional struct {
 	g      *Gaussian
 	known  []int     // observed links, deduplicated
 	times  []float64 // their realized times
-	obs    [][]float64
+	obs    [][]float64 // factor rows of the observed links that carry information
+	obsIdx []int       // their link indices
 	alpha  []float64 // Σ_OO⁻¹ (x_O − μ_O)
 	lower  []float64 // Cholesky factor of Σ_OO, row-major m × m
 	m      int
@@ -36,6 +38,7 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 		// carry none about the others.
 		if g.SD[e] > 0 && g.F != nil {
 			c.obs = append(c.obs, g.F.RawRowView(e))
+			c.obsIdx = append(c.obsIdx, e)
 		}
 	}
 	m := len(c.obs)
@@ -179,4 +182,59 @@ func (c *Conditional) Loaded(mean float64, s []float64) (float64, float64) {
 		v -= floats.Dot(y, y)
 	}
 	return mean, math.Sqrt(math.Max(v, 0))
+}
+
+// SampleN draws k joint realizations of every link from the conditional law
+// into dst (row-major, k × links), which it grows as needed and returns:
+// observed links keep their realized times. It uses Matheron's rule — an
+// unconditional draw x', corrected by Σ_·O Σ_OO⁻¹ (x_O − x'_O) — which is
+// exact and needs only the factor F and the observed links' Cholesky
+// factor. Draws are floored like the unconditional ones.
+func (c *Conditional) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
+	g := c.g
+	n := g.Dim()
+	if cap(dst) < k*n {
+		dst = make([]float64, k*n)
+	}
+	dst = dst[:k*n]
+	if g.F == nil || c.m == 0 {
+		dst = g.SampleN(rng, k, dst)
+	} else {
+		_, r := g.F.Dims()
+		z := make([]float64, r)
+		w := make([]float64, r)
+		res := make([]float64, c.m)
+		sol := make([]float64, c.m)
+		for s := range k {
+			for i := range z {
+				z[i] = rng.NormFloat64()
+			}
+			row := dst[s*n : (s+1)*n]
+			// residual of the observed links: (x_O − μ_O) − F_O z
+			for i, e := range c.obsIdx {
+				res[i] = c.timeOf(e) - g.Mean[e] - floats.Dot(c.obs[i], z)
+			}
+			c.backward(c.forward(res, sol))
+			// w = z + F_Oᵀ α', so x_e = μ_e + F_e · w
+			copy(w, z)
+			for i, a := range sol {
+				floats.AddScaled(w, a, c.obs[i])
+			}
+			for e := range row {
+				row[e] = floor(g.Mean[e] + floats.Dot(g.F.RawRowView(e), w))
+			}
+		}
+	}
+	for s := range k {
+		row := dst[s*n : (s+1)*n]
+		for i, e := range c.known {
+			row[e] = c.times[i]
+		}
+	}
+	return dst
+}
+
+func (c *Conditional) timeOf(e int) float64 {
+	t, _ := c.time(e)
+	return t
 }

@@ -211,3 +211,47 @@ func TestConditional(t *testing.T) {
 		t.Errorf("independent: N(%v, %v²)", m, s)
 	}
 }
+
+// Conditional draws (Matheron's rule) have the conditional law's moments,
+// and keep the observed links at their realized times.
+func TestConditionalSamples(t *testing.T) {
+	cov := [][]float64{{1, .5, 0}, {.5, 2, -1}, {0, -1, 2}}
+	net := chain(3, 100, 0, engine.Correlation{Model: "explicit", Covariance: cov})
+	for e := range net.Links {
+		net.Links[e].Var = cov[e][e]
+	}
+	g, err := New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.Condition([]int{0}, []float64{102})
+	const k = 200000
+	x := c.SampleN(rand.New(rand.NewPCG(7, 0)), k, nil)
+	for s := range k {
+		if x[s*3] != 102 {
+			t.Fatalf("sample %d: observed link is %v", s, x[s*3])
+		}
+	}
+	emp := empiricalCov(x, k, 3)
+	mean := func(e int) float64 {
+		m := 0.0
+		for s := range k {
+			m += x[s*3+e]
+		}
+		return m / k
+	}
+	for _, tc := range []struct {
+		links []int
+	}{{[]int{1}}, {[]int{2}}} {
+		m, sd := c.Sum(tc.links)
+		e := tc.links[0]
+		// MC tolerances: 5 standard errors of the mean and of the variance.
+		if !scalar.EqualWithinAbs(mean(e), m, 5*sd/math.Sqrt(k)) || !scalar.EqualWithinRel(emp.At(e, e), sd*sd, 5*math.Sqrt(2.0/k)) {
+			t.Errorf("link %d: sample N(%.4f, %.4f), want N(%.4f, %.4f)", e, mean(e), emp.At(e, e), m, sd*sd)
+		}
+	}
+	// Cov(1, 2 | 0) = −1 − 0.5·0/1 = −1.
+	if !scalar.EqualWithinAbs(emp.At(1, 2), -1, 0.02) {
+		t.Errorf("conditional covariance %.4f, want −1", emp.At(1, 2))
+	}
+}

@@ -34,6 +34,11 @@ type Env struct {
 	Logf   func(format string, args ...any)
 	// ModelsDir holds trained models (default: models/ found upwards).
 	ModelsDir string
+	// RolloutBase is rollout's base policy (dot, cdot or cgr; "": the best
+	// on the validation pool); RolloutSamples its draws a decision (0: the
+	// default).
+	RolloutBase    string
+	RolloutSamples int
 
 	dotOnce sync.Once
 	dot     *DOT
@@ -207,6 +212,10 @@ func init() {
 					LR: 1e-3, CriticLR: 3e-3, Entropy: 0.003, RhoMax: 2, Explore: 0.1})
 			}},
 		gpghtMethod(""),
+		{Name: "rollout", Label: "tries each next link in sampled futures, then follows a planner", Color: "#332288", Kind: Planner, Offered: true,
+			Doc:       "Bertsekas' rollout: each next link scored by the on-time rate of 'take it, then follow the base (dot, cdot or cgr)' on conditional draws of the unseen links",
+			Reference: "Bertsekas, Tsitsiklis & Wu (1997), Rollout algorithms for combinatorial optimization, Journal of Heuristics 3, 245–262; Bertsekas (2019), Reinforcement Learning and Optimal Control, ch. 2. Never worse than its base in expectation.",
+			New:       newRolloutMethod},
 		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#117733", Kind: Planner, Offered: true,
 			Doc:       "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
 			Reference: "The five-node example's closed-form optimum, generalized: at each node, the next link whose on-time probability (next link, then the LET path) is highest given the observed times.",

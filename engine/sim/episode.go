@@ -73,6 +73,16 @@ func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error
 		r.runOracle(o, task, pool, out)
 		return nil
 	}
+	start := engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination, Remaining: task.Budget}
+	return r.RunFrom(p, task, &start, pool, out)
+}
+
+// RunFrom plays the rest of episodes that have reached the state start (its
+// prefix already traversed, its budget left) under the same rules as Run,
+// one per realization of pool; a realization must agree with the prefix's
+// times. Rollout policies play their continuations with it, so the episode
+// rule exists once.
+func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, pool *Pool, out []Result) error {
 	n := pool.Size
 	capN := task.Cap
 	if capN <= 0 {
@@ -86,13 +96,14 @@ func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error
 		r.links = make([]int, n)
 		r.views = make([]engine.Observation, n)
 	}
+	capN = max(capN, start.Step)
 	if cap(r.trace) < n*capN {
 		r.trace = make([]engine.Step, n*capN)
 	}
 	r.active = r.active[:0]
 	for i := range n {
-		r.obs[i] = engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination,
-			Remaining: task.Budget, Prefix: r.trace[i*capN : i*capN : (i+1)*capN]}
+		r.obs[i] = engine.Observation{Node: start.Node, Destination: start.Destination, Remaining: start.Remaining, Step: start.Step,
+			Prefix: append(r.trace[i*capN:i*capN:(i+1)*capN], start.Prefix...)}
 		out[i] = Result{}
 		r.active = append(r.active, i)
 	}
