@@ -46,6 +46,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
 		StateDir: stateDir(*state, getenv)})
 	defer l.Close()
+	if err := l.StateError(); err != nil {
+		log.Warn("state directory unusable: your networks and results cannot be stored", "err", err)
+	} else {
+		log.Info("state directory", "dir", stateDir(*state, getenv))
+	}
 	for _, n := range l.Networks() {
 		if !n.Available {
 			log.Warn("network unavailable", "network", n.Name, "reason", n.Reason)

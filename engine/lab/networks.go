@@ -58,6 +58,13 @@ func (l *Lab) store() (*store.Store, error) {
 	return l.st, l.stErr
 }
 
+// StateError says why the state directory cannot be used (nil when it can):
+// the dashboard then works with the built-in networks only.
+func (l *Lab) StateError() error {
+	_, err := l.store()
+	return err
+}
+
 // Close stops background jobs and closes the state database if the lab
 // opened it.
 func (l *Lab) Close() error {
