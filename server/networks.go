@@ -128,9 +128,7 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 	default:
 		return form, o, engine.Errorf(engine.EINVALID, "corr=%q: choose default, independent, random-psd or spatial", form.Corr)
 	}
-	for _, od := range strings.FieldsFunc(form.ODs, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
-		o.ODs = append(o.ODs, od)
-	}
+	o.ODs = strings.FieldsFunc(form.ODs, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
 	return form, o, nil
 }
 

@@ -2,9 +2,7 @@ package builtin
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,13 +100,8 @@ func (r *reader) read(rel string) ([]byte, string, error) {
 		}
 		return nil, "", engine.Errorf(engine.EINVALID, "cannot read %s: %v", path, err)
 	}
-	r.sources = append(r.sources, engine.SourceFile{Path: rel, SHA256: digest(data)})
+	r.sources = append(r.sources, engine.SourceFile{Path: rel, SHA256: netfile.Digest(data)})
 	return data, path, nil
-}
-
-func digest(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 // tntpTopology builds nodes (ids ordered numerically, coordinates as given)

@@ -20,14 +20,14 @@ type CompareRequest struct {
 
 // Rollout is one method's drive.
 type Rollout struct {
-	Method  string
-	Steps   []engine.Step
-	Result  sim.Result
+	Method string
+	Steps  []engine.Step
+	Result sim.Result
 	// DecisionMS is the method's mean wall time per decision on this drive
 	// (its tables or model already built): what it costs to follow it.
 	DecisionMS float64
 	Warning    string // outside what the method was trained for
-	Err     string // the method could not run (the others still do)
+	Err        string // the method could not run (the others still do)
 }
 
 // Comparison is every method on the same realization.

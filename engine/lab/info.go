@@ -113,7 +113,7 @@ func AboutInfo() About {
 	return a
 }
 
+var endNames = map[sim.End]string{sim.Arrived: "arrived", sim.OverTime: "over_time", sim.DeadEnd: "dead_end", sim.CapHit: "step_cap"}
+
 // EndName names how an episode ended, for the streams.
-func EndName(e sim.End) string {
-	return map[sim.End]string{sim.Arrived: "arrived", sim.OverTime: "over_time", sim.DeadEnd: "dead_end", sim.CapHit: "step_cap"}[e]
-}
+func EndName(e sim.End) string { return endNames[e] }

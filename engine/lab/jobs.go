@@ -133,9 +133,11 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, version string) JobStatus {
 	if js.byID == nil {
 		js.byID, js.latest = map[string]*job{}, map[string]string{}
 	}
-	if j, ok := js.byID[id]; ok && j.status().State == "running" || ok && j.status().State == "done" {
-		js.latest[n.Net.Name] = id
-		return j.status()
+	if j, ok := js.byID[id]; ok {
+		if st := j.status(); st.State == "running" || st.State == "done" {
+			js.latest[n.Net.Name] = id
+			return st
+		}
 	}
 	if st, err := l.store(); err == nil {
 		if rec, err := st.Job(context.Background(), id); err == nil && rec.State == "done" {

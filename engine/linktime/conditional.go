@@ -13,12 +13,12 @@ import (
 // ignored here: it moves the conditional law only in the far lower tail.)
 type Conditional struct {
 	g      *Gaussian
-	known  []int     // observed links, deduplicated
-	times  []float64 // their realized times
+	known  []int       // observed links, deduplicated
+	times  []float64   // their realized times
 	obs    [][]float64 // factor rows of the observed links that carry information
 	obsIdx []int       // their link indices
-	alpha  []float64 // Σ_OO⁻¹ (x_O − μ_O)
-	lower  []float64 // Cholesky factor of Σ_OO, row-major m × m
+	alpha  []float64   // Σ_OO⁻¹ (x_O − μ_O)
+	lower  []float64   // Cholesky factor of Σ_OO, row-major m × m
 	m      int
 	cross  []float64 // scratch
 	y      []float64 // scratch

@@ -212,7 +212,7 @@ func readFiles(files []File, o ImportOptions, rep *ImportReport) (*engine.Networ
 		for i := range net.Links {
 			src.links = append(src.links, linkSource{r.json.Name, 0, fmt.Sprintf("links[%d].mean", i), fmt.Sprintf("links[%d].variance", i)})
 		}
-		net.Sources = []engine.SourceFile{{Path: r.json.Name, SHA256: digest(r.json.Data)}}
+		net.Sources = []engine.SourceFile{{Path: r.json.Name, SHA256: Digest(r.json.Data)}}
 		if o.CV == 0 {
 			rep.note("means, variances and correlation as in %s", r.json.Name)
 		}
@@ -431,6 +431,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		}
 		if link.Mean == 0 {
 			zeros++
+			link.Mean = ZeroTimeMean
 		}
 		t.net.Links = append(t.net.Links, link)
 		src.links = append(src.links, ls)
@@ -438,20 +439,15 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	if flow != nil && len(flow) > len(tn.Links) {
 		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "%d rows, the _net file has %d links", len(flow), len(tn.Links)))
 	}
-	for e := range t.net.Links {
-		if t.net.Links[e].Mean == 0 {
-			t.net.Links[e].Mean = ZeroTimeMean
-		}
-	}
 	if zeros > 0 {
 		rep.note("%d links have a zero time (zone connectors, typically): they take %.1f min, the link-time floor", zeros, ZeroTimeMean)
 	}
 	t.finish(o, rep, coordFile)
 	net := t.net
-	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: digest(r.net.Data)}}
+	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: Digest(r.net.Data)}}
 	for _, f := range []*File{r.nodes, r.flow} {
 		if f != nil {
-			net.Sources = append(net.Sources, engine.SourceFile{Path: f.Name, SHA256: digest(f.Data)})
+			net.Sources = append(net.Sources, engine.SourceFile{Path: f.Name, SHA256: Digest(f.Data)})
 		}
 	}
 	zones := o.Zones
@@ -505,7 +501,7 @@ func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 	}
 	t.finish(o, rep, coordFile)
 	t.net.Correlation = engine.Correlation{Model: "independent"}
-	t.net.Sources = []engine.SourceFile{{Path: r.csv.Name, SHA256: digest(r.csv.Data)}}
+	t.net.Sources = []engine.SourceFile{{Path: r.csv.Name, SHA256: Digest(r.csv.Data)}}
 	if o.CV == 0 {
 		rep.note("link means and variances: Cost and Var of %s", r.csv.Name)
 	}

@@ -1,12 +1,15 @@
 package netfile
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/graph/layout"
 	"gonum.org/v1/gonum/graph/simple"
@@ -272,11 +275,11 @@ func BlockZones(net *engine.Network, firstThru int) int {
 	return split
 }
 
+// parseInt reads a TNTP node id written as a plain integer.
 func parseInt(s string) (int, error) {
-	var v int
-	_, err := fmt.Sscanf(s, "%d", &v)
-	if err == nil && fmt.Sprint(v) != s {
-		err = fmt.Errorf("not an integer")
+	v, err := strconv.Atoi(s)
+	if err == nil && strconv.Itoa(v) != s {
+		err = fmt.Errorf("%q is not written as a plain integer", s)
 	}
 	return v, err
 }
@@ -295,7 +298,7 @@ func DefaultODs(net *engine.Network, k int) []engine.OD {
 		if len(net.Out(i)) > 0 {
 			origins = append(origins, i)
 		}
-		if _, isOrigin := trimOrigin(nd.ID); !isOrigin {
+		if _, isOrigin := strings.CutSuffix(nd.ID, OriginSuffix); !isOrigin {
 			dests = append(dests, i)
 		}
 	}
@@ -322,13 +325,7 @@ func DefaultODs(net *engine.Network, k int) []engine.OD {
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int {
-		if a.t != b.t {
-			if a.t < b.t {
-				return -1
-			}
-			return 1
-		}
-		return engine.CompareIDs(net.ODString(a.od), net.ODString(b.od))
+		return cmp.Or(cmp.Compare(a.t, b.t), engine.CompareIDs(net.ODString(a.od), net.ODString(b.od)))
 	})
 	var out []engine.OD
 	for i := range k {
@@ -344,15 +341,8 @@ func DefaultODs(net *engine.Network, k int) []engine.OD {
 	return out
 }
 
-func trimOrigin(id string) (string, bool) {
-	if len(id) > len(OriginSuffix) && id[len(id)-len(OriginSuffix):] == OriginSuffix {
-		return id[:len(id)-len(OriginSuffix)], true
-	}
-	return id, false
-}
-
 func sameZone(net *engine.Network, od engine.OD) bool {
-	a, _ := trimOrigin(net.Nodes[od.Origin].ID)
+	a, _ := strings.CutSuffix(net.Nodes[od.Origin].ID, OriginSuffix)
 	return a == net.Nodes[od.Destination].ID
 }
 
@@ -417,7 +407,8 @@ func fixLayout(net *engine.Network) {
 	net.Coords = engine.CoordLayout
 }
 
-func digest(b []byte) string {
+// Digest is the SHA-256 of a file's bytes, as provenance records it.
+func Digest(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -161,7 +162,7 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 		}
 		settings["base_rule"] = "best mean on-time rate over the tasks on validation pool 0 (2000)"
 		settings["base_validation"] = scores
-	} else if !isRolloutBase(name) {
+	} else if !slices.Contains(rolloutBases, name) {
 		return nil, nil, engine.Errorf(engine.EINVALID, "rollout base %q: choose dot, cdot or cgr", name)
 	}
 	base, err := build(name)
@@ -174,15 +175,6 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 	}
 	settings["base"], settings["samples"] = name, m
 	return NewRollout(env.Net, env.Model, base, m), settings, nil
-}
-
-func isRolloutBase(name string) bool {
-	for _, b := range rolloutBases {
-		if b == name {
-			return true
-		}
-	}
-	return false
 }
 
 // onTimeRate is p's mean on-time rate over tasks on one pool.
