@@ -54,8 +54,39 @@ func TestTwoBranchBaselines(t *testing.T) {
 			t.Errorf("%s: %.4f, want %.4f ± %.4f", name, g, w, tol)
 		}
 	}
+	// The learners act on the node and the budget left. At B both branches
+	// tie on their marginals, so whichever branch a budget-only rule picks
+	// for a budget left, it lies between always picking the worse branch
+	// given A→B (1 − optimum = 0.4630) and the optimum. Where in between is
+	// noise: PQL's 300-sample Q estimates break the exact tie differently
+	// from one budget bin to the next, and because the budget left encodes
+	// the correlated A→B time, a wrong pick costs (measured 0.4825; on
+	// independent links, where it costs nothing, see below). Floor: halfway
+	// from the adversarial rule to ½, which PQL's noise has not crossed.
+	floor := (1 - policy.TwoBranchOptimum() + 0.5) / 2
 	for _, name := range []string{"pql", "ctd", "segac", "segac-let"} {
-		t.Logf("%s reaches %.4f (a learner on the remaining budget may exceed ½ here)", name, got[name][1])
+		g := got[name][1]
+		t.Logf("%s reaches %.4f", name, g)
+		if g < floor-tol || g > policy.TwoBranchOptimum()+tol {
+			t.Errorf("%s: %.4f, outside [%.4f, %.4f] (budget-only rules, ± %.4f)", name, g, floor, policy.TwoBranchOptimum(), tol)
+		}
+	}
+}
+
+// With independent links a budget-only choice at B cannot exploit or
+// suffer from A→B, so PQL's tie-breaking noise costs nothing: it stays at
+// LET's level or above.
+func TestTwoBranchIndependentPQL(t *testing.T) {
+	net, m := twobranch(t, "independent")
+	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: []string{"let", "pql"},
+		Budgets: []float64{1}, ODs: net.ODs, Pools: 10, PoolSize: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := summaryOf(rep)
+	// Paired on the same pools: pql − let ≥ −2 × the MC error of a difference.
+	if d := got["pql"][1] - got["let"][1]; d < -2*mcTol(100000) {
+		t.Errorf("independent links: pql %.4f below let %.4f by %.4f", got["pql"][1], got["let"][1], -d)
 	}
 }
 

@@ -39,11 +39,7 @@ var RolloutSamples = map[string]int{"dot": 256, "cgr": 48, "cdot": 16}
 
 // NewRollout returns the rollout policy on base with M samples a decision.
 func NewRollout(net *engine.Network, model *linktime.Gaussian, base engine.Policy, samples int) *Rollout {
-	capN := net.StepCap
-	if capN <= 0 {
-		capN = 4 * len(net.Nodes) // the simulator's rule for an uncapped task
-	}
-	ro := &Rollout{net: net, model: model, base: base, samples: samples, cap: capN}
+	ro := &Rollout{net: net, model: model, base: base, samples: samples, cap: sim.StepCap(net, net.StepCap)}
 	ro.runners.New = func() any { return &sim.Runner{Net: net} }
 	return ro
 }

@@ -201,10 +201,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGA
 			ranges = append(ranges, odRange{t.OD, t.Budget, t.Budget})
 		}
 	}
-	capN := net.StepCap
-	if capN <= 0 {
-		capN = n
-	}
+	capN := sim.StepCap(net, net.StepCap) // the one episode rule's cap
 	z := make([]float64, s.Hidden)
 	y := make([]float64, len(net.Links))
 	zc := make([]float64, s.Hidden)
@@ -214,12 +211,13 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGA
 	// play runs one episode on realization x; policy nil follows LET.
 	play := func(od engine.OD, budget float64, x []float64, follow bool) segacEpisode {
 		var ep segacEpisode
+		task := sim.Task{OD: od, Budget: budget, Cap: capN}
 		o := &engine.Observation{Node: od.Origin, Destination: od.Destination, Remaining: budget}
-		for o.Step < capN {
-			out := net.Out(o.Node)
-			if len(out) == 0 {
+		for {
+			if _, dead := sim.Stuck(net, task, o); dead {
 				break
 			}
+			out := net.Out(o.Node)
 			var e int
 			var st *segacStep
 			if follow {
@@ -257,15 +255,10 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGA
 			if st != nil {
 				ep.steps = append(ep.steps, *st)
 			}
-			o.Prefix = append(o.Prefix, engine.Step{Link: e, Time: x[e]})
-			o.Remaining -= x[e]
-			o.Step++
-			o.Node = net.Links[e].To
-			if o.Remaining < 0 {
-				break
-			}
-			if o.Node == od.Destination {
-				ep.onTime = 1
+			if res, done := sim.Advance(net, task, capN, o, e, x[e]); done {
+				if res.OnTime {
+					ep.onTime = 1
+				}
 				break
 			}
 		}

@@ -84,10 +84,7 @@ func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error
 // rule exists once.
 func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, pool *Pool, out []Result) error {
 	n := pool.Size
-	capN := task.Cap
-	if capN <= 0 {
-		capN = 4 * len(r.Net.Nodes) // a cycle-free path has fewer links
-	}
+	capN := StepCap(r.Net, task.Cap)
 	if cap(r.obs) < n {
 		r.obs = make([]engine.Observation, n)
 		r.ptrs = make([]*engine.Observation, n)
@@ -112,8 +109,8 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 		// Episodes at a node with no way out end before the policy is asked.
 		k := 0
 		for _, i := range r.active {
-			if len(r.Net.Out(r.obs[i].Node)) == 0 {
-				out[i] = Result{End: DeadEnd, Time: task.Budget - r.obs[i].Remaining, Links: r.obs[i].Step}
+			if res, dead := Stuck(r.Net, task, &r.obs[i]); dead {
+				out[i] = res
 				continue
 			}
 			r.active[k] = i
@@ -147,27 +144,57 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 			if e < 0 || e >= len(r.Net.Links) || r.Net.Links[e].From != o.Node {
 				return fmt.Errorf("policy chose link %d, which does not leave node %s", e, r.Net.Nodes[o.Node].ID)
 			}
-			t := pool.Row(i)[e]
-			o.Prefix = append(o.Prefix, engine.Step{Link: e, Time: t})
-			o.Step++
-			o.Remaining -= t
-			o.Node = r.Net.Links[e].To
-			spent := task.Budget - o.Remaining
-			switch {
-			case o.Node == task.OD.Destination && o.Remaining >= 0:
-				out[i] = Result{End: Arrived, OnTime: true, Time: spent, Links: o.Step}
-			case o.Remaining < 0:
-				out[i] = Result{End: OverTime, Time: spent, Links: o.Step}
-			case o.Step >= capN:
-				out[i] = Result{End: CapHit, Time: spent, Links: o.Step}
-			default:
-				r.active[k] = i
-				k++
+			if res, done := Advance(r.Net, task, capN, o, e, pool.Row(i)[e]); done {
+				out[i] = res
+				continue
 			}
+			r.active[k] = i
+			k++
 		}
 		r.active = r.active[:k]
 	}
 	return nil
+}
+
+// StepCap is the episode rule's cap on links for a task capped at taskCap
+// on net: the task's cap, or 4 × the nodes when it has none (a cycle-free
+// path has fewer links). The trainer's spec carries the result.
+func StepCap(net *engine.Network, taskCap int) int {
+	if taskCap > 0 {
+		return taskCap
+	}
+	return 4 * len(net.Nodes)
+}
+
+// Advance is the episode rule, written once: from o, take link e, which
+// took t minutes, and say whether the episode ended and how. The rule:
+// arriving with budget left (≥ 0) is on time; running out of budget ends the
+// episode late; so does the capN-th link without arriving. (A node with no
+// way out ends it as a dead end before a policy is asked: see DeadEnd.)
+func Advance(net *engine.Network, task Task, capN int, o *engine.Observation, e int, t float64) (Result, bool) {
+	o.Prefix = append(o.Prefix, engine.Step{Link: e, Time: t})
+	o.Step++
+	o.Remaining -= t
+	o.Node = net.Links[e].To
+	spent := task.Budget - o.Remaining
+	switch {
+	case o.Node == task.OD.Destination && o.Remaining >= 0:
+		return Result{End: Arrived, OnTime: true, Time: spent, Links: o.Step}, true
+	case o.Remaining < 0:
+		return Result{End: OverTime, Time: spent, Links: o.Step}, true
+	case o.Step >= capN:
+		return Result{End: CapHit, Time: spent, Links: o.Step}, true
+	}
+	return Result{}, false
+}
+
+// Stuck says whether an episode at o cannot go on (no link leaves its
+// node), and its result if so.
+func Stuck(net *engine.Network, task Task, o *engine.Observation) (Result, bool) {
+	if len(net.Out(o.Node)) > 0 {
+		return Result{}, false
+	}
+	return Result{End: DeadEnd, Time: task.Budget - o.Remaining, Links: o.Step}, true
 }
 
 // view is what the policy is shown of episode i under r.History.

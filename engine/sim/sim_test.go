@@ -60,6 +60,8 @@ func TestEpisodeRules(t *testing.T) {
 			Result{End: Arrived, OnTime: true, Time: 8, Links: 3}, 2},
 		{"the cap ends an episode", []int{0, 1, 0}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 100, Cap: 3},
 			Result{End: CapHit, Time: 4, Links: 3}, 2},
+		{"no cap means 4 × the nodes", []int{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 100},
+			Result{End: CapHit, Time: 30, Links: 20}, 19},
 		{"a dead end fails", []int{0, 2, 3}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 100, Cap: 9},
 			Result{End: DeadEnd, Time: 8, Links: 3}, 2},
 		{"exceeding the budget ends at once", []int{0, 1, 0, 1}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 3.5, Cap: 9},

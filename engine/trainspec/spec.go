@@ -73,7 +73,7 @@ func Fingerprint(net *engine.Network, c engine.Correlation) string { return engi
 func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*Spec, error) {
 	s := &Spec{Network: net.Name, Fingerprint: Fingerprint(net, m.Spec), Nodes: len(net.Nodes), Mean: m.Mean, SD: m.SD,
 		Floor: linktime.Floor, Correlation: m.Spec.Model, BudgetLo: o.BudgetLo, BudgetHi: o.BudgetHi,
-		StepCap: net.StepCap, Seed: o.Seed, Teacher: o.TeacherName}
+		StepCap: sim.StepCap(net, net.StepCap), Seed: o.Seed, Teacher: o.TeacherName}
 	for _, l := range net.Links {
 		s.Links = append(s.Links, [2]int{l.From, l.To})
 	}

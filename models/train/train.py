@@ -35,7 +35,7 @@ class World:
     def __init__(self, spec, spec_dir, device):
         self.spec, self.dev = spec, device
         self.E, self.N = len(spec["links"]), spec["nodes"]
-        self.cap = spec["step_cap"] or self.N
+        self.cap = spec["step_cap"]  # the simulator's episode rule (sim.StepCap), carried by the spec
         self.head = torch.tensor([l[1] for l in spec["links"]], device=device)
         self.mean = torch.tensor(spec["mean"], dtype=torch.float32, device=device)
         self.sd = torch.tensor(spec["sd"], dtype=torch.float32, device=device)
