@@ -1,44 +1,48 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
-	"github.com/ontime-routing/ontime/engine/sim"
-	"github.com/ontime-routing/ontime/engine/trainspec"
+	"github.com/ontime-routing/ontime/engine/train"
 )
 
-// runTrain writes the trainer's spec for a network (its link-time model,
-// OD pairs, budget range, validation pool and a teacher's demonstrations),
-// runs the PyTorch trainer and checks that the exported model loads.
+// runTrain trains a GPG-HT model for a network (engine/train) and checks
+// that the exported model loads.
 func runTrain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var nf netFlags
 	nf.register(fs)
-	teacher := fs.String("teacher", "cgr", "policy whose demonstrations warm-start the model (a method name)")
-	demos := fs.Int("demos", 4000, "teacher demonstrations")
+	teachers := fs.String("teachers", "cgr,cdot", "imitation candidates: the best per (OD pair, budget factor) on the validation pool demonstrates")
+	demos := fs.Int("demos", 8000, "teacher demonstrations")
 	budgets := fs.String("budgets", "0.9,1.1", "budget factor range LO,HI the model covers")
-	minutes := fs.Float64("minutes", 5, "policy-gradient phase wall time, minutes")
+	cover := fs.String("cover", "bench", "OD pairs the model covers: bench (the network's), all (every reachable pair), or bench+N (N more, drawn once with the seed)")
 	imitation := fs.Int("imitation-epochs", 30, "imitation epochs over the demonstrations")
-	valSize := fs.Int("validation-size", 2000, "validation pool size (checkpoint selection)")
-	pgLR := fs.Float64("pg-lr", 5e-5, "policy-gradient learning rate")
-	batch := fs.Int("batch", 512, "episodes per policy-gradient step")
-	seed := fs.Uint64("seed", 0, "benchmark instance (training stream and validation pool seeds)")
+	rounds := fs.Int("rounds", 6, "expert-iteration rounds (the student's own states labelled by rollout)")
+	roundEpisodes := fs.Int("round-episodes", 4000, "student episodes labelled per round")
+	roundSteps := fs.Int("round-steps", 300, "trainer minibatches per round, over every label so far")
+	rolloutBase := fs.String("rollout-base", "", "the labeller's base policy: dot, cdot or cgr (default: the best on the validation pool)")
+	rolloutSamples := fs.Int("rollout-samples", 0, "the labeller's draws a decision (0: rollout's default for its base)")
+	pgChunks := fs.Int("pg-chunks", 0, "policy-gradient phase (the paper's estimator): chunks, each validated")
+	pgIterations := fs.Int("pg-iterations", 100, "policy-gradient iterations a chunk")
+	valSize := fs.Int("validation-size", 20000, "validation pool size (the checkpoint rule's; disjoint from test pools)")
+	batch := fs.Int("batch", 512, "episodes per trainer minibatch")
+	seed := fs.Uint64("seed", 0, "benchmark instance and training seed (every draw derives from it)")
 	out := fs.String("out", "", "model file (default models/NETWORK.onnx)")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx")
+	script := fs.String("trainer", "", "models/train/train.py (default: found above the binary or the working directory, or $"+train.ScriptEnv+")")
 	size := fs.String("size", "64,2,1,4", "d,encoder layers,decoder layers,heads (the paper's is 256,4,1,8)")
 	device := fs.String("device", "cpu", "cpu or cuda")
 	ablation := fs.String("ablation", "", "control variant: "+strings.Join(policy.Ablations, ", ")+" (default --out models/NETWORK-VARIANT.onnx)")
@@ -49,14 +53,13 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	trainerFlag, ok := ablationFlags[*ablation]
-	if !ok {
+	if *ablation != "" && !slices.Contains(policy.Ablations, *ablation) {
 		return engine.Errorf(engine.EINVALID, "--ablation %q: use one of %s", *ablation, strings.Join(policy.Ablations, ", "))
 	}
 	if *ablation == "indep" {
-		// The control trained as if links were independent: its teacher,
-		// demonstrations, validation pool and training stream all use
-		// independent links with the same means and variances.
+		// The control trained as if links were independent: its teachers,
+		// labels, validation pool and training stream all use independent
+		// links with the same means and variances.
 		net.Correlation = engine.Correlation{Model: "independent"}
 		if model, err = linktime.New(net); err != nil {
 			return err
@@ -66,93 +69,102 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil || len(lohi) != 2 || lohi[0] > lohi[1] {
 		return engine.Errorf(engine.EINVALID, "--budgets: give LO,HI factors, e.g. 0.9,1.1")
 	}
+	var dims [4]int
+	parts := splitList(*size)
+	for i := range dims {
+		if len(parts) != 4 {
+			break
+		}
+		dims[i], err = strconv.Atoi(parts[i])
+		if err != nil || dims[i] <= 0 {
+			break
+		}
+	}
+	if len(parts) != 4 || slices.Contains(dims[:], 0) {
+		return engine.Errorf(engine.EINVALID, "--size %q: give d,encoder,decoder,heads as positive integers", *size)
+	}
+	ods, err := coverODs(net, *cover, *seed)
+	if err != nil {
+		return err
+	}
 	if *out == "" {
 		*out = filepath.Join("models", policy.ModelFile(net.Name, *ablation))
 	}
-	tasks := sim.Tasks(net, net.ODs, []float64{lohi[0], (lohi[0] + lohi[1]) / 2, lohi[1]})
-	m, err := policy.Lookup(*teacher)
-	if err != nil {
-		return err
-	}
-	tp, _, err := m.New(&policy.Env{Net: net, Model: model, Tasks: tasks, Seed: *seed})
-	if err != nil {
-		return fmt.Errorf("teacher %s: %w", *teacher, err)
-	}
-	dir, err := os.MkdirTemp("", "ontime-train-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	fmt.Fprintf(stderr, "train %s: writing the spec (%d demonstrations by %s)\n", net.Name, *demos, *teacher)
-	if _, err := trainspec.Write(dir, net, model, trainspec.Options{ODs: net.ODs, BudgetLo: lohi[0], BudgetHi: lohi[1],
-		Seed: *seed, ValidationSize: *valSize, Teacher: tp, TeacherName: *teacher, Demos: *demos}); err != nil {
-		return err
-	}
-	dims := splitList(*size)
-	if len(dims) != 4 {
-		return engine.Errorf(engine.EINVALID, "--size: give d,encoder,decoder,heads")
-	}
-	script := filepath.Join("models", "train", "train.py")
-	cmdArgs := []string{script, "--spec", dir, "--out", *out, "--minutes", fmt.Sprint(*minutes),
-		"--imitation-epochs", fmt.Sprint(*imitation), "--d", dims[0], "--enc", dims[1], "--dec", dims[2],
-		"--heads", dims[3], "--device", *device, "--seed", fmt.Sprint(*seed), "--pg-lr", fmt.Sprint(*pgLR),
-		"--batch", fmt.Sprint(*batch), "--command", "ontime train " + strings.Join(args, " ")}
-	if trainerFlag != "" {
-		cmdArgs = append(cmdArgs, trainerFlag)
-	}
-	if *ablation != "" {
-		cmdArgs = append(cmdArgs, "--ablation", *ablation)
-	}
-	// The trainer's stderr and our progress lines share one writer.
-	stderr = &syncWriter{w: stderr}
-	cmd := exec.CommandContext(ctx, *python, cmdArgs...)
-	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1", "PYTHONUNBUFFERED=1")
-	cmd.Stderr = stderr
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting the trainer (%s): %w", *python, err)
-	}
-	var last map[string]any
-	sc := bufio.NewScanner(pipe)
-	for sc.Scan() {
-		line := sc.Text()
-		var ev map[string]any
-		if json.Unmarshal([]byte(line), &ev) != nil {
-			fmt.Fprintln(stderr, line)
-			continue
+	cfg := train.Config{Net: net, Model: model, Out: *out, ODs: ods, BudgetLo: lohi[0], BudgetHi: lohi[1],
+		ValidationSize: *valSize, Teachers: splitList(*teachers), Demos: *demos, ImitationEpochs: *imitation,
+		Rounds: *rounds, RoundEpisodes: *roundEpisodes, RoundSteps: *roundSteps, RolloutBase: *rolloutBase,
+		RolloutSamples: *rolloutSamples, PGChunks: *pgChunks, PGIterations: *pgIterations, Batch: *batch, Size: dims,
+		Ablation: *ablation, Seed: *seed, Command: "ontime train " + strings.Join(args, " "),
+		Trainer: train.Trainer{Python: *python, Script: *script, Device: *device}, Log: stderr,
+		Progress: func(e train.Event) { printEvent(stderr, net.Name, e) }}
+	if cfg.Trainer.Script == "" {
+		if cfg.Trainer.Script, err = train.FindScript(getenv); err != nil {
+			return err
 		}
-		last = ev
-		fmt.Fprintf(stderr, "train %s: %s\n", net.Name, strings.TrimSpace(line))
 	}
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("trainer failed: %w", err)
+	card, err := train.Run(ctx, cfg)
+	if err != nil {
+		return err
 	}
 	p, err := policy.NewONNXPolicy(net, *out, policy.ONNXOptions{Shuffle: *ablation == "shuffled"})
 	if err != nil {
 		return fmt.Errorf("the exported model does not load: %w", err)
 	}
 	p.Close()
-	fmt.Fprintf(stdout, "trained %s: %s (card %s); last: %v\n", net.Name, *out, strings.TrimSuffix(*out, ".onnx")+".card.json", last)
+	fmt.Fprintf(stdout, "trained %s: %s (card %s): best %s, validation %.4f (imitation %v), %.0f s\n", net.Name, *out,
+		strings.TrimSuffix(*out, ".onnx")+".card.json", card.Best, card.BestValidation, card.ImitationValidation, card.Seconds)
 	return nil
 }
 
-// ablationFlags maps each ablation to the trainer's switch for it ("indep"
-// changes the spec instead).
-var ablationFlags = map[string]string{"": "", "nohist": "--no-history", "noha": "--no-ha", "nodt": "--linear-decoder",
-	"vpg": "--vpg", "shuffled": "--shuffle-prefix", "indep": ""}
-
-// syncWriter serializes writes from the trainer's stderr copier and the
-// progress loop.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// printEvent writes one progress line; the trainer's own lines are shown
+// only at their ends (loss per epoch, validations).
+func printEvent(w io.Writer, name string, e train.Event) {
+	if e.Phase == "trainer" {
+		if ph, _ := e.Trainer["phase"].(string); ph == "pg" || ph == "fit" || ph == "imitation" {
+			if st, _ := e.Trainer["step"].(float64); st != 0 {
+				if steps, _ := e.Trainer["steps"].(float64); st != steps {
+					return
+				}
+			}
+		}
+		fmt.Fprintf(w, "train %s:   %v\n", name, e.Trainer)
+		return
+	}
+	fmt.Fprintf(w, "train %s: [%4.0f s] %s", name, e.Elapsed, e.Phase)
+	if e.Message != "" {
+		fmt.Fprintf(w, " %s", e.Message)
+	}
+	if e.Means != nil {
+		fmt.Fprintf(w, " validation %.4f (best %s)", e.Means, e.Best)
+	}
+	fmt.Fprintln(w)
 }
 
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
+// coverODs lists the pairs a model covers: the network's benchmark pairs,
+// every pair with a route, or the benchmark's plus n drawn once with seed.
+func coverODs(net *engine.Network, cover string, seed uint64) ([]engine.OD, error) {
+	bench := append([]engine.OD(nil), net.ODs...)
+	if cover == "bench" {
+		return bench, nil
+	}
+	var all []engine.OD
+	for d := range net.Nodes {
+		tree := net.LET(d)
+		for o := range net.Nodes {
+			od := engine.OD{Origin: o, Destination: d}
+			if o != d && !math.IsInf(tree.Time[o], 1) && len(net.Out(o)) > 0 && !slices.Contains(bench, od) {
+				all = append(all, od)
+			}
+		}
+	}
+	if cover == "all" {
+		return append(bench, all...), nil
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(cover, "bench+"))
+	if !strings.HasPrefix(cover, "bench+") || err != nil || n < 0 {
+		return nil, engine.Errorf(engine.EINVALID, "--cover %q: use bench, all or bench+N", cover)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xc0fe))
+	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	return append(bench, all[:min(n, len(all))]...), nil
 }

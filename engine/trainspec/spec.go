@@ -18,7 +18,9 @@ import (
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
-// Spec is the trainer's input (spec.json beside two raw float32 files).
+// Spec is the trainer's input (spec.json beside the validation pool's raw
+// float32 file). Episode sets (demonstrations, the student's own episodes
+// with their labels) are files of their own: see Episodes.
 type Spec struct {
 	Network     string      `json:"network"`
 	Fingerprint string      `json:"fingerprint"`
@@ -30,22 +32,27 @@ type Spec struct {
 	Factor      [][]float64 `json:"factor,omitempty"` // Σ = F Fᵀ; absent for independent links
 	Floor       float64     `json:"floor"`
 	Correlation string      `json:"correlation"`
-	ODs         [][2]int    `json:"ods"`
-	ODNames     []string    `json:"od_names"`
-	LETTime     []float64   `json:"let_time"`
-	BudgetLo    float64     `json:"budget_lo"` // factors of the LET time
-	BudgetHi    float64     `json:"budget_hi"`
-	StepCap     int         `json:"step_cap"`
+	// ODs are the pairs the model covers; ODWeights how often training
+	// draws each; ValidationODs (indices into ODs) and ValidationFactors the
+	// tasks the checkpoint rule validates on.
+	ODs               [][2]int  `json:"ods"`
+	ODNames           []string  `json:"od_names"`
+	ODWeights         []float64 `json:"od_weights"`
+	ValidationODs     []int     `json:"validation_ods"`
+	ValidationFactors []float64 `json:"validation_factors"`
+	LETTime           []float64 `json:"let_time"`
+	BudgetLo          float64   `json:"budget_lo"` // factors of the LET time
+	BudgetHi          float64   `json:"budget_hi"`
+	// StepCap is the episode rule's cap (sim.StepCap), the only rule the
+	// trainer needs besides arrival ≤ budget and over-budget ends.
+	StepCap int `json:"step_cap"`
 	// LETTo maps each destination (as a string key) to every node's LET
 	// time to it (a large number where unreachable); SlackScale is the mean
 	// standard deviation of the OD pairs' LET paths.
-	LETTo       map[string][]float64 `json:"let_to"`
-	SlackScale  float64              `json:"slack_scale"`
-	Seed        uint64               `json:"seed"`
-	Validation  Blob                 `json:"validation"` // realizations, rows × links
-	Teacher     string               `json:"teacher"`
-	Demos       Blob                 `json:"demos"` // per row: od index, budget, then the realization
-	DemoActions [][]int              `json:"demo_actions"`
+	LETTo      map[string][]float64 `json:"let_to"`
+	SlackScale float64              `json:"slack_scale"`
+	Seed       uint64               `json:"seed"`
+	Validation Blob                 `json:"validation"` // realizations, rows × links
 }
 
 // Blob names a raw little-endian float32 file of Rows × Cols.
@@ -57,23 +64,24 @@ type Blob struct {
 
 // Options say what to put in a spec.
 type Options struct {
-	ODs                []engine.OD
+	ODs                []engine.OD // the pairs the model covers
+	ODWeights          []float64   // training weight per pair (default equal)
+	ValidationODs      []int       // indices into ODs (default all)
+	ValidationFactors  []float64
 	BudgetLo, BudgetHi float64
 	Seed               uint64
 	ValidationSize     int
-	Teacher            engine.Policy
-	TeacherName        string
-	Demos              int
 }
 
 // Fingerprint is engine.Fingerprint (kept here for the trainer's callers).
 func Fingerprint(net *engine.Network, c engine.Correlation) string { return engine.Fingerprint(net, c) }
 
-// Write writes spec.json, validation.f32 and demos.f32 into dir.
+// Write writes spec.json and validation.f32 into dir.
 func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*Spec, error) {
 	s := &Spec{Network: net.Name, Fingerprint: Fingerprint(net, m.Spec), Nodes: len(net.Nodes), Mean: m.Mean, SD: m.SD,
 		Floor: linktime.Floor, Correlation: m.Spec.Model, BudgetLo: o.BudgetLo, BudgetHi: o.BudgetHi,
-		StepCap: sim.StepCap(net, net.StepCap), Seed: o.Seed, Teacher: o.TeacherName}
+		StepCap: sim.StepCap(net, net.StepCap), Seed: o.Seed, ValidationODs: o.ValidationODs,
+		ValidationFactors: o.ValidationFactors, ODWeights: o.ODWeights}
 	for _, l := range net.Links {
 		s.Links = append(s.Links, [2]int{l.From, l.To})
 	}
@@ -90,17 +98,33 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 	if len(o.ODs) == 0 {
 		return nil, engine.Errorf(engine.EINVALID, "network %s: no OD pairs to train for", net.Name)
 	}
+	if s.ODWeights == nil {
+		for range o.ODs {
+			s.ODWeights = append(s.ODWeights, 1)
+		}
+	}
+	if s.ValidationODs == nil {
+		for k := range o.ODs {
+			s.ValidationODs = append(s.ValidationODs, k)
+		}
+	}
+	if s.ValidationFactors == nil {
+		s.ValidationFactors = []float64{o.BudgetLo, (o.BudgetLo + o.BudgetHi) / 2, o.BudgetHi}
+	}
 	s.LETTo = map[string][]float64{}
 	for _, od := range o.ODs {
 		tree := net.LET(od.Destination)
 		s.ODs = append(s.ODs, [2]int{od.Origin, od.Destination})
 		s.ODNames = append(s.ODNames, net.ODString(od))
 		s.LETTime = append(s.LETTime, tree.Time[od.Origin])
-		to := make([]float64, len(net.Nodes))
-		for i, t := range tree.Time {
-			to[i] = math.Min(t, 1e6)
+		key := fmt.Sprint(od.Destination)
+		if _, ok := s.LETTo[key]; !ok {
+			to := make([]float64, len(net.Nodes))
+			for i, t := range tree.Time {
+				to[i] = math.Min(t, 1e6)
+			}
+			s.LETTo[key] = to
 		}
-		s.LETTo[fmt.Sprint(od.Destination)] = to
 		_, sd := m.Condition(nil, nil).Sum(tree.Path(od.Origin, net))
 		s.SlackScale += sd / float64(len(o.ODs))
 	}
@@ -112,9 +136,6 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 	if err := writeF32(filepath.Join(dir, s.Validation.File), val.X); err != nil {
 		return nil, err
 	}
-	if err := s.demos(dir, net, m, o); err != nil {
-		return nil, err
-	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
@@ -122,53 +143,69 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 	return s, os.WriteFile(filepath.Join(dir, "spec.json"), b, 0o644)
 }
 
-// demos plays the teacher on training-stream realizations with budgets drawn
-// uniformly in the factor range, recording its actions.
-func (s *Spec) demos(dir string, net *engine.Network, m *linktime.Gaussian, o Options) error {
-	if o.Teacher == nil || o.Demos == 0 {
-		s.Demos = Blob{File: "demos.f32", Rows: 0, Cols: 2 + len(net.Links)}
-		return writeF32(filepath.Join(dir, s.Demos.File), nil)
+// Episodes is an episode set the trainer reads: NAME.f32 holds one row per
+// episode (OD index, budget, the realization of every link, rounded to
+// float32 as the trainer sees it) and NAME.json the links taken and the
+// label links at the states they reached (Labels nil: the taken ones, as in
+// a demonstration).
+type Episodes struct {
+	OD     []int
+	Budget []float64
+	X      [][]float64
+	Taken  [][]int `json:"taken"`
+	Labels [][]int `json:"labels,omitempty"`
+}
+
+// Len is the number of episodes.
+func (e *Episodes) Len() int { return len(e.OD) }
+
+// Add appends an episode's task and realization (rounded to float32).
+func (e *Episodes) Add(od int, budget float64, x []float64) {
+	e.OD = append(e.OD, od)
+	e.Budget = append(e.Budget, float64(float32(budget)))
+	r := make([]float64, len(x))
+	for i, v := range x {
+		r[i] = float64(float32(v))
 	}
-	stream := sim.NewStream(m, net.PoolKey(), o.Seed)
-	pool := stream.Next(o.Demos)
-	cols := 2 + len(net.Links)
-	data := make([]float64, 0, o.Demos*cols)
-	r := &sim.Runner{Net: net}
-	res := make([]sim.Result, 1)
-	rec := &recorder{p: o.Teacher}
-	for i := range o.Demos {
-		k := i % len(s.ODs)
-		f := o.BudgetLo + (o.BudgetHi-o.BudgetLo)*frac(i, o.Demos)
-		budget := f * s.LETTime[k]
-		one := &sim.Pool{Purpose: sim.Train, Index: i, Size: 1, Dim: pool.Dim, X: pool.Row(i)}
-		rec.actions = rec.actions[:0]
-		if err := r.Run(rec, sim.Task{OD: o.ODs[k], Budget: budget, Cap: net.StepCap}, one, res); err != nil {
-			return err
-		}
-		data = append(data, float64(k), budget)
-		data = append(data, pool.Row(i)...)
-		s.DemoActions = append(s.DemoActions, append([]int{}, rec.actions...))
+	e.X = append(e.X, r)
+}
+
+// Write writes NAME.f32 and, when there are actions, NAME.json.
+func (e *Episodes) Write(name string) error {
+	var data []float64
+	for i := range e.OD {
+		data = append(data, float64(e.OD[i]), e.Budget[i])
+		data = append(data, e.X[i]...)
 	}
-	s.Demos = Blob{File: "demos.f32", Rows: o.Demos, Cols: cols}
-	return writeF32(filepath.Join(dir, s.Demos.File), data)
+	if err := writeF32(name+".f32", data); err != nil {
+		return err
+	}
+	if e.Taken == nil {
+		return nil
+	}
+	b, err := json.Marshal(struct {
+		Taken  [][]int `json:"taken"`
+		Labels [][]int `json:"labels,omitempty"`
+	}{e.Taken, e.Labels})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(name+".json", b, 0o644)
 }
 
-// frac spreads i over [0, 1) with a golden-ratio sequence, so budgets cover
-// the range evenly whatever the count.
-func frac(i, _ int) float64 {
-	_, f := math.Modf(float64(i) * 0.6180339887498949)
-	return f
-}
-
-type recorder struct {
-	p       engine.Policy
-	actions []int
-}
-
-func (r *recorder) Act(o *engine.Observation) int {
-	a := r.p.Act(o)
-	r.actions = append(r.actions, a)
-	return a
+// ReadTaken reads the actions the trainer's collect command wrote.
+func ReadTaken(path string) ([][]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Taken [][]int `json:"taken"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return v.Taken, nil
 }
 
 func writeF32(path string, x []float64) error {

@@ -1,19 +1,23 @@
-"""Trains a GPG-HT policy for one network from the spec `ontime train` writes, and exports it to
-ONNX with a model card. Progress goes to stdout as JSON lines.
+"""The PyTorch side of GPG-HT training. `ontime train` (engine/train) drives it one step at a
+time; each command reads the spec Go wrote, loads and saves checkpoints, and prints progress as
+JSON lines on stdout:
 
-    OPENBLAS_NUM_THREADS=1 /usr/bin/python3 models/train/train.py --spec DIR --out models/NET.onnx
+    python3 train.py imitate  --spec S --out C0.pt --data demos [--d 64 ...]   new model, imitation
+    python3 train.py collect  --spec S --state C.pt --tasks T --out T.json       sampled episodes
+    python3 train.py fit      --spec S --state C.pt --data D1 --data D2 --out C1.pt  labels -> model
+    python3 train.py pg       --spec S --state C.pt --iterations K --out C2.pt  policy gradient
+    python3 train.py validate --spec S --state C.pt --out C.val                  greedy, per episode
+    python3 train.py export   --spec S --state C.pt --out model.onnx
 
-Phases: (1) imitation of the teacher's demonstrations (cross-entropy on its actions); (2) the
-history-conditioned generalized policy gradient: the mean over M sampled episodes of
-(1{G <= T} - b) * sum_k grad log pi(a_k | h_k, c_k), with b the batch's mean outcome for the same
-OD pair (a baseline keeps the estimator unbiased) and a small entropy bonus; AdamW. Every
-evaluation greedily rolls the policy out on the validation pool (never a test pool) at three
-budgets per OD pair; the best checkpoint is exported. Runs on CPU (PyTorch 1.13) or CUDA.
+Episode sets are NAME.f32 (rows: OD index, budget, the realization of every link) and NAME.json
+({"taken": [[link, ...], ...], "labels": [[link, ...], ...]}: the links an episode took and the
+links it should have taken at those states; labels default to taken, as in a demonstration).
+Go decides everything that is a rule (episodes, labels, the checkpoint rule, the card); this
+script only fits, plays and exports. Every command seeds itself from --seed. Runs on CPU (PyTorch
+1.13) or CUDA (a current PyTorch): --device cuda.
 """
 import argparse
-import copy
 import json
-import math
 import os
 import sys
 import time
@@ -30,12 +34,13 @@ def log(**kw):
 
 
 class World:
-    """The network and its link-time law on a device."""
+    """The network, its link-time law and the episode rule (spec.step_cap, written by Go from
+    sim.StepCap) on a device."""
 
     def __init__(self, spec, spec_dir, device):
-        self.spec, self.dev = spec, device
+        self.spec, self.dir, self.dev = spec, spec_dir, device
         self.E, self.N = len(spec["links"]), spec["nodes"]
-        self.cap = spec["step_cap"]  # the simulator's episode rule (sim.StepCap), carried by the spec
+        self.cap = spec["step_cap"]
         self.head = torch.tensor([l[1] for l in spec["links"]], device=device)
         self.mean = torch.tensor(spec["mean"], dtype=torch.float32, device=device)
         self.sd = torch.tensor(spec["sd"], dtype=torch.float32, device=device)
@@ -49,16 +54,28 @@ class World:
         self.amask = amask.to(device)
         self.ods = torch.tensor(spec["ods"], device=device)
         self.let = torch.tensor(spec["let_time"], dtype=torch.float32, device=device)
-        self.val = self._blob(spec_dir, spec["validation"])
-        demos = self._blob(spec_dir, spec["demos"])
-        self.demo_od = demos[:, 0].long() if len(demos) else None
-        self.demo_budget = demos[:, 1] if len(demos) else None
-        self.demo_x = demos[:, 2:] if len(demos) else None
-        self.demo_actions = spec.get("demo_actions") or []
 
-    def _blob(self, d, b):
-        a = np.fromfile(os.path.join(d, b["file"]), dtype="<f4").reshape(b["rows"], b["cols"])
+    def blob(self, b):
+        a = np.fromfile(os.path.join(self.dir, b["file"]), dtype="<f4").reshape(b["rows"], b["cols"])
         return torch.from_numpy(a.copy()).to(self.dev)
+
+    def episodes(self, name):
+        """An episode set: OD indices, budgets, realizations, taken and label actions [rows, cap]."""
+        a = np.fromfile(name + ".f32", dtype="<f4").reshape(-1, 2 + self.E)
+        rows = torch.from_numpy(a.copy()).to(self.dev)
+        taken = labels = None
+        if os.path.exists(name + ".json"):
+            with open(name + ".json") as f:
+                acts = json.load(f)
+            taken = self._pad(acts["taken"])
+            labels = self._pad(acts.get("labels") or acts["taken"])
+        return rows[:, 0].long(), rows[:, 1], rows[:, 2:], taken, labels
+
+    def _pad(self, seqs):
+        out = torch.full((len(seqs), self.cap), -1, dtype=torch.long)
+        for i, s in enumerate(seqs):
+            out[i, :len(s)] = torch.tensor(s[:self.cap], dtype=torch.long)
+        return out.to(self.dev)
 
     def sample(self, n, gen):
         z_dim = self.factor.shape[1] if self.factor is not None else self.E
@@ -76,16 +93,18 @@ def shuffled(edges, times, gen):
     return edges.gather(1, perm), times.gather(1, perm)
 
 
-def rollout(model, w, x, od, budget, greedy, gen=None, forced=None, shuffle=False):
-    """Plays B episodes stepping together. Returns on-time flags, summed log-probabilities of the
-    actions, summed entropies, the number of decisions of each episode and (with forced actions)
-    the imitation loss terms."""
+def rollout(model, w, x, od, budget, greedy, gen=None, taken=None, labels=None, shuffle=False):
+    """Plays B episodes stepping together under the simulator's episode rule. Returns on-time
+    flags, summed log-probabilities of the actions, summed entropies, the number of decisions,
+    the actions taken [B, cap] (-1 after the end) and, when taken actions drive the episodes,
+    the cross-entropy terms of the label actions at the states they reach."""
     B, dev = x.shape[0], x.device
     node = w.ods[od, 0].clone()
     dest = w.ods[od, 1]
     rem = budget.clone()
     edges = torch.zeros(B, w.cap, dtype=torch.long, device=dev)
     times = torch.zeros(B, w.cap, device=dev)
+    acts = torch.full((B, w.cap), -1, dtype=torch.long, device=dev)
     active = torch.ones(B, dtype=torch.bool, device=dev)
     ok = torch.zeros(B, device=dev)
     logp = torch.zeros(B, device=dev)
@@ -94,6 +113,8 @@ def rollout(model, w, x, od, budget, greedy, gen=None, forced=None, shuffle=Fals
     ce = []
     for t in range(w.cap):
         active = active & w.amask[node].any(1)  # a dead end fails
+        if taken is not None:
+            active = active & (taken[:, t] >= 0)  # Go's replay may end a step earlier (float32)
         idx = active.nonzero()[:, 0]
         if len(idx) == 0:
             break
@@ -104,19 +125,17 @@ def rollout(model, w, x, od, budget, greedy, gen=None, forced=None, shuffle=Fals
         logits, _ = model(pe, pt, torch.zeros(len(idx), t, dtype=torch.bool, device=dev),
                           node[idx], dest[idx], rem[idx], torch.full_like(idx, t), am)
         lsm = torch.log_softmax(logits.masked_fill(~am, -1e9), dim=-1)
-        if forced is not None:
-            a = forced[idx, t]
-            valid = a >= 0  # the teacher's episode may end a step earlier in float32
-            if not bool(valid.all()):
-                active[idx[~valid]] = False
-                idx, a, lsm, am = idx[valid], a[valid], lsm[valid], am[valid]
-                if len(idx) == 0:
-                    break
-            ce.append(-lsm.gather(1, a[:, None])[:, 0])
+        if taken is not None:
+            a = taken[idx, t]
+            lab = labels[idx, t]
+            has = lab >= 0
+            if bool(has.any()):
+                ce.append(-lsm[has].gather(1, lab[has][:, None])[:, 0])
         elif greedy:
             a = lsm.argmax(1)
         else:
             a = torch.multinomial(lsm.exp(), 1, generator=gen)[:, 0]
+        acts[idx, t] = a
         logp[idx] = logp[idx] + lsm.gather(1, a[:, None])[:, 0]
         steps[idx] = steps[idx] + 1
         p = lsm.exp()
@@ -129,175 +148,245 @@ def rollout(model, w, x, od, budget, greedy, gen=None, forced=None, shuffle=Fals
         ok[idx] = torch.where(arrived & (rem[idx] >= 0), torch.ones_like(tt), ok[idx])
         stop = arrived | (rem[idx] < 0)
         active[idx[stop]] = False
-    return ok, logp, ent, steps, (torch.cat(ce) if ce else None)
+    return ok, logp, ent, steps, acts, (torch.cat(ce) if ce else None)
 
 
-def validate(model, w, factors, shuffle=False, gen=None):
-    """Greedy on-time rate on the validation pool, per factor (mean over OD pairs)."""
-    model.eval()
-    out = []
-    with torch.no_grad():
-        for f in factors:
-            rates = []
-            for k in range(len(w.ods)):
-                n = w.val.shape[0]
-                od = torch.full((n,), k, dtype=torch.long, device=w.dev)
-                ok, _, _, _, _ = rollout(model, w, w.val, od, w.let[od] * f, greedy=True, gen=gen, shuffle=shuffle)
-                rates.append(ok.mean().item())
-            out.append(sum(rates) / len(rates))
-    model.train()
-    return out
+# ---- checkpoints ----
+
+def new_model(args, spec, w):
+    cfg = {"d": args.d, "enc": args.enc, "dec": args.dec, "heads": args.heads, "history": not args.no_history,
+           "transformer_decoder": not args.linear_decoder, "cross_time": not args.no_ha,
+           "shuffle": args.shuffle_prefix}
+    return build(cfg, spec, w), cfg
 
 
-def demo_batch(w, idx):
-    acts = torch.full((len(idx), w.cap), -1, dtype=torch.long, device=w.dev)
-    for j, i in enumerate(idx.tolist()):
-        a = w.demo_actions[i]
-        acts[j, :len(a)] = torch.tensor(a, dtype=torch.long)
-    return acts
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--spec", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--d", type=int, default=64)
-    ap.add_argument("--enc", type=int, default=2)
-    ap.add_argument("--dec", type=int, default=1)
-    ap.add_argument("--heads", type=int, default=4)
-    ap.add_argument("--imitation-epochs", type=int, default=30)
-    ap.add_argument("--minutes", type=float, default=5.0, help="policy-gradient phase wall time")
-    ap.add_argument("--batch", type=int, default=512)
-    ap.add_argument("--lr", type=float, default=5e-4, help="imitation learning rate")
-    ap.add_argument("--pg-lr", type=float, default=5e-5,
-                    help="policy-gradient learning rate (small: the phase refines the imitated policy)")
-    ap.add_argument("--entropy", type=float, default=0.01)
-    ap.add_argument("--eval-every", type=int, default=50)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--device", default="cpu")
-    ap.add_argument("--no-history", action="store_true")
-    ap.add_argument("--no-ha", action="store_true")
-    ap.add_argument("--linear-decoder", action="store_true")
-    ap.add_argument("--shuffle-prefix", action="store_true", help="control: the prefix order shuffled")
-    ap.add_argument("--vpg", action="store_true",
-                    help="control: plain per-step vanilla policy gradient (no baseline, no entropy bonus)")
-    ap.add_argument("--ablation", default="", help="the ablation's name, recorded in the card")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--command", default="", help="the command that reproduces this model (for the card)")
-    args = ap.parse_args()
-    torch.set_num_threads(args.threads)
-    dev = torch.device("cuda" if args.device == "cuda" and torch.cuda.is_available() else "cpu")
-    with open(os.path.join(args.spec, "spec.json")) as f:
-        spec = json.load(f)
-    w = World(spec, args.spec, dev)
-    torch.manual_seed(args.seed)
-    gen = torch.Generator(device=dev).manual_seed(args.seed + 1)
+def build(cfg, spec, w):
     scale = float(max(spec["let_time"]) * spec["budget_hi"])
     let_to = [[0.0] * w.N for _ in range(w.N)]
     for dest, times in spec["let_to"].items():
         for i, t in enumerate(times):
             let_to[i][int(dest)] = t
-    model = GPGHT(w.E, w.N, d=args.d, enc_layers=args.enc, dec_layers=args.dec, heads=args.heads,
-                  max_steps=w.cap, time_scale=scale, history=not args.no_history,
-                  transformer_decoder=not args.linear_decoder, cross_time=not args.no_ha,
-                  link_mean=spec["mean"], link_sd=spec["sd"], let_to=let_to,
-                  slack_scale=spec["slack_scale"]).to(dev)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr)
+    return GPGHT(w.E, w.N, d=cfg["d"], enc_layers=cfg["enc"], dec_layers=cfg["dec"], heads=cfg["heads"],
+                 max_steps=w.cap, time_scale=scale, history=cfg["history"],
+                 transformer_decoder=cfg["transformer_decoder"], cross_time=cfg["cross_time"],
+                 link_mean=spec["mean"], link_sd=spec["sd"], let_to=let_to,
+                 slack_scale=spec["slack_scale"]).to(w.dev)
+
+
+def load(path, spec, w):
+    ck = torch.load(path, map_location=w.dev)
+    model = build(ck["cfg"], spec, w)
+    model.load_state_dict(ck["model"])
+    return model, ck["cfg"], ck.get("opt")
+
+
+def save(path, model, cfg, opt):
+    tmp = path + ".tmp"
+    torch.save({"cfg": cfg, "model": model.state_dict(), "opt": opt.state_dict() if opt else None}, tmp)
+    os.replace(tmp, path)
+
+
+def optimizer(model, lr, state=None):
+    opt = torch.optim.AdamW(model.parameters(), lr=lr)
+    if state:
+        opt.load_state_dict(state)
+        for g in opt.param_groups:
+            g["lr"] = lr
+    return opt
+
+
+# ---- commands ----
+
+def fit_sets(model, cfg, w, sets, steps, batch, lr, opt_state, gen, seed, phase):
+    """Cross-entropy on the label actions along the taken actions: `steps` minibatches, epochs
+    over the union of the episode sets in seeded shuffles."""
+    pgen = torch.Generator().manual_seed(seed + 3)
+    od = torch.cat([s[0] for s in sets])
+    budget = torch.cat([s[1] for s in sets])
+    x = torch.cat([s[2] for s in sets])
+    taken = torch.cat([s[3] for s in sets])
+    labels = torch.cat([s[4] for s in sets])
+    n = len(od)
+    opt = optimizer(model, lr, opt_state)
+    model.train()
+    start, tot, k = time.time(), 0.0, 0
+    per_epoch = max(1, (n + batch - 1) // batch)
+    perm = torch.randperm(n, generator=pgen)
+    for s in range(steps):
+        j = s % per_epoch
+        if j == 0 and s > 0:
+            perm = torch.randperm(n, generator=pgen)
+        idx = perm[j * batch:(j + 1) * batch].to(w.dev)
+        *_, ce = rollout(model, w, x[idx], od[idx], budget[idx], True, gen=gen, taken=taken[idx],
+                         labels=labels[idx], shuffle=cfg["shuffle"])
+        if ce is None:
+            continue
+        loss = ce.mean()
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        tot, k = tot + loss.item(), k + 1
+        if (s + 1) % per_epoch == 0 or s + 1 == steps:
+            log(phase=phase, step=s + 1, steps=steps, loss=round(tot / max(k, 1), 5), episodes=n,
+                elapsed=round(time.time() - start, 1))
+            tot, k = 0.0, 0
+    return opt
+
+
+def cmd_imitate(args, spec, w, gen):
+    model, cfg = new_model(args, spec, w)
+    log(phase="start", params=param_count(model), device=str(w.dev), links=w.E, nodes=w.N)
+    sets = [w.episodes(d) for d in args.data]
+    n = sum(len(s[0]) for s in sets)
+    steps = args.epochs * max(1, (n + args.batch - 1) // args.batch)
+    opt = fit_sets(model, cfg, w, sets, steps, args.batch, args.lr, None, gen, args.seed, "imitation")
+    save(args.out, model, cfg, opt)
+
+
+def cmd_fit(args, spec, w, gen):
+    model, cfg, opt_state = load(args.state, spec, w)
+    sets = [w.episodes(d) for d in args.data]
+    opt = fit_sets(model, cfg, w, sets, args.steps, args.batch, args.lr, opt_state, gen, args.seed, "fit")
+    save(args.out, model, cfg, opt)
+
+
+def cmd_collect(args, spec, w, gen):
+    """The student's own episodes (actions sampled from its policy) on Go's realizations."""
+    model, cfg, _ = load(args.state, spec, w)
+    od, budget, x, _, _ = w.episodes(args.tasks)
+    model.eval()
+    taken = []
+    with torch.no_grad():
+        for s in range(0, len(od), args.batch):
+            sl = slice(s, s + args.batch)
+            ok, _, _, _, acts, _ = rollout(model, w, x[sl], od[sl], budget[sl], greedy=False, gen=gen,
+                                           shuffle=cfg["shuffle"])
+            for row in acts.tolist():
+                taken.append([a for a in row if a >= 0])
+    with open(args.out + ".tmp", "w") as f:
+        json.dump({"taken": taken}, f)
+    os.replace(args.out + ".tmp", args.out)
+    log(phase="collect", episodes=len(taken), decisions=sum(len(t) for t in taken))
+
+
+def cmd_validate(args, spec, w, gen):
+    """Greedy on-time flags on the validation pool: factor-major, then validation OD pair, then
+    realization (uint8), the order Go's checkpoint rule pairs them in."""
+    model, cfg, _ = load(args.state, spec, w)
+    val = w.blob(spec["validation"])
+    model.eval()
+    flags, means = [], []
+    with torch.no_grad():
+        for f in spec["validation_factors"]:
+            rates = []
+            for k in spec["validation_ods"]:
+                for s in range(0, val.shape[0], args.batch):
+                    xv = val[s:s + args.batch]
+                    od = torch.full((xv.shape[0],), k, dtype=torch.long, device=w.dev)
+                    vgen = torch.Generator(device=w.dev).manual_seed(args.seed + s)  # same shuffles every time
+                    ok, *_ = rollout(model, w, xv, od, w.let[od] * f, greedy=True, gen=vgen, shuffle=cfg["shuffle"])
+                    flags.append(ok.to(torch.uint8).cpu().numpy())
+                    rates.append(ok.sum().item())
+            means.append(sum(rates) / (len(spec["validation_ods"]) * val.shape[0]))
+    np.concatenate(flags).tofile(args.out + ".tmp")
+    os.replace(args.out + ".tmp", args.out)
+    log(phase="validate", validation=means)
+
+
+def cmd_pg(args, spec, w, gen):
+    """The generalized policy gradient (the paper's estimator): the mean over sampled episodes of
+    (1{G <= T} - b) * sum_k grad log pi(a_k | h_k, c_k), b the batch's mean outcome for the same
+    OD pair, plus an entropy bonus; or, for the vpg control, every decision weighted by its return
+    with no baseline and no bonus. Budgets uniform in the spec's range; episodes on the trainer's
+    own draws from the link-time law (never a test pool)."""
+    model, cfg, opt_state = load(args.state, spec, w)
+    opt = optimizer(model, args.lr, opt_state)
+    model.train()
     lo, hi = spec["budget_lo"], spec["budget_hi"]
-    factors = [lo, (lo + hi) / 2, hi]
+    weights = torch.tensor(spec["od_weights"], dtype=torch.float, device=w.dev)
     start = time.time()
-    curve = []
-    log(phase="start", params=param_count(model), device=str(dev), links=w.E, nodes=w.N)
-
-    # Phase 1: imitation of the teacher.
-    n_demo = len(w.demo_actions)
-    for epoch in range(args.imitation_epochs if n_demo else 0):
-        perm = torch.randperm(n_demo, generator=torch.Generator().manual_seed(epoch))
-        tot = 0.0
-        for s in range(0, n_demo, args.batch):
-            idx = perm[s:s + args.batch].to(dev)
-            _, _, _, _, ce = rollout(model, w, w.demo_x[idx], w.demo_od[idx], w.demo_budget[idx], True,
-                                     forced=demo_batch(w, idx), gen=gen, shuffle=args.shuffle_prefix)
-            loss = ce.mean()
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
-            tot += loss.item()
-        log(phase="imitation", epoch=epoch, loss=tot / max(1, math.ceil(n_demo / args.batch)),
-            elapsed=round(time.time() - start, 1))
-    vgen = lambda: torch.Generator(device=dev).manual_seed(args.seed + 2)  # same shuffles every evaluation
-    imit = validate(model, w, factors, args.shuffle_prefix, vgen())
-    best, best_state = sum(imit) / 3, copy.deepcopy(model.state_dict())
-    imit_state = copy.deepcopy(model.state_dict())
-    curve.append({"iteration": 0, "validation": imit, "elapsed": round(time.time() - start, 1)})
-    log(phase="imitation-done", validation=imit, elapsed=round(time.time() - start, 1))
-
-    # Phase 2: the generalized policy gradient.
-    for g in opt.param_groups:
-        g["lr"] = args.pg_lr
-    it, t_pg = 0, time.time()
-    while time.time() - t_pg < args.minutes * 60:
-        it += 1
-        od = torch.randint(len(w.ods), (args.batch,), generator=gen, device=dev)
-        f = lo + (hi - lo) * torch.rand(args.batch, generator=gen, device=dev)
+    for it in range(1, args.iterations + 1):
+        od = torch.multinomial(weights, args.batch, replacement=True, generator=gen)
+        f = lo + (hi - lo) * torch.rand(args.batch, generator=gen, device=w.dev)
         x = w.sample(args.batch, gen)
-        ok, logp, ent, steps, _ = rollout(model, w, x, od, w.let[od] * f, greedy=False, gen=gen,
-                                          shuffle=args.shuffle_prefix)
+        ok, logp, ent, steps, _, _ = rollout(model, w, x, od, w.let[od] * f, greedy=False, gen=gen,
+                                             shuffle=cfg["shuffle"])
         if args.vpg:
-            # Every decision is one sample weighted by its return (the terminal outcome).
             loss = -(ok * logp).sum() / steps.sum().clamp(min=1)
         else:
-            base = torch.zeros(len(w.ods), device=dev).index_add_(0, od, ok) / \
+            base = torch.zeros(len(w.ods), device=w.dev).index_add_(0, od, ok) / \
                 torch.bincount(od, minlength=len(w.ods)).clamp(min=1)
             loss = -((ok - base[od]) * logp).mean() - args.entropy * ent.mean()
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
-        if it % args.eval_every == 0:
-            v = validate(model, w, factors, args.shuffle_prefix, vgen())
-            curve.append({"iteration": it, "validation": v, "train_on_time": ok.mean().item(),
-                          "elapsed": round(time.time() - start, 1)})
-            if sum(v) / 3 > best:
-                best, best_state = sum(v) / 3, copy.deepcopy(model.state_dict())
-            log(phase="pg", iteration=it, on_time=round(ok.mean().item(), 4), validation=v,
-                best=round(best, 4), elapsed=round(time.time() - start, 1))
+        if it % 25 == 0 or it == args.iterations:
+            log(phase="pg", iteration=it, on_time=round(ok.mean().item(), 4), elapsed=round(time.time() - start, 1))
+    save(args.out, model, cfg, opt)
+
+
+def cmd_export(args, spec, w, gen):
+    model, cfg, _ = load(args.state, spec, w)
     model.cpu()
     example = (torch.zeros(3, 2, dtype=torch.long), torch.ones(3, 2), torch.zeros(3, 2, dtype=torch.bool),
                torch.zeros(3, dtype=torch.long), torch.zeros(3, dtype=torch.long), torch.ones(3),
                torch.full((3,), 2, dtype=torch.long), w.amask[torch.zeros(3, dtype=torch.long)].cpu())
-    # The imitation-only checkpoint is exported too, so that the gain of the
-    # policy-gradient phase over the teacher's imitation can be measured.
-    base = os.path.splitext(args.out)[0]
-    model.load_state_dict(imit_state)
-    export(model, base + ".imitation.onnx", example)
-    model.load_state_dict(best_state)
-    export(model, args.out, example)
-    card = {
-        "network": spec["network"], "fingerprint": spec["fingerprint"], "correlation": spec["correlation"],
-        "ods": spec["od_names"], "budget_factors": [lo, hi], "step_cap": spec["step_cap"],
-        "model": {"d": args.d, "encoder_layers": args.enc, "decoder_layers": args.dec, "heads": args.heads,
-                  "parameters": param_count(model), "history": not args.no_history,
-                  "history_cross_attention": not args.no_ha, "transformer_decoder": not args.linear_decoder,
-                  "prefix_order": "shuffled" if args.shuffle_prefix else "realized"},
-        "ablation": args.ablation,
-        "training": {"teacher": spec["teacher"], "demonstrations": n_demo,
-                     "imitation_epochs": args.imitation_epochs, "pg_minutes": args.minutes,
-                     "pg_iterations": it, "batch": args.batch, "lr": args.lr, "pg_lr": args.pg_lr,
-                     "seed": args.seed,
-                     "estimator": ("vanilla per-step policy gradient, no baseline, no entropy" if args.vpg else
-                                   "generalized policy gradient over episodes"),
-                     "baseline": "none" if args.vpg else "batch mean outcome per OD pair",
-                     "entropy_bonus": 0 if args.vpg else args.entropy,
-                     "torch": torch.__version__, "device": str(dev)},
-        "imitation_validation": imit, "best_validation": best, "validation_factors": factors,
-        "curve": curve, "seconds": round(time.time() - start, 1), "command": args.command,
-    }
-    card["imitation_model"] = os.path.basename(base + ".imitation.onnx")
-    with open(base + ".card.json", "w") as f:
-        json.dump(card, f, indent=1)
-    log(phase="done", best=best, imitation=imit, seconds=card["seconds"], out=args.out)
+    tmp = args.out + ".tmp.onnx"
+    export(model, tmp, example)
+    os.replace(tmp, args.out)
+    log(phase="export", out=args.out, params=param_count(model), torch=torch.__version__, device=str(w.dev))
+
+
+def main():
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--spec", required=True)
+    common.add_argument("--out", required=True)
+    common.add_argument("--state")
+    common.add_argument("--seed", type=int, default=0)
+    common.add_argument("--threads", type=int, default=2)
+    common.add_argument("--device", default="cpu")
+    common.add_argument("--batch", type=int, default=512)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    im = sub.add_parser("imitate", parents=[common])
+    im.add_argument("--data", action="append", required=True)
+    im.add_argument("--epochs", type=int, default=30)
+    im.add_argument("--lr", type=float, default=5e-4)
+    im.add_argument("--d", type=int, default=64)
+    im.add_argument("--enc", type=int, default=2)
+    im.add_argument("--dec", type=int, default=1)
+    im.add_argument("--heads", type=int, default=4)
+    im.add_argument("--no-history", action="store_true")
+    im.add_argument("--no-ha", action="store_true")
+    im.add_argument("--linear-decoder", action="store_true")
+    im.add_argument("--shuffle-prefix", action="store_true", help="control: the prefix order shuffled")
+    fi = sub.add_parser("fit", parents=[common])
+    fi.add_argument("--data", action="append", required=True)
+    fi.add_argument("--steps", type=int, required=True)
+    fi.add_argument("--lr", type=float, default=2e-4)
+    co = sub.add_parser("collect", parents=[common])
+    co.add_argument("--tasks", required=True)
+    pg = sub.add_parser("pg", parents=[common])
+    pg.add_argument("--iterations", type=int, required=True)
+    pg.add_argument("--lr", type=float, default=5e-5)
+    pg.add_argument("--entropy", type=float, default=0.01)
+    pg.add_argument("--vpg", action="store_true", help="control: plain per-step vanilla policy gradient")
+    sub.add_parser("validate", parents=[common])
+    sub.add_parser("export", parents=[common])
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    dev = torch.device("cuda" if args.device == "cuda" and torch.cuda.is_available() else "cpu")
+    if args.device == "cuda" and dev.type != "cuda":
+        log(phase="warning", message="--device cuda asked, but this PyTorch has no CUDA: running on the CPU")
+    with open(os.path.join(args.spec, "spec.json")) as f:
+        spec = json.load(f)
+    w = World(spec, args.spec, dev)
+    torch.manual_seed(args.seed)
+    gen = torch.Generator(device=dev).manual_seed(args.seed + 1)
+    {"imitate": cmd_imitate, "fit": cmd_fit, "collect": cmd_collect, "pg": cmd_pg, "validate": cmd_validate,
+     "export": cmd_export}[args.cmd](args, spec, w, gen)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+)
+
+// checkpoint is a saved model state with its greedy on-time flags on the
+// validation pool (factor-major, then validation pair, then realization).
+type checkpoint struct {
+	Name  string
+	Path  string
+	flags []uint8
+	Means []float64 // per validation factor
+}
+
+// Mean is the on-time rate over every validation episode.
+func (c *checkpoint) Mean() float64 {
+	n := 0
+	for _, f := range c.flags {
+		n += int(f)
+	}
+	return float64(n) / float64(len(c.flags))
+}
+
+// validate scores a checkpoint on the validation pool.
+func (s *session) validate(ctx context.Context, name, path string, factors, perFactor int, seed uint64) (*checkpoint, error) {
+	out := path + ".val"
+	if _, err := s.run(ctx, "validate", "--state", path, "--out", out, "--seed", fmt.Sprint(seed), "--batch", "4096"); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != factors*perFactor {
+		return nil, fmt.Errorf("%w: %s has %d flags, want %d", errNoFlags, out, len(b), factors*perFactor)
+	}
+	c := &checkpoint{Name: name, Path: path, flags: b}
+	for f := range factors {
+		n := 0
+		for _, x := range b[f*perFactor : (f+1)*perFactor] {
+			n += int(x)
+		}
+		c.Means = append(c.Means, float64(n)/float64(perFactor))
+	}
+	return c, nil
+}
+
+// Comparison is a paired comparison of two checkpoints on the same
+// validation episodes.
+type Comparison struct {
+	Diff float64 `json:"diff"` // mean on-time difference, new − best
+	SE   float64 `json:"se"`   // its paired standard error
+}
+
+// Beats is the checkpoint rule, fixed before any test result is seen: a
+// later checkpoint replaces the best only if it beats it on the validation
+// pool by more than one paired standard error.
+func (c Comparison) Beats() bool { return c.Diff > c.SE }
+
+// compare pairs two checkpoints' flags episode by episode.
+func compare(next, best *checkpoint) Comparison {
+	n := float64(len(next.flags))
+	sum, sq := 0.0, 0.0
+	for i, x := range next.flags {
+		d := float64(x) - float64(best.flags[i])
+		sum += d
+		sq += d * d
+	}
+	mean := sum / n
+	v := (sq/n - mean*mean) * n / math.Max(n-1, 1)
+	return Comparison{Diff: mean, SE: math.Sqrt(math.Max(v, 0) / n)}
+}

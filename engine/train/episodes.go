@@ -1,0 +1,217 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/trainspec"
+)
+
+// TeacherChoice is the imitation teacher of one covered pair at one budget
+// factor, with every candidate's on-time rate on the validation realizations
+// it was chosen on.
+type TeacherChoice struct {
+	OD      string             `json:"od"`
+	Factor  float64            `json:"factor"`
+	Teacher string             `json:"teacher"`
+	Rates   map[string]float64 `json:"rates"`
+	Pool    int                `json:"realizations"`
+}
+
+// chooseTeachers picks, per covered pair and per factor of three across the
+// budget range, the candidate with the best on-time rate on the first
+// realizations of the validation pool (more for the validation pairs;
+// ties go to the first candidate).
+func (r *run) chooseTeachers(ctx context.Context) ([][]TeacherChoice, error) {
+	c := r.cfg
+	factors := r.teacherFactors()
+	out := make([][]TeacherChoice, len(c.ODs))
+	for k := range out {
+		out[k] = make([]TeacherChoice, len(factors))
+	}
+	isVal := map[int]bool{}
+	for _, k := range r.valODs {
+		isVal[k] = true
+	}
+	err := parallel(ctx, c.Net, len(c.ODs)*len(factors), func(j int, runner *sim.Runner) error {
+		k, fi := j/len(factors), j%len(factors)
+		n := min(c.TeacherRealizations, r.val.Size)
+		if isVal[k] {
+			n = min(c.TeacherRealizationsValidation, r.val.Size)
+		}
+		pool := &sim.Pool{Purpose: sim.Validation, Size: n, Dim: r.val.Dim, X: r.val.X[:n*r.val.Dim]}
+		task := sim.Task{OD: c.ODs[k], Budget: factors[fi] * r.let[k], Cap: c.Net.StepCap}
+		res := make([]sim.Result, n)
+		ch := TeacherChoice{OD: c.Net.ODString(c.ODs[k]), Factor: factors[fi], Rates: map[string]float64{}, Pool: n}
+		best := -1.0
+		for ti, p := range r.teachers {
+			if err := runner.Run(p, task, pool, res); err != nil {
+				return err
+			}
+			rate := 0.0
+			for _, x := range res {
+				if x.OnTime {
+					rate++
+				}
+			}
+			rate /= float64(n)
+			ch.Rates[c.Teachers[ti]] = rate
+			if rate > best {
+				best, ch.Teacher = rate, c.Teachers[ti]
+			}
+		}
+		out[k][fi] = ch
+		return nil
+	})
+	return out, err
+}
+
+// teacherFactors are the budget factors teachers are chosen at.
+func (r *run) teacherFactors() []float64 {
+	lo, hi := r.cfg.BudgetLo, r.cfg.BudgetHi
+	return []float64{lo, (lo + hi) / 2, hi}
+}
+
+// draw fills an episode set with n tasks from the training stream: a pair
+// drawn by its weight, a budget factor uniform in the range.
+func (r *run) draw(n int, rng *rand.Rand) *trainspec.Episodes {
+	c := r.cfg
+	pool := r.stream.Next(n)
+	e := &trainspec.Episodes{}
+	for i := range n {
+		k := r.pick(rng)
+		f := c.BudgetLo + (c.BudgetHi-c.BudgetLo)*rng.Float64()
+		e.Add(k, f*r.let[k], pool.Row(i))
+	}
+	return e
+}
+
+// pick draws a covered pair by weight.
+func (r *run) pick(rng *rand.Rand) int {
+	u := rng.Float64() * r.weightSum
+	for k, w := range r.weights {
+		if u -= w; u < 0 {
+			return k
+		}
+	}
+	return len(r.weights) - 1
+}
+
+// demonstrate plays each episode's chosen teacher: the choice for its pair
+// at the nearest of the teacher factors.
+func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, choice [][]TeacherChoice) error {
+	factors := r.teacherFactors()
+	byName := map[string]engine.Policy{}
+	for i, name := range r.cfg.Teachers {
+		byName[name] = r.teachers[i]
+	}
+	e.Taken = make([][]int, e.Len())
+	return parallel(ctx, r.cfg.Net, e.Len(), func(i int, _ *sim.Runner) error {
+		k := e.OD[i]
+		f := e.Budget[i] / r.let[k]
+		best := 0
+		for fi, x := range factors {
+			if math.Abs(x-f) < math.Abs(factors[best]-f) {
+				best = fi
+			}
+		}
+		p := byName[choice[k][best].Teacher]
+		e.Taken[i] = r.play(p, k, e.Budget[i], e.X[i])
+		return nil
+	})
+}
+
+// label replays each episode along its taken links and labels every state
+// it reached with the labeller's (rollout's) choice there.
+func (r *run) label(ctx context.Context, e *trainspec.Episodes, taken [][]int) error {
+	e.Taken = make([][]int, e.Len())
+	e.Labels = make([][]int, e.Len())
+	var decisions atomic.Int64
+	err := parallel(ctx, r.cfg.Net, e.Len(), func(i int, _ *sim.Runner) error {
+		var labels []int
+		e.Taken[i] = r.play(&replay{links: taken[i], labeller: r.labeller, labels: &labels}, e.OD[i], e.Budget[i], e.X[i])
+		e.Labels[i] = labels
+		decisions.Add(int64(len(labels)))
+		return nil
+	})
+	r.labels += int(decisions.Load())
+	return err
+}
+
+// replay follows recorded links and asks the labeller at every state.
+type replay struct {
+	links    []int
+	labeller engine.Policy
+	labels   *[]int
+}
+
+func (p *replay) Act(o *engine.Observation) int {
+	if o.Step >= len(p.links) {
+		return -1 // the trainer's float32 episode ended earlier: stop here
+	}
+	*p.labels = append(*p.labels, p.labeller.Act(o))
+	return p.links[o.Step]
+}
+
+// play runs one episode of p under the simulator's episode rule and returns
+// the links it took.
+func (r *run) play(p engine.Policy, k int, budget float64, x []float64) []int {
+	c := r.cfg
+	task := sim.Task{OD: c.ODs[k], Budget: budget, Cap: c.Net.StepCap}
+	capN := sim.StepCap(c.Net, task.Cap)
+	o := &engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination, Remaining: budget}
+	var links []int
+	for {
+		if _, stuck := sim.Stuck(c.Net, task, o); stuck {
+			break
+		}
+		e := p.Act(o)
+		if e < 0 {
+			break
+		}
+		links = append(links, e)
+		if _, done := sim.Advance(c.Net, task, capN, o, e, x[e]); done {
+			break
+		}
+	}
+	return links
+}
+
+// parallel runs f for 0..n-1 on every core, each worker with its own
+// runner, and stops at the first error or when ctx ends.
+func parallel(ctx context.Context, net *engine.Network, n int, f func(i int, r *sim.Runner) error) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runner := &sim.Runner{Net: net}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := f(i, runner); err != nil {
+					once.Do(func() { first = err })
+					next.Store(int64(n))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,454 @@
+// Package train is the Go side of GPG-HT training: it writes the trainer's
+// spec, chooses the imitation teachers, plays the demonstrations, and runs
+// expert iteration in rounds with the PyTorch trainer (models/train):
+// the student plays its own (sampled) episodes on the training stream, Go
+// labels every state they reach with the rollout policy's choice, the
+// trainer fits the aggregate, and a fixed checkpoint rule on a large
+// validation pool keeps the best model. An optional phase of the paper's
+// generalized policy gradient follows. Everything stops on counts (rounds,
+// steps, iterations), never on wall time, and is seeded from Seed.
+package train
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/trainspec"
+)
+
+// Config is one training run. Zero fields take the defaults of Defaults.
+type Config struct {
+	Net   *engine.Network
+	Model *linktime.Gaussian
+	Out   string // the model file; its card and imitation checkpoint go beside it
+
+	// ODs are the pairs the model covers; ValidationODs (a subset, default
+	// the network's benchmark pairs) are what the checkpoint rule scores,
+	// and they get half of the training episodes.
+	ODs               []engine.OD
+	ValidationODs     []engine.OD
+	ValidationFactors []float64 // default the benchmark's factors inside the range, else its ends and middle
+	BudgetLo          float64
+	BudgetHi          float64
+	ValidationSize    int // realizations of the validation pool (disjoint from test pools)
+
+	Teachers                      []string // imitation candidates, best per (pair, factor)
+	TeacherRealizations           int      // validation realizations a teacher is chosen on ...
+	TeacherRealizationsValidation int      // ... and on the validation pairs
+	Demos                         int
+	ImitationEpochs               int
+
+	Rounds         int    // expert-iteration rounds
+	RoundEpisodes  int    // student episodes labelled per round
+	RoundSteps     int    // trainer minibatches per round, over all labels so far
+	RolloutBase    string // the labeller's base ("": best on the validation tasks)
+	RolloutSamples int    // the labeller's draws a decision (0: rollout's default)
+
+	PGChunks     int // policy-gradient phase: chunks of PGIterations, each validated
+	PGIterations int
+	PGBatch      int
+
+	Batch    int
+	Size     [4]int // d, encoder layers, decoder layers, heads
+	Ablation string // a control: see policy.Ablations
+	Seed     uint64
+	Command  string // the command line that reproduces the run (for the card)
+
+	Trainer  Trainer
+	Progress func(Event) // optional
+	Log      io.Writer   // the trainer's stderr (default discarded)
+}
+
+// Defaults fills the zero fields of c.
+func (c *Config) Defaults() {
+	def := func(p *int, v int) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	def(&c.ValidationSize, 20000)
+	def(&c.TeacherRealizations, 100)
+	def(&c.TeacherRealizationsValidation, 2000)
+	def(&c.Demos, 8000)
+	def(&c.ImitationEpochs, 30)
+	def(&c.RoundEpisodes, 4000)
+	def(&c.RoundSteps, 300)
+	def(&c.PGIterations, 100)
+	def(&c.PGBatch, 1024)
+	def(&c.Batch, 512)
+	def(&c.Trainer.Threads, 2)
+	if c.Size == [4]int{} {
+		c.Size = [4]int{64, 2, 1, 4}
+	}
+	if c.BudgetLo == 0 && c.BudgetHi == 0 {
+		c.BudgetLo, c.BudgetHi = 0.9, 1.1
+	}
+	if len(c.Teachers) == 0 {
+		c.Teachers = []string{"cgr", "cdot"}
+	}
+	if len(c.ODs) == 0 {
+		c.ODs = c.Net.ODs
+	}
+	if len(c.ValidationODs) == 0 {
+		c.ValidationODs = c.Net.ODs
+	}
+	if len(c.ValidationFactors) == 0 {
+		c.ValidationFactors = []float64{c.BudgetLo, (c.BudgetLo + c.BudgetHi) / 2, c.BudgetHi}
+		if fs := c.Net.BudgetFactors(); fs[0] >= c.BudgetLo-1e-9 && fs[len(fs)-1] <= c.BudgetHi+1e-9 {
+			c.ValidationFactors = fs
+		}
+	}
+	if c.Trainer.Python == "" {
+		c.Trainer.Python = "/usr/bin/python3"
+	}
+	if c.Trainer.Device == "" {
+		c.Trainer.Device = "cpu"
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+}
+
+// Event is one line of progress.
+type Event struct {
+	Phase   string         `json:"phase"` // spec, teachers, demos, round, pg, done; trainer: a line of the trainer's own
+	Round   int            `json:"round,omitempty"`
+	Message string         `json:"message,omitempty"`
+	Means   []float64      `json:"validation,omitempty"`
+	Best    string         `json:"best,omitempty"`
+	Elapsed float64        `json:"elapsed"`
+	Trainer map[string]any `json:"trainer,omitempty"`
+}
+
+// run is one training run's state.
+type run struct {
+	cfg       Config
+	start     time.Time
+	sess      *session
+	dir       string
+	let       []float64 // LET time of each covered pair
+	valODs    []int     // indices of the validation pairs in cfg.ODs
+	weights   []float64
+	weightSum float64
+	val       *sim.Pool
+	stream    *sim.Stream
+	teachers  []engine.Policy
+	labeller  engine.Policy
+	labels    int
+}
+
+// Run trains a model and writes it, its imitation checkpoint and its card.
+func Run(ctx context.Context, c Config) (*Card, error) {
+	c.Defaults()
+	if c.Trainer.Script == "" {
+		p, err := FindScript(os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		c.Trainer.Script = p
+	}
+	r := &run{cfg: c, start: time.Now()}
+	if err := r.setup(); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "ontime-train-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	r.dir = dir
+	r.sess = &session{t: c.Trainer, spec: dir, progress: c.Progress, log: c.Log}
+	return r.train(ctx)
+}
+
+// setup checks the configuration and indexes the pairs.
+func (r *run) setup() error {
+	c := &r.cfg
+	if c.Net == nil || c.Model == nil {
+		return engine.Errorf(engine.EINVALID, "train: no network")
+	}
+	if len(c.ODs) == 0 {
+		return engine.Errorf(engine.EINVALID, "network %s: no OD pairs to train for", c.Net.Name)
+	}
+	if !(c.BudgetLo > 0 && c.BudgetLo <= c.BudgetHi) {
+		return engine.Errorf(engine.EINVALID, "budget range %v–%v: give 0 < LO ≤ HI", c.BudgetLo, c.BudgetHi)
+	}
+	for _, od := range c.ValidationODs {
+		k := slices.Index(c.ODs, od)
+		if k < 0 {
+			return engine.Errorf(engine.EINVALID, "validation pair %s is not among the covered pairs", c.Net.ODString(od))
+		}
+		r.valODs = append(r.valODs, k)
+	}
+	// Half of the episodes go to the validation pairs, half to the rest.
+	rest := len(c.ODs) - len(r.valODs)
+	for k := range c.ODs {
+		w := 1.0
+		if rest > 0 {
+			if slices.Contains(r.valODs, k) {
+				w = 0.5 / float64(len(r.valODs))
+			} else {
+				w = 0.5 / float64(rest)
+			}
+		}
+		r.weights = append(r.weights, w)
+		r.weightSum += w
+		r.let = append(r.let, c.Net.LET(c.ODs[k].Destination).Time[c.ODs[k].Origin])
+	}
+	for _, t := range c.Teachers {
+		if _, err := policy.Lookup(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *run) emit(e Event) {
+	e.Elapsed = time.Since(r.start).Seconds()
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(e)
+	}
+}
+
+// tasks lists one task per pair and factor.
+func (r *run) tasks(ods []engine.OD, factors []float64) []sim.Task {
+	return sim.Tasks(r.cfg.Net, ods, factors)
+}
+
+// policies builds the teachers and the labeller on one environment, whose
+// DOT grid is the one the benchmark uses on the validation tasks.
+func (r *run) policies() (map[string]any, error) {
+	c := r.cfg
+	valEnv := &policy.Env{Net: c.Net, Model: c.Model, Tasks: r.tasks(c.ValidationODs, c.ValidationFactors), Seed: c.Seed,
+		RolloutBase: c.RolloutBase, RolloutSamples: c.RolloutSamples}
+	ro, err := policy.Lookup("rollout")
+	if err != nil {
+		return nil, err
+	}
+	base := c.RolloutBase
+	var settings map[string]any
+	if base == "" {
+		if _, settings, err = ro.New(valEnv); err != nil {
+			return nil, err
+		}
+		base = settings["base"].(string)
+	}
+	env := &policy.Env{Net: c.Net, Model: c.Model, Tasks: r.tasks(c.ODs, r.teacherFactors()), Seed: c.Seed,
+		DOTDelta: valEnv.DefaultDOTDelta(), RolloutBase: base, RolloutSamples: c.RolloutSamples}
+	for _, name := range c.Teachers {
+		m, _ := policy.Lookup(name)
+		p, _, err := m.New(env)
+		if err != nil {
+			return nil, fmt.Errorf("teacher %s: %w", name, err)
+		}
+		r.teachers = append(r.teachers, p)
+	}
+	p, s, err := ro.New(env)
+	if err != nil {
+		return nil, err
+	}
+	r.labeller = p
+	if settings != nil {
+		s["base_rule"], s["base_validation"] = settings["base_rule"], settings["base_validation"]
+	}
+	return s, nil
+}
+
+func (r *run) ckpt(name string) string { return filepath.Join(r.dir, name+".pt") }
+
+// validate scores a checkpoint on the validation pool with the same
+// shuffle seed every time.
+func (r *run) validate(ctx context.Context, name string) (*checkpoint, error) {
+	return r.sess.validate(ctx, name, r.ckpt(name), len(r.cfg.ValidationFactors), len(r.valODs)*r.val.Size, r.cfg.Seed+2)
+}
+
+// seedFor derives a trainer command's seed from the run's.
+func (r *run) seedFor(step int) string { return fmt.Sprint(r.cfg.Seed*1000 + uint64(step)) }
+
+// train runs the phases.
+func (r *run) train(ctx context.Context) (*Card, error) {
+	c := r.cfg
+	card := newCard(&c)
+	r.emit(Event{Phase: "spec", Message: fmt.Sprintf("%d covered pairs, validation on %d × %d factors × %d realizations", len(c.ODs), len(c.ValidationODs), len(c.ValidationFactors), c.ValidationSize)})
+	spec, err := trainspec.Write(r.dir, c.Net, c.Model, trainspec.Options{ODs: c.ODs, ODWeights: r.weights, ValidationODs: r.valODs,
+		ValidationFactors: c.ValidationFactors, BudgetLo: c.BudgetLo, BudgetHi: c.BudgetHi, Seed: c.Seed, ValidationSize: c.ValidationSize})
+	if err != nil {
+		return nil, err
+	}
+	card.Fingerprint, card.Correlation, card.StepCap = spec.Fingerprint, spec.Correlation, spec.StepCap
+	r.val = sim.NewPool(c.Model, c.Net.PoolKey(), sim.Validation, 0, c.ValidationSize, c.Seed, nil)
+	r.stream = sim.NewStream(c.Model, c.Net.PoolKey(), c.Seed)
+	rng := rand.New(rand.NewPCG(c.Seed, 0x7ea1))
+
+	t0 := time.Now()
+	if card.Training.Labeller, err = r.policies(); err != nil {
+		return nil, err
+	}
+	choice, err := r.chooseTeachers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	card.Training.TeacherChoice = summarizeChoice(choice, c.Teachers)
+	for _, k := range r.valODs {
+		card.Training.TeacherChoices = append(card.Training.TeacherChoices, choice[k])
+	}
+	r.emit(Event{Phase: "teachers", Message: fmt.Sprintf("teachers chosen in %.0f s: %s", time.Since(t0).Seconds(), describe(card.Training.TeacherChoice))})
+
+	t0 = time.Now()
+	demos := r.draw(c.Demos, rng)
+	if err := r.demonstrate(ctx, demos, choice); err != nil {
+		return nil, err
+	}
+	if err := demos.Write(filepath.Join(r.dir, "demos")); err != nil {
+		return nil, err
+	}
+	r.emit(Event{Phase: "demos", Message: fmt.Sprintf("%d demonstrations in %.0f s", c.Demos, time.Since(t0).Seconds())})
+
+	args := []string{"--out", r.ckpt("imitation"), "--data", filepath.Join(r.dir, "demos"), "--epochs", fmt.Sprint(c.ImitationEpochs),
+		"--batch", fmt.Sprint(c.Batch), "--seed", r.seedFor(0), "--d", fmt.Sprint(c.Size[0]), "--enc", fmt.Sprint(c.Size[1]),
+		"--dec", fmt.Sprint(c.Size[2]), "--heads", fmt.Sprint(c.Size[3])}
+	args = append(args, ablationArgs[c.Ablation]...)
+	t0 = time.Now()
+	if _, err := r.sess.run(ctx, "imitate", args...); err != nil {
+		return nil, err
+	}
+	best, err := r.validate(ctx, "imitation")
+	if err != nil {
+		return nil, err
+	}
+	imitation := best
+	card.addRound(Round{Name: "imitation", Kind: "imitation", Labels: r.decisions(demos), Validation: best.Means, Mean: best.Mean(),
+		Kept: true, Seconds: time.Since(t0).Seconds()})
+	r.emit(Event{Phase: "round", Means: best.Means, Best: best.Name, Message: "imitation"})
+
+	data := []string{filepath.Join(r.dir, "demos")}
+	cur := "imitation"
+	for round := 1; round <= c.Rounds; round++ {
+		t0 := time.Now()
+		name := fmt.Sprintf("round%d", round)
+		set := filepath.Join(r.dir, name)
+		eps := r.draw(c.RoundEpisodes, rng)
+		if err := eps.Write(set); err != nil {
+			return nil, err
+		}
+		if _, err := r.sess.run(ctx, "collect", "--state", r.ckpt(cur), "--tasks", set, "--out", set+".taken.json",
+			"--seed", r.seedFor(round), "--batch", "2048"); err != nil {
+			return nil, err
+		}
+		taken, err := trainspec.ReadTaken(set + ".taken.json")
+		if err != nil {
+			return nil, err
+		}
+		if len(taken) != eps.Len() {
+			return nil, fmt.Errorf("round %d: the trainer played %d episodes of %d", round, len(taken), eps.Len())
+		}
+		tl := time.Now()
+		before := r.labels
+		if err := r.label(ctx, eps, taken); err != nil {
+			return nil, err
+		}
+		labelSec := time.Since(tl).Seconds()
+		if err := eps.Write(set); err != nil {
+			return nil, err
+		}
+		data = append(data, set)
+		fit := []string{"--state", r.ckpt(cur), "--out", r.ckpt(name), "--steps", fmt.Sprint(c.RoundSteps),
+			"--batch", fmt.Sprint(c.Batch), "--seed", r.seedFor(round)}
+		for _, d := range data {
+			fit = append(fit, "--data", d)
+		}
+		if _, err := r.sess.run(ctx, "fit", fit...); err != nil {
+			return nil, err
+		}
+		next, err := r.validate(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		cmp := compare(next, best)
+		if cmp.Beats() {
+			best = next
+		}
+		cur = name
+		card.addRound(Round{Name: name, Kind: "expert iteration", Labels: r.labels - before, Validation: next.Means, Mean: next.Mean(),
+			VersusBest: &cmp, Kept: best == next, Seconds: time.Since(t0).Seconds(), LabelSeconds: labelSec})
+		r.emit(Event{Phase: "round", Round: round, Means: next.Means, Best: best.Name,
+			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, best.Name)})
+	}
+
+	// The paper's generalized policy gradient, from the best checkpoint.
+	cur = best.Name
+	for chunk := 1; chunk <= c.PGChunks; chunk++ {
+		t0 := time.Now()
+		name := fmt.Sprintf("pg%d", chunk)
+		args := []string{"--state", r.ckpt(cur), "--out", r.ckpt(name), "--iterations", fmt.Sprint(c.PGIterations),
+			"--batch", fmt.Sprint(c.PGBatch), "--seed", r.seedFor(100 + chunk)}
+		if c.Ablation == "vpg" {
+			args = append(args, "--vpg")
+		}
+		if _, err := r.sess.run(ctx, "pg", args...); err != nil {
+			return nil, err
+		}
+		next, err := r.validate(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		cmp := compare(next, best)
+		if cmp.Beats() {
+			best = next
+		}
+		cur = name
+		card.addRound(Round{Name: name, Kind: "policy gradient", Iterations: c.PGIterations, Validation: next.Means, Mean: next.Mean(),
+			VersusBest: &cmp, Kept: best == next, Seconds: time.Since(t0).Seconds()})
+		r.emit(Event{Phase: "pg", Round: chunk, Means: next.Means, Best: best.Name,
+			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, best.Name)})
+	}
+	return r.finish(ctx, card, best, imitation)
+}
+
+// decisions counts the labelled states of an episode set.
+func (r *run) decisions(e *trainspec.Episodes) int {
+	n := 0
+	for _, t := range e.Taken {
+		n += len(t)
+	}
+	return n
+}
+
+// finish exports the best and the imitation checkpoints next to each other
+// (each written to a temporary file and renamed) and writes the card.
+func (r *run) finish(ctx context.Context, card *Card, best, imitation *checkpoint) (*Card, error) {
+	c := r.cfg
+	if err := os.MkdirAll(filepath.Dir(c.Out), 0o755); err != nil {
+		return nil, err
+	}
+	base := c.Out[:len(c.Out)-len(filepath.Ext(c.Out))]
+	if _, err := r.sess.run(ctx, "export", "--state", imitation.Path, "--out", base+".imitation.onnx"); err != nil {
+		return nil, err
+	}
+	last, err := r.sess.run(ctx, "export", "--state", best.Path, "--out", c.Out)
+	if err != nil {
+		return nil, err
+	}
+	card.finish(last, best, imitation, time.Since(r.start).Seconds())
+	card.ImitationModel = filepath.Base(base + ".imitation.onnx")
+	if err := card.write(base + ".card.json"); err != nil {
+		return nil, err
+	}
+	r.emit(Event{Phase: "done", Means: best.Means, Best: best.Name, Message: c.Out})
+	return card, nil
+}
+
+// ablationArgs are the trainer's switches for each control ("indep" changes
+// the link-time model instead, "vpg" the policy-gradient estimator).
+var ablationArgs = map[string][]string{"nohist": {"--no-history"}, "noha": {"--no-ha"}, "nodt": {"--linear-decoder"},
+	"shuffled": {"--shuffle-prefix"}}

@@ -1,0 +1,142 @@
+package train
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// Trainer says how to run the PyTorch side (models/train/train.py).
+type Trainer struct {
+	Python  string // interpreter with PyTorch 1.13+ and onnx (default /usr/bin/python3)
+	Script  string // train.py (default: FindScript)
+	Device  string // cpu or cuda
+	Threads int    // torch threads (default 2)
+}
+
+// ScriptEnv names the variable that points at train.py when the binary is
+// installed away from its source tree.
+const ScriptEnv = "ONTIME_TRAINER"
+
+// FindScript locates train.py: $ONTIME_TRAINER, then models/train/train.py
+// beside or above the executable, then above the working directory.
+func FindScript(getenv func(string) string) (string, error) {
+	if p := getenv(ScriptEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", engine.Errorf(engine.EINVALID, "%s=%s: %v", ScriptEnv, p, err)
+		}
+		return p, nil
+	}
+	var starts []string
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil {
+			starts = append(starts, filepath.Dir(exe))
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	for _, dir := range starts {
+		for {
+			p := filepath.Join(dir, "models", "train", "train.py")
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+			up := filepath.Dir(dir)
+			if up == dir {
+				break
+			}
+			dir = up
+		}
+	}
+	return "", engine.Errorf(engine.ENOTFOUND, "the trainer models/train/train.py was found neither above the ontime binary nor above the working directory: set %s to its path", ScriptEnv)
+}
+
+// session runs trainer commands against one spec directory, forwarding the
+// trainer's JSON-lines progress.
+type session struct {
+	t        Trainer
+	spec     string
+	progress func(Event)
+	log      io.Writer // the trainer's stderr and non-JSON output
+	mu       sync.Mutex
+}
+
+// run runs one command of train.py and returns its last JSON event.
+func (s *session) run(ctx context.Context, cmd string, args ...string) (map[string]any, error) {
+	full := append([]string{s.t.Script, cmd, "--spec", s.spec, "--device", s.t.Device, "--threads", fmt.Sprint(s.t.Threads)}, args...)
+	c := exec.CommandContext(ctx, s.t.Python, full...)
+	c.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1", "PYTHONUNBUFFERED=1")
+	var tail tailBuffer
+	c.Stderr = io.MultiWriter(&tail, lockedWriter{&s.mu, s.log})
+	pipe, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "starting the trainer with %s: %v (install PyTorch and onnx for it: apt-get install python3-torch python3-onnx, or pass --python)", s.t.Python, err)
+	}
+	var last map[string]any
+	sc := bufio.NewScanner(pipe)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var ev map[string]any
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			s.mu.Lock()
+			fmt.Fprintln(s.log, sc.Text())
+			s.mu.Unlock()
+			continue
+		}
+		last = ev
+		if s.progress != nil {
+			s.progress(Event{Phase: "trainer", Trainer: ev})
+		}
+	}
+	if err := c.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		msg := tail.String()
+		if strings.Contains(msg, "No module named 'torch'") || strings.Contains(msg, "No module named 'onnx'") {
+			return nil, engine.Errorf(engine.EINVALID, "%s has no PyTorch or onnx: apt-get install python3-torch python3-onnx (Debian), or pass --python with an interpreter that has them", s.t.Python)
+		}
+		return nil, fmt.Errorf("trainer %s failed: %w\n%s", cmd, err, msg)
+	}
+	return last, nil
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// tailBuffer keeps the last 4 KiB written, for error messages.
+type tailBuffer struct{ b []byte }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = t.b[len(t.b)-4096:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { return strings.TrimSpace(string(t.b)) }
+
+var errNoFlags = errors.New("validation flags missing")
