@@ -24,6 +24,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	focus := fs.String("focus", "", "method compared against every other in the Holm family (default: the first)")
 	budgets := fs.String("budgets", "0.95,1.00,1.05", "comma-separated budget factors (× each OD pair's LET time)")
 	pools := fs.Int("pools", 10, "number of test pools")
+	on := fs.String("on", "test", "pools to evaluate on: test, or validation (to choose settings without seeing a test result)")
 	poolSize := fs.Int("pool-size", 2000, "joint realizations per pool")
 	ods := fs.String("ods", "", "comma-separated OD pairs ORIGIN-DEST (default: the network's benchmark pairs)")
 	seed := fs.Uint64("seed", 0, "benchmark instance: shifts every pool seed (0 is the published benchmark)")
@@ -51,7 +52,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	cfg := bench.Config{Net: net, Model: model, Methods: splitList(*methods), Focus: *focus,
-		Pools: *pools, PoolSize: *poolSize, Seed: *seed, Sampled: *sampled, Workers: *workers,
+		Pools: *pools, PoolSize: *poolSize, Purpose: *on, Seed: *seed, Sampled: *sampled, Workers: *workers,
 		DOTDelta: *dotDelta, RolloutBase: *rolloutBase, RolloutSamples: *rolloutSamples, Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 		Version: version, Commit: buildCommit()}
 	if *device != "cpu" && *device != "cuda" {

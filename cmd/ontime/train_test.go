@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
@@ -22,20 +25,22 @@ func TestTrainSmoke(t *testing.T) {
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
 	}
-	// The trainer script is found relative to the repository root.
-	wd, _ := os.Getwd()
-	if err := os.Chdir(filepath.Join("..", "..")); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
+	// The trainer is found above the working directory (cmd/ontime here).
 	out := filepath.Join(t.TempDir(), "tb.onnx")
-	stdout, stderr, err := runCLI(t, nil, "train", "--network", "twobranch", "--budgets", "0.98,1.02", "--demos", "100",
-		"--imitation-epochs", "1", "--minutes", "0.02", "--validation-size", "100", "--size", "16,1,1,2", "--out", out)
+	small := []string{"--network", "twobranch", "--budgets", "0.98,1.02", "--demos", "100", "--imitation-epochs", "1",
+		"--rounds", "1", "--round-episodes", "50", "--round-steps", "2", "--pg-chunks", "1", "--pg-iterations", "2",
+		"--validation-size", "100", "--size", "16,1,1,2"}
+	stdout, stderr, err := runCLI(t, nil, append([]string{"train", "--out", out}, small...)...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(stdout, "trained twobranch") || !strings.Contains(stderr, `"phase": "imitation-done"`) {
-		t.Errorf("stdout %q\nstderr %s", stdout, stderr)
+	for _, want := range []string{"round imitation", "round round1", "pg pg1", "phase:collect", "phase:fit"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("progress lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(stdout, "trained twobranch") {
+		t.Errorf("stdout %q", stdout)
 	}
 	raw, err := os.ReadFile(strings.TrimSuffix(out, ".onnx") + ".card.json")
 	if err != nil {
@@ -44,11 +49,30 @@ func TestTrainSmoke(t *testing.T) {
 	var card struct {
 		Fingerprint string
 		Command     string
+		Best        string
 		Model       struct{ Parameters int }
+		Rounds      []struct {
+			Name   string
+			Kept   bool
+			Labels int
+		}
+		Training struct {
+			TeacherChoice map[string]int `json:"teacher_choice"`
+		}
 	}
 	if err := json.Unmarshal(raw, &card); err != nil || card.Fingerprint == "" || card.Model.Parameters == 0 ||
-		!strings.HasPrefix(card.Command, "ontime train --network twobranch") {
+		!strings.HasPrefix(card.Command, "ontime train --out") || len(card.Rounds) != 3 || card.Rounds[1].Labels == 0 ||
+		card.Training.TeacherChoice["cgr"]+card.Training.TeacherChoice["cdot"] != 3 {
 		t.Errorf("card %+v (%v)", card, err)
+	}
+	kept := ""
+	for _, r := range card.Rounds {
+		if r.Kept {
+			kept = r.Name
+		}
+	}
+	if kept != card.Best {
+		t.Errorf("best %q, last kept round %q", card.Best, kept)
 	}
 	if _, err := os.Stat(strings.TrimSuffix(out, ".onnx") + ".imitation.onnx"); err != nil {
 		t.Error(err)
@@ -57,8 +81,7 @@ func TestTrainSmoke(t *testing.T) {
 	// the vanilla estimator are trainer switches, indep changes the spec.
 	for _, a := range []string{"shuffled", "vpg", "indep"} {
 		out := filepath.Join(t.TempDir(), "twobranch-"+a+".onnx")
-		_, stderr, err := runCLI(t, nil, "train", "--network", "twobranch", "--budgets", "0.98,1.02", "--demos", "50",
-			"--imitation-epochs", "1", "--minutes", "0.01", "--validation-size", "50", "--size", "16,1,1,2", "--ablation", a, "--out", out)
+		_, stderr, err := runCLI(t, nil, append([]string{"train", "--ablation", a, "--out", out}, small...)...)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", a, err, stderr)
 		}
@@ -81,5 +104,29 @@ func TestTrainSmoke(t *testing.T) {
 	if _, _, err := runCLI(t, nil, "train", "--network", "twobranch", "--ablation", "nope"); err == nil ||
 		!strings.Contains(err.Error(), "--ablation") {
 		t.Errorf("unknown ablation: %v", err)
+	}
+}
+
+// --cover: the benchmark pairs first, then every pair with a route, or N of
+// them drawn once with the seed.
+func TestCoverODs(t *testing.T) {
+	net, err := builtin.Load("twobranch", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bench, _ := coverODs(net, "bench", 0)
+	all, _ := coverODs(net, "all", 0)
+	some, _ := coverODs(net, "bench+2", 7)
+	again, _ := coverODs(net, "bench+2", 7)
+	if len(bench) != 1 || len(all) <= len(bench) || all[0] != bench[0] || len(some) != 3 || !slices.Equal(some, again) {
+		t.Errorf("bench %v, all %v, bench+2 %v / %v", bench, all, some, again)
+	}
+	for _, od := range all {
+		if od.Origin == od.Destination || math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) {
+			t.Errorf("pair %v has no route", od)
+		}
+	}
+	if _, err := coverODs(net, "bench+x", 0); err == nil || !strings.Contains(err.Error(), "--cover") {
+		t.Errorf("bad --cover: %v", err)
 	}
 }

@@ -29,6 +29,9 @@ type Config struct {
 	ODs      []engine.OD
 	Pools    int
 	PoolSize int
+	// Purpose is whose pools are evaluated on: sim.Test (the default), or
+	// sim.Validation to choose settings without seeing a test result.
+	Purpose  string
 	Seed     uint64 // benchmark instance; 0 is the published one
 	Sampled  bool
 	DOTDelta float64 // DOT's grid step; 0 picks the default
@@ -146,7 +149,7 @@ func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim
 			res := make([]sim.Result, cfg.PoolSize)
 			var buf []float64
 			for k := range jobs {
-				pool := sim.NewPool(cfg.Model, cfg.Net.PoolKey(), sim.Test, k, cfg.PoolSize, cfg.Seed, buf)
+				pool := sim.NewPool(cfg.Model, cfg.Net.PoolKey(), cfg.purpose(), k, cfg.PoolSize, cfg.Seed, buf)
 				buf = pool.X
 				if err := fn(pool, r, res); err != nil {
 					errs <- err
@@ -222,6 +225,9 @@ func (cfg *Config) check() error {
 	if len(cfg.ODs) == 0 {
 		return engine.Errorf(engine.EINVALID, "network %s has no OD pairs: give --ods", cfg.Net.Name)
 	}
+	if cfg.Purpose != "" && cfg.Purpose != sim.Test && cfg.Purpose != sim.Validation {
+		return engine.Errorf(engine.EINVALID, "pools %q: evaluate on test or validation pools", cfg.Purpose)
+	}
 	if cfg.Pools < 1 || cfg.PoolSize < 1 {
 		return engine.Errorf(engine.EINVALID, "need at least one pool of at least one realization (got %d × %d)", cfg.Pools, cfg.PoolSize)
 	}
@@ -238,9 +244,17 @@ func (cfg *Config) provenance() Provenance {
 		pv.DataFiles = []engine.SourceFile{}
 	}
 	for k := range cfg.Pools {
-		pv.Pools = append(pv.Pools, PoolInfo{Purpose: sim.Test, Index: k, Seed: sim.Seed(cfg.Net.PoolKey(), sim.Test, k, cfg.Seed), Size: cfg.PoolSize})
+		pv.Pools = append(pv.Pools, PoolInfo{Purpose: cfg.purpose(), Index: k, Seed: sim.Seed(cfg.Net.PoolKey(), cfg.purpose(), k, cfg.Seed), Size: cfg.PoolSize})
 	}
 	return pv
+}
+
+// purpose is the pools' purpose, test unless validation is asked for.
+func (cfg *Config) purpose() string {
+	if cfg.Purpose == sim.Validation {
+		return sim.Validation
+	}
+	return sim.Test
 }
 
 // fill computes the summaries and paired comparisons from per-pool rates.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/sim"
 )
 
 // Write writes the report as "md", "json" or "csv".
@@ -32,7 +33,11 @@ func (rep *Report) Write(w io.Writer, format string) error {
 func (rep *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	pv := rep.Provenance
-	fmt.Fprintf(&b, "## %s: on-time rate (mean over %d OD pairs and %d pools of %d)\n\n", rep.Network, len(rep.ODs), len(pv.Pools), poolSize(pv))
+	kind := ""
+	if len(pv.Pools) > 0 && pv.Pools[0].Purpose == sim.Validation {
+		kind = " validation" // never mistaken for a test result
+	}
+	fmt.Fprintf(&b, "## %s: on-time rate (mean over %d OD pairs and %d%s pools of %d)\n\n", rep.Network, len(rep.ODs), len(pv.Pools), kind, poolSize(pv))
 	fmt.Fprintf(&b, "Correlation %s", pv.Correlation.Model)
 	if pv.Correlation.Model == "random-psd" {
 		fmt.Fprintf(&b, " (seed %d)", pv.Correlation.Seed)

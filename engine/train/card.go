@@ -31,7 +31,7 @@ type Card struct {
 	} `json:"model"`
 	Training struct {
 		Teacher         string            `json:"teacher"`
-		TeacherChoice   map[string]int    `json:"teacher_choice"` // (pair, factor) cells won by each candidate
+		TeacherChoice   map[string]int    `json:"teacher_choice"`  // (pair, factor) cells won by each candidate
 		TeacherChoices  [][]TeacherChoice `json:"teacher_choices"` // of the validation pairs
 		Demonstrations  int               `json:"demonstrations"`
 		ImitationEpochs int               `json:"imitation_epochs"`
@@ -68,6 +68,7 @@ type Round struct {
 	Name         string      `json:"name"`
 	Kind         string      `json:"kind"`
 	Labels       int         `json:"labels,omitempty"`     // labelled states added
+	Disagree     float64     `json:"disagree,omitempty"`   // share of them where the label is not the link the student took
 	Iterations   int         `json:"iterations,omitempty"` // policy-gradient iterations
 	Validation   []float64   `json:"validation"`           // per validation factor
 	Mean         float64     `json:"mean"`

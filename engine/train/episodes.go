@@ -128,19 +128,26 @@ func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, choice [][
 }
 
 // label replays each episode along its taken links and labels every state
-// it reached with the labeller's (rollout's) choice there.
+// it reached with the labeller's (rollout's) choice there; r.differ counts
+// the states where the label is not the link the student took.
 func (r *run) label(ctx context.Context, e *trainspec.Episodes, taken [][]int) error {
 	e.Taken = make([][]int, e.Len())
 	e.Labels = make([][]int, e.Len())
-	var decisions atomic.Int64
+	var decisions, differ atomic.Int64
 	err := parallel(ctx, r.cfg.Net, e.Len(), func(i int, _ *sim.Runner) error {
 		var labels []int
 		e.Taken[i] = r.play(&replay{links: taken[i], labeller: r.labeller, labels: &labels}, e.OD[i], e.Budget[i], e.X[i])
 		e.Labels[i] = labels
 		decisions.Add(int64(len(labels)))
+		for j, l := range labels {
+			if l != e.Taken[i][j] {
+				differ.Add(1)
+			}
+		}
 		return nil
 	})
 	r.labels += int(decisions.Load())
+	r.differ = int(differ.Load())
 	return err
 }
 

@@ -144,7 +144,8 @@ type run struct {
 	stream    *sim.Stream
 	teachers  []engine.Policy
 	labeller  engine.Policy
-	labels    int
+	labels    int // labelled states so far
+	differ    int // of the last round's, those where the label is not the student's link
 }
 
 // Run trains a model and writes it, its imitation checkpoint and its card.
@@ -374,15 +375,16 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		if err != nil {
 			return nil, err
 		}
-		cmp := compare(next, best)
+		cmp, against := compare(next, best), best.Name
 		if cmp.Beats() {
 			best = next
 		}
 		cur = name
-		card.addRound(Round{Name: name, Kind: "expert iteration", Labels: r.labels - before, Validation: next.Means, Mean: next.Mean(),
+		card.addRound(Round{Name: name, Kind: "expert iteration", Labels: r.labels - before, Disagree: float64(r.differ) / float64(max(r.labels-before, 1)),
+			Validation: next.Means, Mean: next.Mean(),
 			VersusBest: &cmp, Kept: best == next, Seconds: time.Since(t0).Seconds(), LabelSeconds: labelSec})
 		r.emit(Event{Phase: "round", Round: round, Means: next.Means, Best: best.Name,
-			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, best.Name)})
+			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, against)})
 	}
 
 	// The paper's generalized policy gradient, from the best checkpoint.
@@ -402,7 +404,7 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		if err != nil {
 			return nil, err
 		}
-		cmp := compare(next, best)
+		cmp, against := compare(next, best), best.Name
 		if cmp.Beats() {
 			best = next
 		}
@@ -410,7 +412,7 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		card.addRound(Round{Name: name, Kind: "policy gradient", Iterations: c.PGIterations, Validation: next.Means, Mean: next.Mean(),
 			VersusBest: &cmp, Kept: best == next, Seconds: time.Since(t0).Seconds()})
 		r.emit(Event{Phase: "pg", Round: chunk, Means: next.Means, Best: best.Name,
-			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, best.Name)})
+			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, against)})
 	}
 	return r.finish(ctx, card, best, imitation)
 }

@@ -1,15 +1,16 @@
 package trainspec_test
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
-	"github.com/ontime-routing/ontime/engine/policy"
 	. "github.com/ontime-routing/ontime/engine/trainspec"
 )
 
@@ -20,9 +21,7 @@ func TestWriteTwoBranch(t *testing.T) {
 	}
 	m, _ := linktime.New(net)
 	dir := t.TempDir()
-	teacher := policy.NewLET(net)
-	s, err := Write(dir, net, m, Options{ODs: net.ODs, BudgetLo: 0.98, BudgetHi: 1.02, ValidationSize: 50,
-		Teacher: teacher, TeacherName: "let", Demos: 20})
+	s, err := Write(dir, net, m, Options{ODs: net.ODs, BudgetLo: 0.98, BudgetHi: 1.02, ValidationSize: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,27 +31,37 @@ func TestWriteTwoBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	if back.Fingerprint != Fingerprint(net, m.Spec) || len(back.Links) != 5 || back.LETTime[0] != 106 || back.StepCap != 4 ||
-		len(back.Factor) != 5 || back.LETTo["4"][0] != 106 || math.Abs(back.SlackScale-2) > 1e-9 {
+		len(back.Factor) != 5 || back.LETTo["4"][0] != 106 || math.Abs(back.SlackScale-2) > 1e-9 ||
+		!slices.Equal(back.ValidationODs, []int{0}) || !slices.Equal(back.ValidationFactors, []float64{0.98, 1, 1.02}) {
 		t.Errorf("spec %+v", back)
 	}
-	for _, b := range []Blob{s.Validation, s.Demos} {
-		st, err := os.Stat(filepath.Join(dir, b.File))
-		if err != nil || st.Size() != int64(4*b.Rows*b.Cols) {
-			t.Errorf("%s: %v, size %d, want %d", b.File, err, st.Size(), 4*b.Rows*b.Cols)
-		}
+	st, err := os.Stat(filepath.Join(dir, s.Validation.File))
+	if err != nil || st.Size() != int64(4*s.Validation.Rows*s.Validation.Cols) {
+		t.Errorf("%s: %v, want %d bytes", s.Validation.File, err, 4*s.Validation.Rows*s.Validation.Cols)
 	}
-	// LET's demonstrations: A→B, B→C, then C→E unless the budget is already
-	// spent; each action leaves the node reached.
-	for i, acts := range back.DemoActions {
-		node := back.ODs[0][0]
-		for _, a := range acts {
-			if back.Links[a][0] != node {
-				t.Fatalf("demo %d: action %d does not leave node %d", i, a, node)
-			}
-			node = back.Links[a][1]
-		}
-		if len(acts) < 2 || acts[1] != 1 {
-			t.Errorf("demo %d: actions %v", i, acts)
-		}
+}
+
+// An episode set is rows of (OD index, budget, realization) as float32 and
+// the actions as JSON; values are rounded to float32 when added, so Go
+// replays exactly what the trainer reads.
+func TestEpisodesRoundTrip(t *testing.T) {
+	var e Episodes
+	e.Add(3, 101.3, []float64{1.1, 2.2})
+	e.Taken = [][]int{{0, 1}}
+	e.Labels = [][]int{{0, 0}}
+	name := filepath.Join(t.TempDir(), "set")
+	if err := e.Write(name); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(name + ".f32")
+	if err != nil || len(raw) != 4*4 {
+		t.Fatalf("%d bytes, %v", len(raw), err)
+	}
+	if got := math.Float32frombits(binary.LittleEndian.Uint32(raw[4:])); float64(got) != e.Budget[0] || e.X[0][0] != float64(float32(1.1)) {
+		t.Errorf("budget %v vs %v, x %v", got, e.Budget[0], e.X[0])
+	}
+	taken, err := ReadTaken(name + ".json")
+	if err != nil || !slices.Equal(taken[0], []int{0, 1}) {
+		t.Errorf("taken %v, %v", taken, err)
 	}
 }
