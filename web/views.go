@@ -52,6 +52,15 @@ func itoa(i int) string   { return fmt.Sprint(i) }
 
 func join(s []string) string { return strings.Join(s, ", ") }
 
+// pairsText lists a model's OD pairs, or counts them when a list would fill
+// the page (a model covering every pair of a network).
+func pairsText(s []string) string {
+	if len(s) > 12 {
+		return fmt.Sprintf("%d pairs: %s, …", len(s), strings.Join(s[:5], ", "))
+	}
+	return join(s)
+}
+
 func rangeText(r []float64) string {
 	if len(r) != 2 {
 		return "–"

@@ -151,6 +151,9 @@ func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 			return ""
 		}
 		if !slices.Contains(card.ODs, n.Net.ODString(od)) {
+			if len(card.ODs) > 12 {
+				return fmt.Sprintf("gpght was trained for %d OD pairs; %s is not one of them", len(card.ODs), n.Net.ODString(od))
+			}
 			return fmt.Sprintf("gpght was trained for OD pairs %s; %s is outside", strings.Join(card.ODs, ", "), n.Net.ODString(od))
 		}
 		if len(card.BudgetFactors) == 2 && (factor < card.BudgetFactors[0]-1e-9 || factor > card.BudgetFactors[1]+1e-9) {
