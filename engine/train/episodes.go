@@ -103,26 +103,63 @@ func (r *run) pick(rng *rand.Rand) int {
 	return len(r.weights) - 1
 }
 
-// demonstrate plays each episode's chosen teacher: the choice for its pair
-// at the nearest of the teacher factors.
-func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, choice [][]TeacherChoice) error {
-	factors := r.teacherFactors()
+// teacherMix follows the chosen teacher of an episode's pair at the
+// nearest teacher factor; the pair and the original budget are read from
+// the observation (the prefix's first node and the time spent), so it also
+// serves as rollout's base on continuations.
+type teacherMix struct {
+	net     *engine.Network
+	factors []float64
+	let     []float64
+	index   map[engine.OD]int
+	choice  [][]engine.Policy // per pair and factor
+	first   engine.Policy     // for a pair not covered
+}
+
+func (r *run) mix(choice [][]TeacherChoice) *teacherMix {
 	byName := map[string]engine.Policy{}
 	for i, name := range r.cfg.Teachers {
 		byName[name] = r.teachers[i]
 	}
+	m := &teacherMix{net: r.cfg.Net, factors: r.teacherFactors(), let: r.let, index: map[engine.OD]int{}, first: r.teachers[0]}
+	for k, od := range r.cfg.ODs {
+		m.index[od] = k
+		row := make([]engine.Policy, len(choice[k]))
+		for fi, ch := range choice[k] {
+			row[fi] = byName[ch.Teacher]
+		}
+		m.choice = append(m.choice, row)
+	}
+	return m
+}
+
+func (m *teacherMix) Act(o *engine.Observation) int {
+	origin, budget := o.Node, o.Remaining
+	if len(o.Prefix) > 0 {
+		origin = m.net.Links[o.Prefix[0].Link].From
+		for _, s := range o.Prefix {
+			budget += s.Time
+		}
+	}
+	k, ok := m.index[engine.OD{Origin: origin, Destination: o.Destination}]
+	if !ok {
+		return m.first.Act(o)
+	}
+	f := budget / m.let[k]
+	best := 0
+	for fi, x := range m.factors {
+		if math.Abs(x-f) < math.Abs(m.factors[best]-f) {
+			best = fi
+		}
+	}
+	return m.choice[k][best].Act(o)
+}
+
+// demonstrate plays the chosen teachers on the episodes.
+func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, mix *teacherMix) error {
 	e.Taken = make([][]int, e.Len())
 	return parallel(ctx, r.cfg.Net, e.Len(), func(i int, _ *sim.Runner) error {
-		k := e.OD[i]
-		f := e.Budget[i] / r.let[k]
-		best := 0
-		for fi, x := range factors {
-			if math.Abs(x-f) < math.Abs(factors[best]-f) {
-				best = fi
-			}
-		}
-		p := byName[choice[k][best].Teacher]
-		e.Taken[i] = r.play(p, k, e.Budget[i], e.X[i])
+		e.Taken[i] = r.play(mix, e.OD[i], e.Budget[i], e.X[i])
 		return nil
 	})
 }
