@@ -58,6 +58,21 @@ bench_block() {
 		bench_block --network sfn --methods "$m" --focus gpght
 	fi
 	echo
+	echo "## Rollout: how much a planner gains from policy improvement (Sioux Falls)"
+	echo
+	echo "Bertsekas' rollout on each base (dot, cdot, cgr), with the base's default draws a decision, on the"
+	echo "first two test pools only: it is slow by design (about 10 ms a decision). It leaves the base's link"
+	echo "only on significant evidence from its draws. The Holm family is rollout against the other methods;"
+	echo "gpght is in the run to measure the learned policy against it on the same episodes."
+	for base in dot cdot cgr; do
+		echo
+		echo "### rollout on $base"
+		echo
+		m="rollout,$base"
+		[ -f models/sfn.onnx ] && m="$m,gpght"
+		bench_block --network sfn --methods "$m" --rollout-base "$base" --pools 2 --focus rollout | sed 's/^### /#### /'
+	done
+	echo
 	echo "## Does cdot beat both dot and cgr on Sioux Falls?"
 	echo
 	echo "The Holm family is cdot against each of the other two at every budget."

@@ -63,7 +63,11 @@ func budgetLine(p *plot.Plot, budget, lo, hi float64) error {
 
 // trainingCurve plots a model card's validation curve.
 func trainingCurve(card *lab.ModelCard) ([]byte, error) {
-	p := newPlot("Validation on-time rate during training", "policy-gradient iteration", "on-time rate")
+	x := "policy-gradient iteration" // older cards
+	if len(card.Rounds) > 0 {
+		x = "checkpoint (0: imitation, then each round)"
+	}
+	p := newPlot("Validation on-time rate during training", x, "on-time rate")
 	for k, f := range card.ValidationFactors {
 		var xy plotter.XYs
 		for _, c := range card.Curve {

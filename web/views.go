@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/ontime-routing/ontime/engine/lab"
 )
 
 // Page is what every page's layout needs.
@@ -51,6 +53,23 @@ func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
 func itoa(i int) string   { return fmt.Sprint(i) }
 
 func join(s []string) string { return strings.Join(s, ", ") }
+
+// trainingText says how a model was trained, from its card (older cards
+// have no expert-iteration rounds).
+func trainingText(c *lab.ModelCard) string {
+	t := c.Training
+	s := fmt.Sprintf("imitation of %s (%d demonstrations)", t.Teacher, t.Demonstrations)
+	if t.Rounds > 0 {
+		s += fmt.Sprintf(", %d expert-iteration rounds of %d own episodes labelled by rollout", t.Rounds, t.RoundEpisodes)
+	}
+	if t.PGIterations > 0 {
+		s += fmt.Sprintf(", %d policy-gradient steps of %d episodes", t.PGIterations, t.Batch)
+	}
+	if c.Best != "" {
+		s += "; kept checkpoint: " + c.Best
+	}
+	return s
+}
 
 // pairsText lists a model's OD pairs, or counts them when a list would fill
 // the page (a model covering every pair of a network).

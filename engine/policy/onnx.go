@@ -278,12 +278,22 @@ type ModelCard struct {
 	Training struct {
 		Teacher        string  `json:"teacher"`
 		Demonstrations int     `json:"demonstrations"`
-		PGMinutes      float64 `json:"pg_minutes"`
+		Rounds         int     `json:"rounds"`         // expert-iteration rounds (0 on older cards)
+		RoundEpisodes  int     `json:"round_episodes"` // student episodes labelled a round
+		PGMinutes      float64 `json:"pg_minutes"`     // older cards: the phase stopped on wall time
 		PGIterations   int     `json:"pg_iterations"`
 		Batch          int     `json:"batch"`
 		Torch          string  `json:"torch"`
 		Device         string  `json:"device"`
 	} `json:"training"`
+	// Rounds are the checkpoints of training in order, Best the one kept.
+	Rounds []struct {
+		Name string  `json:"name"`
+		Kind string  `json:"kind"`
+		Mean float64 `json:"mean"`
+		Kept bool    `json:"kept"`
+	} `json:"rounds"`
+	Best                string    `json:"best"`
 	ImitationValidation []float64 `json:"imitation_validation"`
 	BestValidation      float64   `json:"best_validation"`
 	ValidationFactors   []float64 `json:"validation_factors"`
