@@ -34,7 +34,8 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	roundEpisodes := fs.Int("round-episodes", 4000, "student episodes labelled per round")
 	roundSteps := fs.Int("round-steps", 300, "trainer minibatches per round, over every label so far")
 	rolloutBase := fs.String("rollout-base", train.TeachersBase, "the labeller's base policy: teachers (the chosen teacher of each pair and budget factor), dot, cdot or cgr")
-	rolloutSamples := fs.Int("rollout-samples", 0, "the labeller's draws a decision (0: 32 on the teachers, else rollout's default for its base)")
+	rolloutSamples := fs.Int("rollout-samples", 0, "the labeller's draws a decision (0: 128 on the teachers, else rollout's default for its base)")
+	labelAny := fs.Bool("label-any-gain", false, "label with the link that won most on the labeller's draws, without the significance rule rollout uses to act")
 	pgChunks := fs.Int("pg-chunks", 0, "policy-gradient phase (the paper's estimator): chunks, each validated")
 	pgIterations := fs.Int("pg-iterations", 100, "policy-gradient iterations a chunk")
 	valSize := fs.Int("validation-size", 20000, "validation pool size (the checkpoint rule's; disjoint from test pools)")
@@ -93,7 +94,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	cfg := train.Config{Net: net, Model: model, Out: *out, ODs: ods, BudgetLo: lohi[0], BudgetHi: lohi[1],
 		ValidationSize: *valSize, Teachers: splitList(*teachers), Demos: *demos, ImitationEpochs: *imitation,
 		Rounds: *rounds, RoundEpisodes: *roundEpisodes, RoundSteps: *roundSteps, RolloutBase: *rolloutBase,
-		RolloutSamples: *rolloutSamples, PGChunks: *pgChunks, PGIterations: *pgIterations, Batch: *batch, Size: dims,
+		RolloutSamples: *rolloutSamples, LabelAnyGain: *labelAny, PGChunks: *pgChunks, PGIterations: *pgIterations, Batch: *batch, Size: dims,
 		Ablation: *ablation, Seed: *seed, Command: "ontime train " + strings.Join(args, " "),
 		Trainer: train.Trainer{Python: *python, Script: *script, Device: *device}, Log: stderr,
 		Progress: func(e train.Event) { printEvent(stderr, net.Name, e) }}

@@ -30,6 +30,11 @@ type Rollout struct {
 	samples int
 	cap     int
 	runners sync.Pool
+	// Z is the evidence needed to leave the base's link (RolloutZ by
+	// default). 0 takes the candidate with the most wins on the draws: a
+	// worse policy decision by decision, but an unbiased label in
+	// direction, which a learner averages over many states.
+	Z float64
 }
 
 // RolloutSamples are the default draws a decision per base: each keeps a
@@ -41,7 +46,7 @@ var RolloutSamples = map[string]int{"dot": 256, "cgr": 48, "cdot": 16}
 
 // NewRollout returns the rollout policy on base with M samples a decision.
 func NewRollout(net *engine.Network, model *linktime.Gaussian, base engine.Policy, samples int) *Rollout {
-	ro := &Rollout{net: net, model: model, base: base, samples: samples, cap: sim.StepCap(net, net.StepCap)}
+	ro := &Rollout{net: net, model: model, base: base, samples: samples, cap: sim.StepCap(net, net.StepCap), Z: RolloutZ}
 	ro.runners.New = func() any { return &sim.Runner{Net: net} }
 	return ro
 }
@@ -132,7 +137,7 @@ func (ro *Rollout) Act(o *engine.Observation) int {
 				c++
 			}
 		}
-		if gain := b - c; gain > bestGain && float64(gain) > RolloutZ*math.Sqrt(float64(b+c)) {
+		if gain := b - c; gain > bestGain && float64(gain) > ro.Z*math.Sqrt(float64(b+c)) {
 			best, bestGain = e, gain
 		}
 	}

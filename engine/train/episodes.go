@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -72,10 +73,20 @@ func (r *run) chooseTeachers(ctx context.Context) ([][]TeacherChoice, error) {
 	return out, err
 }
 
-// teacherFactors are the budget factors teachers are chosen at.
+// teacherFactors are the budget factors teachers are chosen at: the
+// range's ends and middle and the validation factors inside it (an episode
+// follows the teacher of the nearest one, so a benchmark budget gets the
+// teacher chosen at that budget).
 func (r *run) teacherFactors() []float64 {
 	lo, hi := r.cfg.BudgetLo, r.cfg.BudgetHi
-	return []float64{lo, (lo + hi) / 2, hi}
+	fs := []float64{lo, (lo + hi) / 2, hi}
+	for _, f := range r.cfg.ValidationFactors {
+		if f >= lo && f <= hi && !slices.ContainsFunc(fs, func(x float64) bool { return math.Abs(x-f) < 1e-9 }) {
+			fs = append(fs, f)
+		}
+	}
+	slices.Sort(fs)
+	return fs
 }
 
 // draw fills an episode set with n tasks from the training stream: a pair
