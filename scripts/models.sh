@@ -14,6 +14,12 @@ for card in $(ls models/*.card.json | sort -t- -k2); do
 	"ontime train "*) ;;
 	*) echo "models: $card has no ontime train command; skipped" >&2; continue ;;
 	esac
+	if [ "$("$py" -c 'import json,sys; print("rounds" in json.load(open(sys.argv[1])))' "$card")" != True ]; then
+		# Cards from before expert iteration record a command the trainer
+		# no longer takes (a wall-clock policy-gradient phase).
+		echo "models: $card was made by the older pipeline ($cmd); retrain it with ontime train's current flags" >&2
+		continue
+	fi
 	net=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["network"])' "$card")
 	case "$net" in
 	sfn) need=tntp/SiouxFalls_net.tntp ;;

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -48,6 +49,8 @@ func (s *session) validate(ctx context.Context, name, path string, factors, perF
 	}
 	return c, nil
 }
+
+var errNoFlags = errors.New("validation flags missing")
 
 // Comparison is a paired comparison of two checkpoints on the same
 // validation episodes.

@@ -12,7 +12,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -20,111 +19,10 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/engine/trainspec"
 )
-
-// Config is one training run. Zero fields take the defaults of Defaults.
-type Config struct {
-	Net   *engine.Network
-	Model *linktime.Gaussian
-	Out   string // the model file; its card and imitation checkpoint go beside it
-
-	// ODs are the pairs the model covers; ValidationODs (a subset, default
-	// the network's benchmark pairs) are what the checkpoint rule scores,
-	// and they get half of the training episodes.
-	ODs               []engine.OD
-	ValidationODs     []engine.OD
-	ValidationFactors []float64 // default the benchmark's factors inside the range, else its ends and middle
-	BudgetLo          float64
-	BudgetHi          float64
-	ValidationSize    int // realizations of the validation pool (disjoint from test pools)
-
-	Teachers                      []string // imitation candidates, best per (pair, factor)
-	TeacherRealizations           int      // validation realizations a teacher is chosen on ...
-	TeacherRealizationsValidation int      // ... and on the validation pairs
-	Demos                         int
-	ImitationEpochs               int
-
-	Rounds         int    // expert-iteration rounds
-	RoundEpisodes  int    // student episodes labelled per round
-	RoundSteps     int    // trainer minibatches per round, over all labels so far
-	RolloutBase    string // the labeller's base: TeachersBase (default), dot, cdot or cgr
-	RolloutSamples int    // the labeller's draws a decision (0: rollout's default)
-	// LabelZ is the evidence the labeller needs to leave its base's link
-	// (policy.RolloutZ unless LabelAnyGain): see policy.Rollout.Z.
-	LabelZ       float64
-	LabelAnyGain bool
-
-	PGChunks     int // policy-gradient phase: chunks of PGIterations, each validated
-	PGIterations int
-	PGBatch      int
-
-	Batch    int
-	Size     [4]int // d, encoder layers, decoder layers, heads
-	Ablation string // a control: see policy.Ablations
-	Seed     uint64
-	Command  string // the command line that reproduces the run (for the card)
-
-	Trainer  Trainer
-	Progress func(Event) // optional
-	Log      io.Writer   // the trainer's stderr (default discarded)
-}
-
-// Defaults fills the zero fields of c.
-func (c *Config) Defaults() {
-	def := func(p *int, v int) {
-		if *p == 0 {
-			*p = v
-		}
-	}
-	def(&c.ValidationSize, 20000)
-	def(&c.TeacherRealizations, 100)
-	def(&c.TeacherRealizationsValidation, 2000)
-	def(&c.Demos, 8000)
-	def(&c.ImitationEpochs, 30)
-	def(&c.RoundEpisodes, 4000)
-	def(&c.RoundSteps, 300)
-	def(&c.PGIterations, 100)
-	def(&c.PGBatch, 1024)
-	def(&c.Batch, 512)
-	def(&c.Trainer.Threads, 2)
-	if c.Size == [4]int{} {
-		c.Size = [4]int{64, 2, 1, 4}
-	}
-	if c.BudgetLo == 0 && c.BudgetHi == 0 {
-		c.BudgetLo, c.BudgetHi = 0.9, 1.1
-	}
-	if len(c.Teachers) == 0 {
-		c.Teachers = []string{"cgr", "cdot"}
-	}
-	if len(c.ODs) == 0 {
-		c.ODs = c.Net.ODs
-	}
-	if len(c.ValidationODs) == 0 {
-		c.ValidationODs = c.Net.ODs
-	}
-	if len(c.ValidationFactors) == 0 {
-		c.ValidationFactors = []float64{c.BudgetLo, (c.BudgetLo + c.BudgetHi) / 2, c.BudgetHi}
-		if fs := c.Net.BudgetFactors(); fs[0] >= c.BudgetLo-1e-9 && fs[len(fs)-1] <= c.BudgetHi+1e-9 {
-			c.ValidationFactors = fs
-		}
-	}
-	if c.RolloutBase == "" {
-		c.RolloutBase = TeachersBase
-	}
-	if c.Trainer.Python == "" {
-		c.Trainer.Python = "/usr/bin/python3"
-	}
-	if c.Trainer.Device == "" {
-		c.Trainer.Device = "cpu"
-	}
-	if c.Log == nil {
-		c.Log = io.Discard
-	}
-}
 
 // Event is one line of progress.
 type Event struct {
@@ -232,81 +130,6 @@ func (r *run) emit(e Event) {
 // tasks lists one task per pair and factor.
 func (r *run) tasks(ods []engine.OD, factors []float64) []sim.Task {
 	return sim.Tasks(r.cfg.Net, ods, factors)
-}
-
-// TeachersBase is the labeller base that follows the chosen imitation
-// teacher of each pair and budget factor (the default).
-const TeachersBase = "teachers"
-
-// DefaultTeacherRolloutSamples are the labeller's draws a decision on the
-// teachers' base (cgr ~180 µs, cdot ~490 µs a draw on Sioux Falls: about a
-// minute of labelling a round of 4,000 episodes on two cores).
-const DefaultTeacherRolloutSamples = 128
-
-// policies builds the teachers on one environment (every covered pair at
-// the range's ends, on the DOT grid the benchmark uses for the validation
-// tasks) and, for a registry base, the labeller.
-func (r *run) policies() (map[string]any, error) {
-	c := r.cfg
-	valEnv := &policy.Env{Net: c.Net, Model: c.Model, Tasks: r.tasks(c.ValidationODs, c.ValidationFactors), Seed: c.Seed}
-	r.env = &policy.Env{Net: c.Net, Model: c.Model, Tasks: r.tasks(c.ODs, r.teacherFactors()), Seed: c.Seed,
-		DOTDelta: valEnv.DefaultDOTDelta(), RolloutBase: c.RolloutBase, RolloutSamples: c.RolloutSamples}
-	for _, name := range c.Teachers {
-		m, _ := policy.Lookup(name)
-		p, _, err := m.New(r.env)
-		if err != nil {
-			return nil, fmt.Errorf("teacher %s: %w", name, err)
-		}
-		r.teachers = append(r.teachers, p)
-	}
-	if c.RolloutBase == TeachersBase {
-		return nil, nil // built once the teachers are chosen
-	}
-	ro, err := policy.Lookup("rollout")
-	if err != nil {
-		return nil, err
-	}
-	p, s, err := ro.New(r.env)
-	if err != nil {
-		return nil, err
-	}
-	if rp, ok := p.(*policy.Rollout); ok {
-		rp.Z = r.labelZ()
-		s["switch"] = switchText(rp.Z)
-	}
-	r.labeller = p
-	return s, nil
-}
-
-// teacherLabeller is rollout on the chosen teachers.
-func (r *run) teacherLabeller(mix *teacherMix) map[string]any {
-	m := r.cfg.RolloutSamples
-	if m <= 0 {
-		m = DefaultTeacherRolloutSamples
-	}
-	ro := policy.NewRollout(r.cfg.Net, r.cfg.Model, mix, m)
-	ro.Z = r.labelZ()
-	r.labeller = ro
-	return map[string]any{"method": "rollout", "base": "the chosen teacher of the episode's pair and budget factor", "samples": m,
-		"draws": "conditional Gaussian (Matheron), common to every candidate link", "switch": switchText(ro.Z)}
-}
-
-// labelZ is the labeller's evidence rule.
-func (r *run) labelZ() float64 {
-	if r.cfg.LabelAnyGain {
-		return 0
-	}
-	if r.cfg.LabelZ > 0 {
-		return r.cfg.LabelZ
-	}
-	return policy.RolloutZ
-}
-
-func switchText(z float64) string {
-	if z == 0 {
-		return "takes the link with the most wins on the draws (ties: the base's)"
-	}
-	return fmt.Sprintf("leaves the base's link only if McNemar's (b−c)/√(b+c) > %g on the draws", z)
 }
 
 func (r *run) ckpt(name string) string { return filepath.Join(r.dir, name+".pt") }
