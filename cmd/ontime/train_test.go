@@ -34,7 +34,7 @@ func TestTrainSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	for _, want := range []string{"round imitation", "round round1", "pg pg1", "phase:collect", "phase:fit"} {
+	for _, want := range []string{"imitation checkpoint validation", "expert iteration round1:", "policy gradient pg1:", "phase:collect", "phase:fit"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("progress lacks %q:\n%s", want, stderr)
 		}

@@ -257,55 +257,6 @@ func gpghtMethod(ablation string) Method {
 	return m
 }
 
-// ModelCard is the card `ontime train` writes beside a model.
-type ModelCard struct {
-	Path          string    `json:"-"` // the model file the card describes
-	Network       string    `json:"network"`
-	Fingerprint   string    `json:"fingerprint"`
-	Correlation   string    `json:"correlation"`
-	ODs           []string  `json:"ods"`
-	BudgetFactors []float64 `json:"budget_factors"`
-	StepCap       int       `json:"step_cap"`
-	Ablation      string    `json:"ablation"`
-	Model         struct {
-		D             int  `json:"d"`
-		EncoderLayers int  `json:"encoder_layers"`
-		DecoderLayers int  `json:"decoder_layers"`
-		Heads         int  `json:"heads"`
-		Parameters    int  `json:"parameters"`
-		History       bool `json:"history"`
-	} `json:"model"`
-	Training struct {
-		Teacher        string  `json:"teacher"`
-		Demonstrations int     `json:"demonstrations"`
-		Rounds         int     `json:"rounds"`         // expert-iteration rounds (0 on older cards)
-		RoundEpisodes  int     `json:"round_episodes"` // student episodes labelled a round
-		PGMinutes      float64 `json:"pg_minutes"`     // older cards: the phase stopped on wall time
-		PGIterations   int     `json:"pg_iterations"`
-		Batch          int     `json:"batch"`
-		Torch          string  `json:"torch"`
-		Device         string  `json:"device"`
-	} `json:"training"`
-	// Rounds are the checkpoints of training in order, Best the one kept.
-	Rounds []struct {
-		Name string  `json:"name"`
-		Kind string  `json:"kind"`
-		Mean float64 `json:"mean"`
-		Kept bool    `json:"kept"`
-	} `json:"rounds"`
-	Best                string    `json:"best"`
-	ImitationValidation []float64 `json:"imitation_validation"`
-	BestValidation      float64   `json:"best_validation"`
-	ValidationFactors   []float64 `json:"validation_factors"`
-	Curve               []struct {
-		Iteration  int       `json:"iteration"`
-		Validation []float64 `json:"validation"`
-		Elapsed    float64   `json:"elapsed"`
-	} `json:"curve"`
-	Seconds float64 `json:"seconds"`
-	Command string  `json:"command"`
-}
-
 // ReadModelCard reads the card of a network's model (or of one of its
 // ablations) in dir ("" : models/ found upwards).
 func ReadModelCard(dir, network, ablation string) (*ModelCard, error) {

@@ -6,84 +6,17 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/ontime-routing/ontime/engine/policy"
 )
 
-// Card is the model card written beside a model: what policy.ModelCard
-// reads, plus every round of training.
-type Card struct {
-	Network       string    `json:"network"`
-	Fingerprint   string    `json:"fingerprint"`
-	Correlation   string    `json:"correlation"`
-	ODs           []string  `json:"ods"`
-	BudgetFactors []float64 `json:"budget_factors"`
-	StepCap       int       `json:"step_cap"`
-	Ablation      string    `json:"ablation"`
-	Model         struct {
-		D                     int    `json:"d"`
-		EncoderLayers         int    `json:"encoder_layers"`
-		DecoderLayers         int    `json:"decoder_layers"`
-		Heads                 int    `json:"heads"`
-		Parameters            int    `json:"parameters"`
-		History               bool   `json:"history"`
-		HistoryCrossAttention bool   `json:"history_cross_attention"`
-		TransformerDecoder    bool   `json:"transformer_decoder"`
-		PrefixOrder           string `json:"prefix_order"`
-	} `json:"model"`
-	Training struct {
-		Teacher         string            `json:"teacher"`
-		TeacherChoice   map[string]int    `json:"teacher_choice"`  // (pair, factor) cells won by each candidate
-		TeacherChoices  [][]TeacherChoice `json:"teacher_choices"` // of the validation pairs
-		Demonstrations  int               `json:"demonstrations"`
-		ImitationEpochs int               `json:"imitation_epochs"`
-		Rounds          int               `json:"rounds"`
-		RoundEpisodes   int               `json:"round_episodes"`
-		RoundSteps      int               `json:"round_steps"`
-		Labeller        map[string]any    `json:"labeller"`
-		PGChunks        int               `json:"pg_chunks"`
-		PGIterations    int               `json:"pg_iterations"`
-		PGBatch         int               `json:"pg_batch"`
-		Estimator       string            `json:"estimator"`
-		Baseline        string            `json:"baseline"`
-		Batch           int               `json:"batch"`
-		Seed            uint64            `json:"seed"`
-		Torch           string            `json:"torch"`
-		Device          string            `json:"device"`
-	} `json:"training"`
-	CheckpointRule      string    `json:"checkpoint_rule"`
-	ValidationODs       []string  `json:"validation_ods"`
-	ValidationSize      int       `json:"validation_size"`
-	ValidationFactors   []float64 `json:"validation_factors"`
-	ImitationValidation []float64 `json:"imitation_validation"`
-	BestValidation      float64   `json:"best_validation"`
-	Best                string    `json:"best"`
-	Rounds              []Round   `json:"rounds"`
-	Curve               []Point   `json:"curve"`
-	Seconds             float64   `json:"seconds"`
-	Command             string    `json:"command"`
-	ImitationModel      string    `json:"imitation_model"`
-}
-
-// Round is one step of training as the card records it.
-type Round struct {
-	Name         string      `json:"name"`
-	Kind         string      `json:"kind"`
-	Labels       int         `json:"labels,omitempty"`     // labelled states added
-	Disagree     float64     `json:"disagree,omitempty"`   // share of them where the label is not the link the student took
-	Iterations   int         `json:"iterations,omitempty"` // policy-gradient iterations
-	Validation   []float64   `json:"validation"`           // per validation factor
-	Mean         float64     `json:"mean"`
-	VersusBest   *Comparison `json:"versus_best,omitempty"` // against the best before it
-	Kept         bool        `json:"kept"`                  // it became the best
-	Seconds      float64     `json:"seconds"`
-	LabelSeconds float64     `json:"label_seconds,omitempty"`
-}
-
-// Point is one point of the validation curve the models page draws.
-type Point struct {
-	Iteration  int       `json:"iteration"`
-	Validation []float64 `json:"validation"`
-	Elapsed    float64   `json:"elapsed"`
-}
+// Card is the model card written beside a model: policy.ModelCard, the one
+// type its readers use too.
+type (
+	Card          = policy.ModelCard
+	Round         = policy.CardRound
+	TeacherChoice = policy.TeacherChoice
+)
 
 func newCard(c *Config) *Card {
 	k := &Card{Network: c.Net.Name, BudgetFactors: []float64{c.BudgetLo, c.BudgetHi}, Ablation: c.Ablation,
@@ -112,17 +45,18 @@ func newCard(c *Config) *Card {
 	return k
 }
 
-func (k *Card) addRound(r Round) {
+// addRound records a round and its point of the validation curve.
+func addRound(k *Card, r Round) {
 	k.Rounds = append(k.Rounds, r)
 	el := 0.0
 	for _, x := range k.Rounds {
 		el += x.Seconds
 	}
-	k.Curve = append(k.Curve, Point{Iteration: len(k.Rounds) - 1, Validation: r.Validation, Elapsed: el})
+	k.Curve = append(k.Curve, policy.CardPoint{Iteration: len(k.Rounds) - 1, Validation: r.Validation, Elapsed: el})
 }
 
 // finish records the chosen checkpoint and what the export reported.
-func (k *Card) finish(export map[string]any, best, imitation *checkpoint, seconds float64) {
+func finishCard(k *Card, export map[string]any, best, imitation *checkpoint, seconds float64) {
 	if p, ok := export["params"].(float64); ok {
 		k.Model.Parameters = int(p)
 	}
@@ -134,7 +68,7 @@ func (k *Card) finish(export map[string]any, best, imitation *checkpoint, second
 	k.Seconds = seconds
 }
 
-func (k *Card) write(path string) error {
+func writeCard(k *Card, path string) error {
 	b, err := json.MarshalIndent(k, "", " ")
 	if err != nil {
 		return err

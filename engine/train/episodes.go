@@ -14,17 +14,6 @@ import (
 	"github.com/ontime-routing/ontime/engine/trainspec"
 )
 
-// TeacherChoice is the imitation teacher of one covered pair at one budget
-// factor, with every candidate's on-time rate on the validation realizations
-// it was chosen on.
-type TeacherChoice struct {
-	OD      string             `json:"od"`
-	Factor  float64            `json:"factor"`
-	Teacher string             `json:"teacher"`
-	Rates   map[string]float64 `json:"rates"`
-	Pool    int                `json:"realizations"`
-}
-
 // chooseTeachers picks, per covered pair and per factor of three across the
 // budget range, the candidate with the best on-time rate on the first
 // realizations of the validation pool (more for the validation pairs;

@@ -26,7 +26,7 @@ import (
 
 // Event is one line of progress.
 type Event struct {
-	Phase   string         `json:"phase"` // spec, teachers, demos, round, pg, done; trainer: a line of the trainer's own
+	Phase   string         `json:"phase"` // spec, teachers, demos, imitation, expert iteration, policy gradient, done; trainer: a line of the trainer's own
 	Round   int            `json:"round,omitempty"`
 	Message string         `json:"message,omitempty"`
 	Means   []float64      `json:"validation,omitempty"`
@@ -199,9 +199,9 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		return nil, err
 	}
 	imitation := best
-	card.addRound(Round{Name: "imitation", Kind: "imitation", Labels: r.decisions(demos), Validation: best.Means, Mean: best.Mean(),
+	addRound(card, Round{Name: "imitation", Kind: "imitation", Labels: r.decisions(demos), Validation: best.Means, Mean: best.Mean(),
 		Kept: true, Seconds: time.Since(t0).Seconds()})
-	r.emit(Event{Phase: "round", Means: best.Means, Best: best.Name, Message: "imitation"})
+	r.emit(Event{Phase: "imitation", Means: best.Means, Best: best.Name, Message: "checkpoint"})
 
 	data := []string{filepath.Join(r.dir, "demos")}
 	cur := "imitation"
@@ -242,20 +242,12 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		if _, err := r.sess.run(ctx, "fit", fit...); err != nil {
 			return nil, err
 		}
-		next, err := r.validate(ctx, name)
-		if err != nil {
+		round := Round{Name: name, Kind: "expert iteration", Labels: r.labels - before,
+			Disagree: float64(r.differ) / float64(max(r.labels-before, 1)), LabelSeconds: labelSec}
+		if best, err = r.judge(ctx, card, best, round, t0); err != nil {
 			return nil, err
 		}
-		cmp, against := compare(next, best), best.Name
-		if cmp.Beats() {
-			best = next
-		}
 		cur = name
-		card.addRound(Round{Name: name, Kind: "expert iteration", Labels: r.labels - before, Disagree: float64(r.differ) / float64(max(r.labels-before, 1)),
-			Validation: next.Means, Mean: next.Mean(),
-			VersusBest: &cmp, Kept: best == next, Seconds: time.Since(t0).Seconds(), LabelSeconds: labelSec})
-		r.emit(Event{Phase: "round", Round: round, Means: next.Means, Best: best.Name,
-			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, against)})
 	}
 
 	// The paper's generalized policy gradient, from the best checkpoint.
@@ -271,21 +263,32 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		if _, err := r.sess.run(ctx, "pg", args...); err != nil {
 			return nil, err
 		}
-		next, err := r.validate(ctx, name)
-		if err != nil {
+		if best, err = r.judge(ctx, card, best, Round{Name: name, Kind: "policy gradient", Iterations: c.PGIterations}, t0); err != nil {
 			return nil, err
 		}
-		cmp, against := compare(next, best), best.Name
-		if cmp.Beats() {
-			best = next
-		}
 		cur = name
-		card.addRound(Round{Name: name, Kind: "policy gradient", Iterations: c.PGIterations, Validation: next.Means, Mean: next.Mean(),
-			VersusBest: &cmp, Kept: best == next, Seconds: time.Since(t0).Seconds()})
-		r.emit(Event{Phase: "pg", Round: chunk, Means: next.Means, Best: best.Name,
-			Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", name, cmp.Diff, cmp.SE, against)})
 	}
 	return r.finish(ctx, card, best, imitation)
+}
+
+// judge validates the checkpoint a round wrote, applies the checkpoint rule
+// against the best so far, records the round and returns the new best.
+func (r *run) judge(ctx context.Context, card *Card, best *checkpoint, round Round, start time.Time) (*checkpoint, error) {
+	next, err := r.validate(ctx, round.Name)
+	if err != nil {
+		return nil, err
+	}
+	cmp, against := compare(next, best), best.Name
+	if cmp.Beats() {
+		best = next
+	}
+	round.Validation, round.Mean, round.Kept = next.Means, next.Mean(), best == next
+	round.VersusBest = &policy.PairedGain{Diff: cmp.Diff, SE: cmp.SE}
+	round.Seconds = time.Since(start).Seconds()
+	addRound(card, round)
+	r.emit(Event{Phase: round.Kind, Round: len(card.Rounds) - 1, Means: next.Means, Best: best.Name,
+		Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", round.Name, cmp.Diff, cmp.SE, against)})
+	return best, nil
 }
 
 // decisions counts the labelled states of an episode set.
@@ -312,9 +315,9 @@ func (r *run) finish(ctx context.Context, card *Card, best, imitation *checkpoin
 	if err != nil {
 		return nil, err
 	}
-	card.finish(last, best, imitation, time.Since(r.start).Seconds())
+	finishCard(card, last, best, imitation, time.Since(r.start).Seconds())
 	card.ImitationModel = filepath.Base(base + ".imitation.onnx")
-	if err := card.write(base + ".card.json"); err != nil {
+	if err := writeCard(card, base+".card.json"); err != nil {
 		return nil, err
 	}
 	r.emit(Event{Phase: "done", Means: best.Means, Best: best.Name, Message: c.Out})
