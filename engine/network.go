@@ -72,7 +72,10 @@ type Network struct {
 	Links       []Link
 	Correlation Correlation
 	ODs         []OD // the benchmark's OD pairs, if any
-	StepCap     int  // the benchmark's cap on links per episode, 0 if none
+	// Zones are the ids of the zone centroids (where trips start and end)
+	// when the source file names them (TNTP), else nil.
+	Zones   []string
+	StepCap int // the benchmark's cap on links per episode, 0 if none
 	// Factors are the budget factors its benchmark table uses (nil: the
 	// paper's 0.95, 1.00, 1.05).
 	Factors []float64

@@ -28,7 +28,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	teachers := fs.String("teachers", "cgr,cdot", "imitation candidates: the best per (OD pair, budget factor) on the validation pool demonstrates")
 	demos := fs.Int("demos", 8000, "teacher demonstrations")
 	budgets := fs.String("budgets", "0.9,1.1", "budget factor range LO,HI the model covers")
-	cover := fs.String("cover", "bench", "OD pairs the model covers: bench (the network's), all (every reachable pair), or bench+N (N more, drawn once with the seed)")
+	cover := fs.String("cover", "bench", "OD pairs the model covers: bench (the network's), all (every reachable pair), or bench+N (N more, drawn once with the seed; zone to zone when the network names its zones)")
 	imitation := fs.Int("imitation-epochs", 30, "imitation epochs over the demonstrations")
 	rounds := fs.Int("rounds", 6, "expert-iteration rounds (the student's own states labelled by rollout)")
 	roundEpisodes := fs.Int("round-episodes", 4000, "student episodes labelled per round")
@@ -142,18 +142,21 @@ func printEvent(w io.Writer, name string, e train.Event) {
 }
 
 // coverODs lists the pairs a model covers: the network's benchmark pairs,
-// every pair with a route, or the benchmark's plus n drawn once with seed.
+// every pair with a route, or the benchmark's plus n drawn once with seed
+// (among zone-to-zone pairs when the network names its zones).
 func coverODs(net *engine.Network, cover string, seed uint64) ([]engine.OD, error) {
 	bench := append([]engine.OD(nil), net.ODs...)
 	if cover == "bench" {
 		return bench, nil
 	}
+	routed := func(od engine.OD) bool {
+		return od.Origin != od.Destination && !math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) &&
+			len(net.Out(od.Origin)) > 0 && !slices.Contains(bench, od)
+	}
 	var all []engine.OD
 	for d := range net.Nodes {
-		tree := net.LET(d)
 		for o := range net.Nodes {
-			od := engine.OD{Origin: o, Destination: d}
-			if o != d && !math.IsInf(tree.Time[o], 1) && len(net.Out(o)) > 0 && !slices.Contains(bench, od) {
+			if od := (engine.OD{Origin: o, Destination: d}); routed(od) {
 				all = append(all, od)
 			}
 		}
@@ -164,6 +167,18 @@ func coverODs(net *engine.Network, cover string, seed uint64) ([]engine.OD, erro
 	n, err := strconv.Atoi(strings.TrimPrefix(cover, "bench+"))
 	if !strings.HasPrefix(cover, "bench+") || err != nil || n < 0 {
 		return nil, engine.Errorf(engine.EINVALID, "--cover %q: use bench, all or bench+N", cover)
+	}
+	if len(net.Zones) > 0 {
+		all = all[:0]
+		for _, dz := range net.Zones {
+			for _, oz := range net.Zones {
+				o, ok1 := net.OriginIndex(oz)
+				d, ok2 := net.NodeIndex(dz)
+				if od := (engine.OD{Origin: o, Destination: d}); ok1 && ok2 && routed(od) {
+					all = append(all, od)
+				}
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xc0fe))
 	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })

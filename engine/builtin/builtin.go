@@ -136,6 +136,7 @@ func tntpTopology(name, netFile string, tn *netfile.TNTPNet, coords []netfile.No
 	}
 	net.Index()
 	net.Project()
+	net.Zones = tn.ZoneIDs()
 	return net, nil
 }
 

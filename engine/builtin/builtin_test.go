@@ -18,20 +18,21 @@ func TestLETTimes(t *testing.T) {
 		network string
 		nodes   int
 		links   int
+		zones   int
 		cap     int
 		tol     float64
 		let     map[string]float64
 	}{
-		{"sfn", 24, 76, 12, 1e-4, map[string]float64{"2-15": 45.6505, "4-7": 32.5060, "10-13": 29.0187, "13-19": 47.0105, "17-24": 36.9854}},
-		{"anaheim", 416, 914, 32, 1e-3, map[string]float64{"96-161": 19.3017, "43-161": 16.9832, "376-52": 12.0290, "34-32": 9.9393, "402-47": 12.8594}},
+		{"sfn", 24, 76, 24, 12, 1e-4, map[string]float64{"2-15": 45.6505, "4-7": 32.5060, "10-13": 29.0187, "13-19": 47.0105, "17-24": 36.9854}},
+		{"anaheim", 416, 914, 38, 32, 1e-3, map[string]float64{"96-161": 19.3017, "43-161": 16.9832, "376-52": 12.0290, "34-32": 9.9393, "402-47": 12.8594}},
 	} {
 		t.Run(tc.network, func(t *testing.T) {
 			net, err := builtin.Load(tc.network, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(net.Nodes) != tc.nodes || len(net.Links) != tc.links || net.StepCap != tc.cap {
-				t.Fatalf("got %d nodes, %d links, cap %d", len(net.Nodes), len(net.Links), net.StepCap)
+			if len(net.Nodes) != tc.nodes || len(net.Links) != tc.links || net.StepCap != tc.cap || len(net.Zones) != tc.zones {
+				t.Fatalf("got %d nodes, %d links, cap %d, %d zones", len(net.Nodes), len(net.Links), net.StepCap, len(net.Zones))
 			}
 			if len(net.ODs) != len(tc.let) {
 				t.Fatalf("got %d OD pairs, want %d", len(net.ODs), len(tc.let))

@@ -444,6 +444,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	}
 	t.finish(o, rep, coordFile)
 	net := t.net
+	net.Zones = tn.ZoneIDs()
 	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: Digest(r.net.Data)}}
 	for _, f := range []*File{r.nodes, r.flow} {
 		if f != nil {

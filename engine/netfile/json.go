@@ -29,6 +29,7 @@ type jsonNetwork struct {
 	Correlation jsonCorrelation `json:"correlation"`
 	ODs         []string        `json:"ods,omitempty"`
 	StepCap     int             `json:"step_cap,omitempty"`
+	Zones       []string        `json:"zones,omitempty"` // ids of zone centroids (trip ends)
 }
 
 type jsonNode struct {
@@ -55,7 +56,7 @@ type jsonCorrelation struct {
 // WriteJSON writes net in ontime's network format.
 func WriteJSON(w io.Writer, net *engine.Network) error {
 	jn := jsonNetwork{Format: FormatName, Version: FormatVersion, Name: net.Name, Description: net.Description,
-		Coordinates: string(net.Coords), StepCap: net.StepCap,
+		Coordinates: string(net.Coords), StepCap: net.StepCap, Zones: net.Zones,
 		Correlation: jsonCorrelation{Model: net.Correlation.Model, Seed: net.Correlation.Seed,
 			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Covariance: net.Correlation.Covariance}}
 	for _, n := range net.Nodes {
@@ -94,7 +95,7 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 	if jn.Version != FormatVersion {
 		return nil, bad("version", []any{"version"}, "version %d is not supported (this ontime reads version %d)", jn.Version, FormatVersion)
 	}
-	net := &engine.Network{Name: jn.Name, Description: jn.Description, StepCap: jn.StepCap}
+	net := &engine.Network{Name: jn.Name, Description: jn.Description, StepCap: jn.StepCap, Zones: jn.Zones}
 	switch engine.CoordKind(jn.Coordinates) {
 	case engine.CoordNone, engine.CoordPlanar, engine.CoordLonLat, engine.CoordLayout:
 		net.Coords = engine.CoordKind(jn.Coordinates)
@@ -148,6 +149,11 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 			return nil, bad(fmt.Sprintf("ods[%d]", i), []any{"ods", i}, "%s", engine.ErrorMessage(err))
 		}
 		net.ODs = append(net.ODs, od)
+	}
+	for i, z := range jn.Zones {
+		if _, ok := net.NodeIndex(z); !ok {
+			return nil, bad(fmt.Sprintf("zones[%d]", i), []any{"zones", i}, "zone %q is not a node", z)
+		}
 	}
 	if jn.StepCap < 0 {
 		return nil, bad("step_cap", []any{"step_cap"}, "must be ≥ 0")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,7 +198,7 @@ func TestJSONRoundTrip(t *testing.T) {
 "links": [{"from": "1", "to": "2", "mean": 6.000816237, "variance": 5.163956438}, {"from": "2", "to": "3", "mean": 0.1, "variance": 0.000348776},
  {"from": "1", "to": "3", "mean": 3.3333333333333335, "variance": 1e-300}],
 "correlation": {"model": "explicit", "covariance": [[5.163956438, 0.01, 0], [0.01, 0.000348776, 0], [0, 0, 1e-300]]},
-"ods": ["1-3"], "step_cap": 7}`
+"ods": ["1-3"], "step_cap": 7, "zones": ["1", "3"]}`
 	net, err := netfile.ReadJSON(strings.NewReader(in), "tri.json")
 	if err != nil {
 		t.Fatal(err)
@@ -219,8 +220,14 @@ func TestJSONRoundTrip(t *testing.T) {
 			t.Errorf("link %d: %+v vs %+v", e, net.Links[e], again.Links[e])
 		}
 	}
-	if again.Correlation.Covariance[0][1] != 0.01 || again.StepCap != 7 || again.Nodes[0].Coord[0] != -96.77041974 || len(again.ODs) != 1 {
+	if again.Correlation.Covariance[0][1] != 0.01 || again.StepCap != 7 || again.Nodes[0].Coord[0] != -96.77041974 || len(again.ODs) != 1 ||
+		!slices.Equal(again.Zones, []string{"1", "3"}) {
 		t.Error("fields lost in the round trip")
+	}
+	// A zone must be a node, named by its field.
+	_, err = netfile.ReadJSON(strings.NewReader(strings.Replace(in, `"zones": ["1", "3"]`, `"zones": ["1", "9"]`, 1)), "tri.json")
+	if err == nil || !strings.Contains(err.Error(), "zones[1]") {
+		t.Errorf("unknown zone: %v", err)
 	}
 	// lon/lat are projected to metres about the centroid.
 	if again.Nodes[0].X == again.Nodes[0].Coord[0] || again.Nodes[1].X-again.Nodes[0].X < 4000 {

@@ -28,7 +28,17 @@ type TNTPLink struct {
 type TNTPNet struct {
 	Metadata      map[string]string // "NUMBER OF NODES" → "24", …
 	FirstThruNode int
+	Zones         int // NUMBER OF ZONES: nodes 1..Zones are zone centroids
 	Links         []TNTPLink
+}
+
+// ZoneIDs are the ids of the zone centroids (TNTP numbers zones first).
+func (tn *TNTPNet) ZoneIDs() []string {
+	ids := make([]string, tn.Zones)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i + 1)
+	}
+	return ids
 }
 
 // lineReader yields lines with their 1-based numbers, tolerating a final
@@ -175,6 +185,9 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 	}
 	if v, ok := net.Metadata["FIRST THRU NODE"]; ok {
 		net.FirstThruNode, _ = strconv.Atoi(v)
+	}
+	if v, ok := net.Metadata["NUMBER OF ZONES"]; ok {
+		net.Zones, _ = strconv.Atoi(v)
 	}
 	return net, nil
 }

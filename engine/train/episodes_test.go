@@ -44,7 +44,7 @@ func TestTeacherMixDispatch(t *testing.T) {
 	b, _ := net.NodeIndex("B")
 	later := &engine.Observation{Node: b, Destination: od.Destination, Remaining: 103, Step: 1,
 		Prefix: []engine.Step{{Link: net.Out(od.Origin)[0], Time: 5}}}
-	m.Act(later) // budget 108 = 103 + 5: nearest factor 1.1
+	m.Act(later)                                                                    // budget 108 = 103 + 5: nearest factor 1.1
 	m.Act(&engine.Observation{Node: b, Destination: od.Destination, Remaining: 50}) // B→E is not a covered pair
 	if lo.calls != 1 || hi.calls != 1 || other.calls != 1 {
 		t.Errorf("calls: 0.9 teacher %d, 1.1 teacher %d, uncovered %d; want 1 each", lo.calls, hi.calls, other.calls)
