@@ -179,7 +179,7 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			rate, err := onTimeRate(env.Net, p, env.Tasks, val)
+			rate, err := sim.OnTimeRate(env.Net, p, env.Tasks, val)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -203,22 +203,4 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 	}
 	settings["base"], settings["samples"] = name, m
 	return NewRollout(env.Net, env.Model, base, m), settings, nil
-}
-
-// onTimeRate is p's mean on-time rate over tasks on one pool.
-func onTimeRate(net *engine.Network, p engine.Policy, tasks []sim.Task, pool *sim.Pool) (float64, error) {
-	r := &sim.Runner{Net: net}
-	out := make([]sim.Result, pool.Size)
-	total := 0.0
-	for _, t := range tasks {
-		if err := r.Run(p, t, pool, out); err != nil {
-			return 0, err
-		}
-		for _, x := range out {
-			if x.OnTime {
-				total++
-			}
-		}
-	}
-	return total / float64(len(tasks)*pool.Size), nil
 }

@@ -170,7 +170,7 @@ func StepCap(net *engine.Network, taskCap int) int {
 // took t minutes, and say whether the episode ended and how. The rule:
 // arriving with budget left (≥ 0) is on time; running out of budget ends the
 // episode late; so does the capN-th link without arriving. (A node with no
-// way out ends it as a dead end before a policy is asked: see DeadEnd.)
+// way out ends it as a dead end before a policy is asked: see Stuck.)
 func Advance(net *engine.Network, task Task, capN int, o *engine.Observation, e int, t float64) (Result, bool) {
 	o.Prefix = append(o.Prefix, engine.Step{Link: e, Time: t})
 	o.Step++
@@ -256,4 +256,22 @@ func Tasks(net *engine.Network, ods []engine.OD, factors []float64) []Task {
 		}
 	}
 	return tasks
+}
+
+// OnTimeRate is p's mean on-time rate over tasks on one pool.
+func OnTimeRate(net *engine.Network, p engine.Policy, tasks []Task, pool *Pool) (float64, error) {
+	r := &Runner{Net: net}
+	out := make([]Result, pool.Size)
+	total := 0.0
+	for _, t := range tasks {
+		if err := r.Run(p, t, pool, out); err != nil {
+			return 0, err
+		}
+		for _, x := range out {
+			if x.OnTime {
+				total++
+			}
+		}
+	}
+	return total / float64(len(tasks)*pool.Size), nil
 }

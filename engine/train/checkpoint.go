@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+
+	"github.com/ontime-routing/ontime/engine/policy"
 )
 
 // checkpoint is a saved model state with its greedy on-time flags on the
@@ -52,20 +54,14 @@ func (s *session) validate(ctx context.Context, name, path string, factors, perF
 
 var errNoFlags = errors.New("validation flags missing")
 
-// Comparison is a paired comparison of two checkpoints on the same
-// validation episodes.
-type Comparison struct {
-	Diff float64 `json:"diff"` // mean on-time difference, new − best
-	SE   float64 `json:"se"`   // its paired standard error
-}
-
-// Beats is the checkpoint rule, fixed before any test result is seen: a
+// beats is the checkpoint rule, fixed before any test result is seen: a
 // later checkpoint replaces the best only if it beats it on the validation
 // pool by more than one paired standard error.
-func (c Comparison) Beats() bool { return c.Diff > c.SE }
+func beats(g policy.PairedGain) bool { return g.Diff > g.SE }
 
-// compare pairs two checkpoints' flags episode by episode.
-func compare(next, best *checkpoint) Comparison {
+// compare pairs two checkpoints' flags episode by episode: the mean
+// on-time difference next − best and its paired standard error.
+func compare(next, best *checkpoint) policy.PairedGain {
 	n := float64(len(next.flags))
 	sum, sq := 0.0, 0.0
 	for i, x := range next.flags {
@@ -75,5 +71,5 @@ func compare(next, best *checkpoint) Comparison {
 	}
 	mean := sum / n
 	v := (sq/n - mean*mean) * n / math.Max(n-1, 1)
-	return Comparison{Diff: mean, SE: math.Sqrt(math.Max(v, 0) / n)}
+	return policy.PairedGain{Diff: mean, SE: math.Sqrt(math.Max(v, 0) / n)}
 }

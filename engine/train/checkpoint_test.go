@@ -28,8 +28,8 @@ func TestCheckpointRule(t *testing.T) {
 		{"worse", "0000000000", "1100110011", -0.6, false},
 	} {
 		c := compare(flags(tc.next), flags(tc.best))
-		if math.Abs(c.Diff-tc.diff) > 1e-12 || c.Beats() != tc.beats {
-			t.Errorf("%s: %+v, beats %v; want diff %v, beats %v", tc.name, c, c.Beats(), tc.diff, tc.beats)
+		if math.Abs(c.Diff-tc.diff) > 1e-12 || beats(c) != tc.beats {
+			t.Errorf("%s: %+v, beats %v; want diff %v, beats %v", tc.name, c, beats(c), tc.diff, tc.beats)
 		}
 	}
 	// Two wins, one loss of ten: d has mean 0.1 and sample variance

@@ -34,9 +34,8 @@ type Config struct {
 	RoundSteps     int    // trainer minibatches per round, over all labels so far
 	RolloutBase    string // the labeller's base: TeachersBase (default), dot, cdot or cgr
 	RolloutSamples int    // the labeller's draws a decision (0: rollout's default)
-	// LabelZ is the evidence the labeller needs to leave its base's link
-	// (policy.RolloutZ unless LabelAnyGain): see policy.Rollout.Z.
-	LabelZ       float64
+	// LabelAnyGain labels with the link that won most on the labeller's
+	// draws instead of rollout's evidence rule (policy.Rollout.Z).
 	LabelAnyGain bool
 
 	PGChunks     int // policy-gradient phase: chunks of PGIterations, each validated

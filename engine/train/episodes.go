@@ -29,28 +29,21 @@ func (r *run) chooseTeachers(ctx context.Context) ([][]TeacherChoice, error) {
 	for _, k := range r.valODs {
 		isVal[k] = true
 	}
-	err := parallel(ctx, c.Net, len(c.ODs)*len(factors), func(j int, runner *sim.Runner) error {
+	err := parallel(ctx, len(c.ODs)*len(factors), func(j int) error {
 		k, fi := j/len(factors), j%len(factors)
 		n := min(c.TeacherRealizations, r.val.Size)
 		if isVal[k] {
 			n = min(c.TeacherRealizationsValidation, r.val.Size)
 		}
 		pool := &sim.Pool{Purpose: sim.Validation, Size: n, Dim: r.val.Dim, X: r.val.X[:n*r.val.Dim]}
-		task := sim.Task{OD: c.ODs[k], Budget: factors[fi] * r.let[k], Cap: c.Net.StepCap}
-		res := make([]sim.Result, n)
+		task := []sim.Task{{OD: c.ODs[k], Budget: factors[fi] * r.let[k], Cap: c.Net.StepCap}}
 		ch := TeacherChoice{OD: c.Net.ODString(c.ODs[k]), Factor: factors[fi], Rates: map[string]float64{}, Pool: n}
 		best := -1.0
 		for ti, p := range r.teachers {
-			if err := runner.Run(p, task, pool, res); err != nil {
+			rate, err := sim.OnTimeRate(c.Net, p, task, pool)
+			if err != nil {
 				return err
 			}
-			rate := 0.0
-			for _, x := range res {
-				if x.OnTime {
-					rate++
-				}
-			}
-			rate /= float64(n)
 			ch.Rates[c.Teachers[ti]] = rate
 			if rate > best {
 				best, ch.Teacher = rate, c.Teachers[ti]
@@ -158,7 +151,7 @@ func (m *teacherMix) Act(o *engine.Observation) int {
 // demonstrate plays the chosen teachers on the episodes.
 func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, mix *teacherMix) error {
 	e.Taken = make([][]int, e.Len())
-	return parallel(ctx, r.cfg.Net, e.Len(), func(i int, _ *sim.Runner) error {
+	return parallel(ctx, e.Len(), func(i int) error {
 		e.Taken[i] = r.play(mix, e.OD[i], e.Budget[i], e.X[i])
 		return nil
 	})
@@ -171,7 +164,7 @@ func (r *run) label(ctx context.Context, e *trainspec.Episodes, taken [][]int) e
 	e.Taken = make([][]int, e.Len())
 	e.Labels = make([][]int, e.Len())
 	var decisions, differ atomic.Int64
-	err := parallel(ctx, r.cfg.Net, e.Len(), func(i int, _ *sim.Runner) error {
+	err := parallel(ctx, e.Len(), func(i int) error {
 		var labels []int
 		e.Taken[i] = r.play(&replay{links: taken[i], labeller: r.labeller, labels: &labels}, e.OD[i], e.Budget[i], e.X[i])
 		e.Labels[i] = labels
@@ -227,9 +220,9 @@ func (r *run) play(p engine.Policy, k int, budget float64, x []float64) []int {
 	return links
 }
 
-// parallel runs f for 0..n-1 on every core, each worker with its own
-// runner, and stops at the first error or when ctx ends.
-func parallel(ctx context.Context, net *engine.Network, n int, f func(i int, r *sim.Runner) error) error {
+// parallel runs f for 0..n-1 on every core and stops at the first error or
+// when ctx ends.
+func parallel(ctx context.Context, n int, f func(i int) error) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var once sync.Once
@@ -239,13 +232,12 @@ func parallel(ctx context.Context, net *engine.Network, n int, f func(i int, r *
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runner := &sim.Runner{Net: net}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				if err := f(i, runner); err != nil {
+				if err := f(i); err != nil {
 					once.Do(func() { first = err })
 					next.Store(int64(n))
 					return

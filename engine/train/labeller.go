@@ -68,9 +68,6 @@ func (r *run) labelZ() float64 {
 	if r.cfg.LabelAnyGain {
 		return 0
 	}
-	if r.cfg.LabelZ > 0 {
-		return r.cfg.LabelZ
-	}
 	return policy.RolloutZ
 }
 

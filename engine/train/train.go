@@ -148,13 +148,13 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 	c := r.cfg
 	card := newCard(&c)
 	r.emit(Event{Phase: "spec", Message: fmt.Sprintf("%d covered pairs, validation on %d × %d factors × %d realizations", len(c.ODs), len(c.ValidationODs), len(c.ValidationFactors), c.ValidationSize)})
+	r.val = sim.NewPool(c.Model, c.Net.PoolKey(), sim.Validation, 0, c.ValidationSize, c.Seed, nil)
 	spec, err := trainspec.Write(r.dir, c.Net, c.Model, trainspec.Options{ODs: c.ODs, ODWeights: r.weights, ValidationODs: r.valODs,
-		ValidationFactors: c.ValidationFactors, BudgetLo: c.BudgetLo, BudgetHi: c.BudgetHi, Seed: c.Seed, ValidationSize: c.ValidationSize})
+		ValidationFactors: c.ValidationFactors, BudgetLo: c.BudgetLo, BudgetHi: c.BudgetHi, Seed: c.Seed, Validation: r.val})
 	if err != nil {
 		return nil, err
 	}
 	card.Fingerprint, card.Correlation, card.StepCap = spec.Fingerprint, spec.Correlation, spec.StepCap
-	r.val = sim.NewPool(c.Model, c.Net.PoolKey(), sim.Validation, 0, c.ValidationSize, c.Seed, nil)
 	r.stream = sim.NewStream(c.Model, c.Net.PoolKey(), c.Seed)
 	rng := rand.New(rand.NewPCG(c.Seed, 0x7ea1))
 
@@ -279,11 +279,10 @@ func (r *run) judge(ctx context.Context, card *Card, best *checkpoint, round Rou
 		return nil, err
 	}
 	cmp, against := compare(next, best), best.Name
-	if cmp.Beats() {
+	if beats(cmp) {
 		best = next
 	}
-	round.Validation, round.Mean, round.Kept = next.Means, next.Mean(), best == next
-	round.VersusBest = &policy.PairedGain{Diff: cmp.Diff, SE: cmp.SE}
+	round.Validation, round.Mean, round.VersusBest, round.Kept = next.Means, next.Mean(), &cmp, best == next
 	round.Seconds = time.Since(start).Seconds()
 	addRound(card, round)
 	r.emit(Event{Phase: round.Kind, Round: len(card.Rounds) - 1, Means: next.Means, Best: best.Name,

@@ -71,6 +71,9 @@ type Options struct {
 	BudgetLo, BudgetHi float64
 	Seed               uint64
 	ValidationSize     int
+	// Validation is the validation pool when the caller already drew it
+	// (nil: drawn here, ValidationSize realizations of validation pool 0).
+	Validation *sim.Pool
 }
 
 // Fingerprint is engine.Fingerprint (kept here for the trainer's callers).
@@ -131,7 +134,10 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 	if s.SlackScale <= 0 {
 		s.SlackScale = 1
 	}
-	val := sim.NewPool(m, net.PoolKey(), sim.Validation, 0, o.ValidationSize, o.Seed, nil)
+	val := o.Validation
+	if val == nil {
+		val = sim.NewPool(m, net.PoolKey(), sim.Validation, 0, o.ValidationSize, o.Seed, nil)
+	}
 	s.Validation = Blob{File: "validation.f32", Rows: val.Size, Cols: val.Dim}
 	if err := writeF32(filepath.Join(dir, s.Validation.File), val.X); err != nil {
 		return nil, err
