@@ -66,8 +66,8 @@ type TeacherChoice struct {
 	OD      string             `json:"od"`
 	Factor  float64            `json:"factor"`
 	Teacher string             `json:"teacher"`
-	Rates   map[string]float64 `json:"rates"`
-	Pool    int                `json:"realizations"`
+	Rates   map[string]float64 `json:"rates,omitempty"` // none when there was one candidate
+	Pool    int                `json:"realizations,omitempty"`
 }
 
 // CardRound is one checkpoint of training as the card records it.

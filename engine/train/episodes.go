@@ -17,13 +17,21 @@ import (
 // chooseTeachers picks, per covered pair and per factor of three across the
 // budget range, the candidate with the best on-time rate on the first
 // realizations of the validation pool (more for the validation pairs;
-// ties go to the first candidate).
+// ties go to the first candidate). A single candidate is taken unscored.
 func (r *run) chooseTeachers(ctx context.Context) ([][]TeacherChoice, error) {
 	c := r.cfg
 	factors := r.teacherFactors()
 	out := make([][]TeacherChoice, len(c.ODs))
 	for k := range out {
 		out[k] = make([]TeacherChoice, len(factors))
+	}
+	if len(r.teachers) == 1 { // nothing to choose: spend no episodes on it
+		for k := range out {
+			for fi, f := range factors {
+				out[k][fi] = TeacherChoice{OD: c.Net.ODString(c.ODs[k]), Factor: f, Teacher: c.Teachers[0]}
+			}
+		}
+		return out, nil
 	}
 	isVal := map[int]bool{}
 	for _, k := range r.valODs {
