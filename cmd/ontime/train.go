@@ -2,18 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/train"
 )
@@ -25,28 +22,29 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	var nf netFlags
 	nf.register(fs)
-	teachers := fs.String("teachers", "cgr,cdot", "imitation candidates: the best per (OD pair, budget factor) on the validation pool demonstrates")
-	demos := fs.Int("demos", 8000, "teacher demonstrations")
-	budgets := fs.String("budgets", "0.9,1.1", "budget factor range LO,HI the model covers")
-	cover := fs.String("cover", "bench", "OD pairs the model covers: bench (the network's), all (every reachable pair), or bench+N (N more, drawn once with the seed; zone to zone when the network names its zones)")
-	imitation := fs.Int("imitation-epochs", 30, "imitation epochs over the demonstrations")
-	rounds := fs.Int("rounds", 6, "expert-iteration rounds (the student's own states labelled by rollout)")
-	roundEpisodes := fs.Int("round-episodes", 4000, "student episodes labelled per round")
-	roundSteps := fs.Int("round-steps", 300, "trainer minibatches per round, over every label so far")
-	rolloutBase := fs.String("rollout-base", train.TeachersBase, "the labeller's base policy: teachers (the chosen teacher of each pair and budget factor), dot, cdot or cgr")
-	rolloutSamples := fs.Int("rollout-samples", 0, "the labeller's draws a decision (0: 128 on the teachers, else rollout's default for its base)")
-	labelAny := fs.Bool("label-any-gain", false, "label with the link that won most on the labeller's draws, without the significance rule rollout uses to act")
-	pgChunks := fs.Int("pg-chunks", 0, "policy-gradient phase (the paper's estimator): chunks, each validated")
-	pgIterations := fs.Int("pg-iterations", 100, "policy-gradient iterations a chunk")
-	valSize := fs.Int("validation-size", 20000, "validation pool size (the checkpoint rule's; disjoint from test pools)")
-	batch := fs.Int("batch", 512, "episodes per trainer minibatch")
-	seed := fs.Uint64("seed", 0, "benchmark instance and training seed (every draw derives from it)")
+	q := train.DefaultRequest()
+	teachers := fs.String("teachers", strings.Join(q.Teachers, ","), "imitation candidates: the best per (OD pair, budget factor) on the validation pool demonstrates")
+	fs.IntVar(&q.Demos, "demos", q.Demos, "teacher demonstrations")
+	budgets := fs.String("budgets", fmt.Sprintf("%g,%g", q.Budgets[0], q.Budgets[1]), "budget factor range LO,HI the model covers")
+	fs.StringVar(&q.Cover, "cover", q.Cover, "OD pairs the model covers: bench (the network's), all (every reachable pair), or bench+N (N more, drawn once with the seed; zone to zone when the network names its zones)")
+	fs.IntVar(&q.ImitationEpochs, "imitation-epochs", q.ImitationEpochs, "imitation epochs over the demonstrations")
+	fs.IntVar(&q.Rounds, "rounds", q.Rounds, "expert-iteration rounds (the student's own states labelled by rollout)")
+	fs.IntVar(&q.RoundEpisodes, "round-episodes", q.RoundEpisodes, "student episodes labelled per round")
+	fs.IntVar(&q.RoundSteps, "round-steps", q.RoundSteps, "trainer minibatches per round, over every label so far")
+	fs.StringVar(&q.RolloutBase, "rollout-base", q.RolloutBase, "the labeller's base policy: teachers (the chosen teacher of each pair and budget factor), dot, cdot or cgr")
+	fs.IntVar(&q.RolloutSamples, "rollout-samples", q.RolloutSamples, "the labeller's draws a decision (0: 128 on the teachers, else rollout's default for its base)")
+	fs.BoolVar(&q.LabelAnyGain, "label-any-gain", q.LabelAnyGain, "label with the link that won most on the labeller's draws, without the significance rule rollout uses to act")
+	fs.IntVar(&q.PGChunks, "pg-chunks", q.PGChunks, "policy-gradient phase (the paper's estimator): chunks, each validated")
+	fs.IntVar(&q.PGIterations, "pg-iterations", q.PGIterations, "policy-gradient iterations a chunk")
+	fs.IntVar(&q.ValidationSize, "validation-size", q.ValidationSize, "validation pool size (the checkpoint rule's; disjoint from test pools)")
+	fs.IntVar(&q.Batch, "batch", q.Batch, "episodes per trainer minibatch")
+	fs.Uint64Var(&q.Seed, "seed", q.Seed, "benchmark instance and training seed (every draw derives from it)")
 	out := fs.String("out", "", "model file (default models/NETWORK.onnx)")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx")
 	script := fs.String("trainer", "", "models/train/train.py (default: found above the binary or the working directory, or $"+train.ScriptEnv+")")
 	size := fs.String("size", "64,2,1,4", "d,encoder layers,decoder layers,heads (the paper's is 256,4,1,8)")
 	device := fs.String("device", "cpu", "cpu or cuda")
-	ablation := fs.String("ablation", "", "control variant: "+strings.Join(policy.Ablations, ", ")+" (default --out models/NETWORK-VARIANT.onnx)")
+	fs.StringVar(&q.Ablation, "ablation", "", "control variant: "+strings.Join(policy.Ablations, ", ")+" (default --out models/NETWORK-VARIANT.onnx)")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
@@ -54,50 +52,30 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	if *ablation != "" && !slices.Contains(policy.Ablations, *ablation) {
-		return engine.Errorf(engine.EINVALID, "--ablation %q: use one of %s", *ablation, strings.Join(policy.Ablations, ", "))
-	}
-	if *ablation == "indep" {
-		// The control trained as if links were independent: its teachers,
-		// labels, validation pool and training stream all use independent
-		// links with the same means and variances.
-		net.Correlation = engine.Correlation{Model: "independent"}
-		if model, err = linktime.New(net); err != nil {
-			return err
-		}
-	}
+	q.Teachers = splitList(*teachers)
 	lohi, err := parseBudgets(*budgets)
-	if err != nil || len(lohi) != 2 || lohi[0] > lohi[1] {
+	if err != nil || len(lohi) != 2 {
 		return engine.Errorf(engine.EINVALID, "--budgets: give LO,HI factors, e.g. 0.9,1.1")
 	}
-	var dims [4]int
+	q.Budgets = [2]float64{lohi[0], lohi[1]}
 	parts := splitList(*size)
-	for i := range dims {
-		if len(parts) != 4 {
-			break
-		}
-		dims[i], err = strconv.Atoi(parts[i])
-		if err != nil || dims[i] <= 0 {
-			break
+	for i := range q.Size {
+		q.Size[i] = 0
+		if len(parts) == 4 {
+			q.Size[i], _ = strconv.Atoi(parts[i])
 		}
 	}
-	if len(parts) != 4 || slices.Contains(dims[:], 0) {
-		return engine.Errorf(engine.EINVALID, "--size %q: give d,encoder,decoder,heads as positive integers", *size)
-	}
-	ods, err := coverODs(net, *cover, *seed)
+	cfg, err := q.Config(net, model)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
+	net = cfg.Net
 	if *out == "" {
-		*out = filepath.Join("models", policy.ModelFile(net.Name, *ablation))
+		*out = filepath.Join("models", policy.ModelFile(net.Name, q.Ablation))
 	}
-	cfg := train.Config{Net: net, Model: model, Out: *out, ODs: ods, BudgetLo: lohi[0], BudgetHi: lohi[1],
-		ValidationSize: *valSize, Teachers: splitList(*teachers), Demos: *demos, ImitationEpochs: *imitation,
-		Rounds: *rounds, RoundEpisodes: *roundEpisodes, RoundSteps: *roundSteps, RolloutBase: *rolloutBase,
-		RolloutSamples: *rolloutSamples, LabelAnyGain: *labelAny, PGChunks: *pgChunks, PGIterations: *pgIterations, Batch: *batch, Size: dims,
-		Ablation: *ablation, Seed: *seed, Command: "ontime train " + strings.Join(args, " "),
-		Trainer: train.Trainer{Python: *python, Script: *script, Device: *device}, Log: stderr,
-		Progress: func(e train.Event) { printEvent(stderr, net.Name, e) }}
+	cfg.Out, cfg.Command, cfg.Log = *out, "ontime train "+strings.Join(args, " "), stderr
+	cfg.Trainer = train.Trainer{Python: *python, Script: *script, Device: *device}
+	cfg.Progress = func(e train.Event) { printEvent(stderr, net.Name, e) }
 	if cfg.Trainer.Script == "" {
 		if cfg.Trainer.Script, err = train.FindScript(getenv); err != nil {
 			return err
@@ -107,7 +85,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	p, err := policy.NewONNXPolicy(net, *out, policy.ONNXOptions{Shuffle: *ablation == "shuffled"})
+	p, err := policy.NewONNXPolicy(net, *out, policy.ONNXOptions{Shuffle: q.Ablation == "shuffled"})
 	if err != nil {
 		return fmt.Errorf("the exported model does not load: %w", err)
 	}
@@ -141,46 +119,12 @@ func printEvent(w io.Writer, name string, e train.Event) {
 	fmt.Fprintln(w)
 }
 
-// coverODs lists the pairs a model covers: the network's benchmark pairs,
-// every pair with a route, or the benchmark's plus n drawn once with seed
-// (among zone-to-zone pairs when the network names its zones).
-func coverODs(net *engine.Network, cover string, seed uint64) ([]engine.OD, error) {
-	bench := append([]engine.OD(nil), net.ODs...)
-	if cover == "bench" {
-		return bench, nil
+// flagError names the flag a request field comes from ("demos: …" reads
+// "--demos: …" on the command line).
+func flagError(err error) error {
+	var e *engine.Error
+	if errors.As(err, &e) && e.Code == engine.EINVALID {
+		return engine.Errorf(engine.EINVALID, "--%s", e.Message)
 	}
-	routed := func(od engine.OD) bool {
-		return od.Origin != od.Destination && !math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) &&
-			len(net.Out(od.Origin)) > 0 && !slices.Contains(bench, od)
-	}
-	var all []engine.OD
-	for d := range net.Nodes {
-		for o := range net.Nodes {
-			if od := (engine.OD{Origin: o, Destination: d}); routed(od) {
-				all = append(all, od)
-			}
-		}
-	}
-	if cover == "all" {
-		return append(bench, all...), nil
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(cover, "bench+"))
-	if !strings.HasPrefix(cover, "bench+") || err != nil || n < 0 {
-		return nil, engine.Errorf(engine.EINVALID, "--cover %q: use bench, all or bench+N", cover)
-	}
-	if len(net.Zones) > 0 {
-		all = all[:0]
-		for _, dz := range net.Zones {
-			for _, oz := range net.Zones {
-				o, ok1 := net.OriginIndex(oz)
-				d, ok2 := net.NodeIndex(dz)
-				if od := (engine.OD{Origin: o, Destination: d}); ok1 && ok2 && routed(od) {
-					all = append(all, od)
-				}
-			}
-		}
-	}
-	rng := rand.New(rand.NewPCG(seed, 0xc0fe))
-	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-	return append(bench, all[:min(n, len(all))]...), nil
+	return err
 }

@@ -2,15 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
@@ -104,29 +101,5 @@ func TestTrainSmoke(t *testing.T) {
 	if _, _, err := runCLI(t, nil, "train", "--network", "twobranch", "--ablation", "nope"); err == nil ||
 		!strings.Contains(err.Error(), "--ablation") {
 		t.Errorf("unknown ablation: %v", err)
-	}
-}
-
-// --cover: the benchmark pairs first, then every pair with a route, or N of
-// them drawn once with the seed.
-func TestCoverODs(t *testing.T) {
-	net, err := builtin.Load("twobranch", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bench, _ := coverODs(net, "bench", 0)
-	all, _ := coverODs(net, "all", 0)
-	some, _ := coverODs(net, "bench+2", 7)
-	again, _ := coverODs(net, "bench+2", 7)
-	if len(bench) != 1 || len(all) <= len(bench) || all[0] != bench[0] || len(some) != 3 || !slices.Equal(some, again) {
-		t.Errorf("bench %v, all %v, bench+2 %v / %v", bench, all, some, again)
-	}
-	for _, od := range all {
-		if od.Origin == od.Destination || math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) {
-			t.Errorf("pair %v has no route", od)
-		}
-	}
-	if _, err := coverODs(net, "bench+x", 0); err == nil || !strings.Contains(err.Error(), "--cover") {
-		t.Errorf("bad --cover: %v", err)
 	}
 }
