@@ -17,6 +17,7 @@ const (
 	EINVALID  = "invalid"
 	ENOTFOUND = "not_found"
 	EINTERNAL = "internal"
+	ECONFLICT = "conflict" // the request does not fit the present state (a finished job canceled)
 )
 
 // Error is an application error with a code and a message meant for people.

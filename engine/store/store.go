@@ -54,6 +54,10 @@ var migrations = []string{
 		result   BLOB           -- JSON, when done
 	);
 	CREATE INDEX jobs_network ON jobs (network, kind, started);`,
+	// 2: jobs of every kind keep their progress events (a learning curve)
+	// and the tail of their log.
+	`ALTER TABLE jobs ADD COLUMN events TEXT NOT NULL DEFAULT ''; -- JSON lines
+	ALTER TABLE jobs ADD COLUMN log TEXT NOT NULL DEFAULT '';`,
 }
 
 // Open opens (creating it if needed) the database in dir, brings its schema
@@ -74,7 +78,7 @@ func Open(dir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if _, err := db.Exec(`UPDATE jobs SET state = 'interrupted', error = 'the server stopped while this job ran' WHERE state = 'running'`); err != nil {
+	if _, err := db.Exec(`UPDATE jobs SET state = 'interrupted', error = 'the server stopped while this job ran or waited' WHERE state IN ('running', 'queued')`); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -234,47 +238,85 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 // Job is a background job's record.
 type Job struct {
 	ID      string
-	Kind    string // "bench", …
+	Kind    string // "bench", "train", …
 	Network string
-	State   string // running, done, failed, interrupted
+	State   string // queued, running, done, failed, canceled, interrupted
 	Error   string
 	Spec    []byte // JSON
 	Started time.Time
 	Seconds float64
 	Result  []byte // JSON, when done
+	Events  []byte // JSON lines: progress worth keeping (a learning curve)
+	Log     string // the tail of the job's log
 }
+
+const jobColumns = `id, kind, network, state, error, spec, started, seconds, result, events, log`
 
 // PutJob inserts or replaces a job's record.
 func (s *Store) PutJob(ctx context.Context, j Job) error {
-	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO jobs (id, kind, network, state, error, spec, started, seconds, result)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, j.ID, j.Kind, j.Network, j.State, j.Error, string(j.Spec),
-		j.Started.UTC().Format(timeFormat), j.Seconds, j.Result)
+	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO jobs (`+jobColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, j.ID, j.Kind, j.Network, j.State, j.Error, string(j.Spec),
+		j.Started.UTC().Format(timeFormat), j.Seconds, j.Result, string(j.Events), j.Log)
 	return err
 }
 
 // Job returns a job by id.
 func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
-	return s.scanJob(s.db.QueryRowContext(ctx, `SELECT id, kind, network, state, error, spec, started, seconds, result FROM jobs WHERE id = ?`, id), id)
+	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id), id)
 }
 
 // LatestJob returns the network's most recent job of a kind in a state
 // ("" for any state).
 func (s *Store) LatestJob(ctx context.Context, network, kind, state string) (*Job, error) {
-	return s.scanJob(s.db.QueryRowContext(ctx, `SELECT id, kind, network, state, error, spec, started, seconds, result FROM jobs
+	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs
 		WHERE network = ? AND kind = ? AND (? = '' OR state = ?) ORDER BY started DESC LIMIT 1`, network, kind, state, state), network)
 }
 
-func (s *Store) scanJob(row *sql.Row, what string) (*Job, error) {
+// Jobs lists jobs, newest first, of a kind and network ("" for any), at
+// most limit of them.
+func (s *Store) Jobs(ctx context.Context, kind, network string, limit int) ([]Job, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE (? = '' OR kind = ?) AND (? = '' OR network = ?)
+		ORDER BY started DESC LIMIT ?`, kind, kind, network, network, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		j, err := scanJob(rows, "")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *j)
+	}
+	return out, rows.Err()
+}
+
+// EvictJobs deletes the finished jobs of a kind beyond the newest keep;
+// queued and running ones stay. It returns how many went.
+func (s *Store) EvictJobs(ctx context.Context, kind string, keep int) (int, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM jobs WHERE kind = ? AND state NOT IN ('queued', 'running') AND id NOT IN
+		(SELECT id FROM jobs WHERE kind = ? AND state NOT IN ('queued', 'running') ORDER BY started DESC LIMIT ?)`, kind, kind, keep)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanJob(row scanner, what string) (*Job, error) {
 	var j Job
-	var spec, started string
-	err := row.Scan(&j.ID, &j.Kind, &j.Network, &j.State, &j.Error, &spec, &started, &j.Seconds, &j.Result)
+	var spec, started, events string
+	err := row.Scan(&j.ID, &j.Kind, &j.Network, &j.State, &j.Error, &spec, &started, &j.Seconds, &j.Result, &events, &j.Log)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "no job for %s", what)
 	}
 	if err != nil {
 		return nil, err
 	}
-	j.Spec = []byte(spec)
+	j.Spec, j.Events = []byte(spec), []byte(events)
 	j.Started, _ = time.Parse(timeFormat, started)
 	return &j, nil
 }

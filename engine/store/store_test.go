@@ -158,3 +158,45 @@ func writer(dir string) {
 		fmt.Println("committed", name)
 	}
 }
+
+// Old finished jobs of a kind go beyond the newest keep; queued and running
+// ones and other kinds stay; events and log survive a round trip.
+func TestEvictJobs(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Now()
+	put := func(id, kind, state string, age int) {
+		j := Job{ID: id, Kind: kind, Network: "n", State: state, Spec: []byte(`{}`), Started: t0.Add(-time.Duration(age) * time.Minute),
+			Events: []byte("{\"i\":1}\n"), Log: "line\n"}
+		if err := s.PutJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		put(fmt.Sprint("d", i), "train", "done", i)
+	}
+	put("q", "train", "queued", 10)
+	put("b", "bench", "done", 20)
+	n, err := s.EvictJobs(ctx, "train", 2)
+	if err != nil || n != 3 {
+		t.Fatalf("evicted %d, %v; want 3", n, err)
+	}
+	list, err := s.Jobs(ctx, "", "n", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, j := range list {
+		ids = append(ids, j.ID)
+	}
+	if strings.Join(ids, ",") != "d0,d1,q,b" {
+		t.Errorf("left %v, want d0,d1,q,b (newest first)", ids)
+	}
+	if j, _ := s.Job(ctx, "d0"); string(j.Events) != "{\"i\":1}\n" || j.Log != "line\n" {
+		t.Errorf("events %q, log %q", j.Events, j.Log)
+	}
+}

@@ -1,0 +1,182 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine/store"
+)
+
+// waitFor polls a job until it reaches one of states.
+func waitFor(t *testing.T, s *Service, id string, states ...string) Status {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, err := s.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range states {
+			if st.State == want {
+				return st
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s is %s, want %v", id, st.State, states)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// blocker is a task that reports, emits an event, then waits to be released
+// or canceled.
+func blocker(id string, release chan struct{}) Task {
+	return Task{ID: id, Kind: "test", Network: "n", Spec: map[string]string{"id": id},
+		Run: func(ctx context.Context, p *Progress) (any, error) {
+			p.Report("work", 1, 2, 0.5)
+			p.Event(map[string]int{"point": 1})
+			fmt.Fprintln(p.Log(), "working on", id)
+			select {
+			case <-release:
+				return map[string]string{"done": id}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}}
+}
+
+// One job runs at a time; the next queues with its position; cancel stops
+// a running job and removes a queued one; results, events and logs are
+// kept; a panic fails its job only.
+func TestQueueCancelAndResults(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(ctx, st, Options{})
+	relA, relB := make(chan struct{}), make(chan struct{})
+	a, _ := s.Submit(blocker("a", relA))
+	b, _ := s.Submit(blocker("b", relB))
+	c, _ := s.Submit(blocker("c", make(chan struct{})))
+	if b.State != Queued || b.Position != 1 || c.Position != 2 {
+		t.Fatalf("b %+v, c %+v: want queued at 1 and 2", b, c)
+	}
+	if again, _ := s.Submit(blocker("a", nil)); again.ID != a.ID || again.State == Queued && again.Position == 0 {
+		t.Fatalf("resubmitting a: %+v", again)
+	}
+	running := waitFor(t, s, "a", Running)
+	if running.Stage != "work" || running.Fraction != 0.5 {
+		t.Errorf("a reports %+v", running)
+	}
+	if st, _ := s.Cancel("c"); st.State != Canceled {
+		t.Errorf("canceling queued c: %+v", st)
+	}
+	close(relA)
+	waitFor(t, s, "a", Done)
+	var res map[string]string
+	if err := s.Result("a", &res); err != nil || res["done"] != "a" {
+		t.Errorf("a's result %v, %v", res, err)
+	}
+	waitFor(t, s, "b", Running)
+	if st, _ := s.Cancel("b"); st.ID != "b" {
+		t.Errorf("cancel b: %+v", st)
+	}
+	if st := waitFor(t, s, "b", Canceled); st.Error == "" {
+		t.Errorf("canceled b says nothing: %+v", st)
+	}
+	if _, err := s.Cancel("a"); err == nil {
+		t.Error("canceling a finished job succeeded")
+	}
+	ev, _ := s.Events("a", 0)
+	if log, _ := s.Log("a"); len(ev) != 1 || string(ev[0]) != `{"point":1}` || log != "working on a\n" {
+		t.Errorf("a's events %s, log %q", ev, log)
+	}
+
+	boom := Task{ID: "p", Kind: "test", Network: "n", Run: func(context.Context, *Progress) (any, error) { panic("boom") }}
+	s.Submit(boom)
+	if st := waitFor(t, s, "p", Failed); st.Error == "" {
+		t.Errorf("panicking job: %+v", st)
+	}
+	fail := Task{ID: "f", Kind: "test", Network: "n", Run: func(context.Context, *Progress) (any, error) { return nil, errors.New("no python") }}
+	s.Submit(fail)
+	if st := waitFor(t, s, "f", Failed); st.Error != "no python" {
+		t.Errorf("failing job: %+v", st)
+	}
+	if got := s.List("test", "n"); len(got) != 5 {
+		t.Errorf("listed %d jobs, want 5", len(got))
+	}
+}
+
+// After a restart the finished job, its result and events are in the
+// store, the one that was running is interrupted and can be submitted
+// again.
+func TestRestart(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	s := New(ctx, st, Options{Concurrency: 2})
+	rel := make(chan struct{})
+	s.Submit(blocker("fin", rel))
+	s.Submit(blocker("run", make(chan struct{})))
+	waitFor(t, s, "run", Running)
+	close(rel)
+	waitFor(t, s, "fin", Done)
+	// The process is killed: its store is closed with "run" still running.
+	st.Close()
+	stop()
+	s.Wait()
+
+	st, err = store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s = New(context.Background(), st, Options{})
+	if got, _ := s.Get("run"); got.State != Interrupted {
+		t.Errorf("running job after restart: %+v", got)
+	}
+	var res map[string]string
+	if err := s.Result("fin", &res); err != nil || res["done"] != "fin" {
+		t.Errorf("finished job after restart: %v, %v", res, err)
+	}
+	if ev, _ := s.Events("fin", 0); len(ev) != 1 {
+		t.Errorf("events after restart: %s", ev)
+	}
+	rel2 := make(chan struct{})
+	close(rel2)
+	if again, _ := s.Submit(blocker("run", rel2)); again.State == Interrupted {
+		t.Errorf("an interrupted job could not be restarted: %+v", again)
+	}
+	waitFor(t, s, "run", Done)
+}
+
+// Finished jobs beyond Keep of a kind are evicted, from memory and store.
+func TestEviction(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(context.Background(), st, Options{Keep: 2})
+	for i := range 4 {
+		id := fmt.Sprint("j", i)
+		s.Submit(Task{ID: id, Kind: "k", Network: "n", Run: func(context.Context, *Progress) (any, error) { return 1, nil }})
+		waitFor(t, s, id, Done)
+		time.Sleep(2 * time.Millisecond) // distinct start times
+	}
+	if got := s.List("k", ""); len(got) != 2 || got[0].ID != "j3" || got[1].ID != "j2" {
+		t.Errorf("after eviction: %+v", got)
+	}
+	if _, err := s.Get("j0"); err == nil {
+		t.Error("j0 was not evicted")
+	}
+}
