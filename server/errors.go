@@ -15,6 +15,7 @@ var codes = map[string]int{
 	engine.EINVALID:  http.StatusBadRequest,
 	engine.ENOTFOUND: http.StatusNotFound,
 	engine.EINTERNAL: http.StatusInternalServerError,
+	engine.ECONFLICT: http.StatusConflict,
 }
 
 func status(err error) int {

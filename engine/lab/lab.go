@@ -10,6 +10,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -28,6 +29,9 @@ type Options struct {
 	// opened on first use; Store, when set, is used instead.
 	StateDir string
 	Store    *store.Store
+	// Concurrency is how many background jobs run at once (default 1; the
+	// rest queue).
+	Concurrency int
 }
 
 // Lab holds the opened networks.
@@ -36,7 +40,9 @@ type Lab struct {
 	mu   sync.Mutex
 	nets map[string]*netEntry
 	pend pending
-	jobs jobs
+
+	jobsOnce sync.Once
+	js       *jobs.Service
 
 	// ctx ends with the lab (Close): background jobs run under it.
 	ctx    context.Context

@@ -69,6 +69,7 @@ func (l *Lab) StateError() error {
 // opened it.
 func (l *Lab) Close() error {
 	l.cancel()
+	l.Jobs().Wait() // jobs record their end before the store closes
 	if l.st != nil && l.opts.Store == nil {
 		return l.st.Close()
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/netfile"
@@ -38,7 +39,8 @@ func TestStoredNetworkLifecycle(t *testing.T) {
 	}
 	spec := BenchSpec{Methods: []string{"let", "dot", "cgr"}, Budgets: []float64{1}, Pools: 2, PoolSize: 200}
 	st := l.StartBench(n, spec, "test")
-	for st.State == "running" {
+	for st.State == "queued" || st.State == "running" {
+		time.Sleep(10 * time.Millisecond)
 		st, _, _, _ = l.Job(st.ID)
 	}
 	if st.State != "done" {

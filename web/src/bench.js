@@ -11,9 +11,11 @@ export function benchPage() {
       let st;
       try { st = await getJSON(`/api/bench/${id}`); } catch (err) { status(err.message, "error"); return; }
       bar.value = st.fraction;
-      const stage = st.stage === "methods" ? `building methods (${st.done}/${st.total}; learners train on first use)` : `pool ${st.done}/${st.total}`;
-      status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
-      if (st.state === "failed" || st.state === "interrupted") { status(`${st.state}: ${st.error}`, "error"); return; }
+      const stage = st.state === "queued" ? `waiting for ${st.position - 1} job(s) ahead (one runs at a time)`
+        : st.stage === "methods" ? `building methods (${st.done}/${st.total}; learners train on first use)` : `pool ${st.done}/${st.total}`;
+      const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds)} s left` : "";
+      status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s${eta}` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
+      if (["failed", "interrupted", "canceled"].includes(st.state)) { status(`${st.state}: ${st.error}`, "error"); return; }
       if (st.state === "done") {
         box.innerHTML = await (await fetch(`/api/bench/${id}.html`)).text();
         box.dataset.job = id;
