@@ -6,6 +6,7 @@ package lab
 
 import (
 	"context"
+	"path/filepath"
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -15,6 +16,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/store"
+	"github.com/ontime-routing/ontime/engine/train"
 )
 
 // Options say where a lab finds its data, models and caches.
@@ -29,6 +31,9 @@ type Options struct {
 	// opened on first use; Store, when set, is used instead.
 	StateDir string
 	Store    *store.Store
+	// Trainer runs the PyTorch side of training jobs (its Script found
+	// from the binary's install or $ONTIME_TRAINER when empty).
+	Trainer train.Trainer
 	// Concurrency is how many background jobs run at once (default 1; the
 	// rest queue).
 	Concurrency int
@@ -119,7 +124,7 @@ func (l *Lab) Open(name string) (*Net, error) {
 			e.err = err
 			return
 		}
-		e.net = newNet(net, model, l.opts)
+		e.net = newNet(net, model, l.opts, l.modelsDirFor(name))
 	})
 	if e.err != nil {
 		// A network whose files are missing now may be fetched later.
@@ -128,6 +133,25 @@ func (l *Lab) Open(name string) (*Net, error) {
 		l.mu.Unlock()
 	}
 	return e.net, e.err
+}
+
+// modelsDirFor is where a network's GPG-HT model lives: the built-ins'
+// in the models directory (committed models), a stored network's in the
+// state directory's models/ (trained by a job).
+func (l *Lab) modelsDirFor(name string) string {
+	if builtin.IsBuiltin(name) {
+		return l.opts.ModelsDir
+	}
+	return l.stateModels()
+}
+
+// stateModels is the state directory's models/ ("" without one).
+func (l *Lab) stateModels() string {
+	st, err := l.store()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(st.Dir, "models")
 }
 
 // Options returns the options the lab was made with.

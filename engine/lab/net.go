@@ -24,7 +24,8 @@ type Net struct {
 	mu    sync.Mutex
 	built map[string]*builtPolicy
 
-	cardOnce sync.Once
+	cardMu   sync.Mutex
+	cardRead bool
 	card     *policy.ModelCard
 	cardErr  error
 }
@@ -35,9 +36,11 @@ type builtPolicy struct {
 	err  error
 }
 
-func newNet(net *engine.Network, model *linktime.Gaussian, o Options) *Net {
+// newNet opens a network's methods; its GPG-HT model is read from
+// modelsDir.
+func newNet(net *engine.Network, model *linktime.Gaussian, o Options, modelsDir string) *Net {
 	env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, BenchmarkFactors), CacheDir: o.CacheDir,
-		Device: o.Device, ORTLib: o.ORTLib, Logf: o.Logf, ModelsDir: o.ModelsDir}
+		Device: o.Device, ORTLib: o.ORTLib, Logf: o.Logf, ModelsDir: modelsDir}
 	return &Net{Net: net, Model: model, env: env, built: map[string]*builtPolicy{}}
 }
 
@@ -120,10 +123,30 @@ func (n *Net) Built(method string) bool {
 
 // Card is the model card of the network's GPG-HT model, if there is one;
 // read once, like the model itself, since Scope asks for it on every
-// request.
+// request (until a new model replaces it: ForgetModel).
 func (n *Net) Card() (*policy.ModelCard, error) {
-	n.cardOnce.Do(func() { n.card, n.cardErr = policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "") })
+	n.cardMu.Lock()
+	defer n.cardMu.Unlock()
+	if !n.cardRead {
+		n.card, n.cardErr = policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "")
+		n.cardRead = true
+	}
 	return n.card, n.cardErr
+}
+
+// ModelsDir is where the network's GPG-HT model is read from.
+func (n *Net) ModelsDir() string { return n.env.ModelsDir }
+
+// ForgetModel drops the network's GPG-HT model and card, so the next use
+// reads the file anew (a training job has just replaced it). A policy in
+// use by a running stream stays valid: ONNX sessions are not closed here.
+func (n *Net) ForgetModel() {
+	n.mu.Lock()
+	delete(n.built, "gpght")
+	n.mu.Unlock()
+	n.cardMu.Lock()
+	n.cardRead = false
+	n.cardMu.Unlock()
 }
 
 // trainedFor reports whether the learners have a table for destination d

@@ -17,21 +17,14 @@ import (
 // chooseTeachers picks, per covered pair and per factor of three across the
 // budget range, the candidate with the best on-time rate on the first
 // realizations of the validation pool (more for the validation pairs;
-// ties go to the first candidate). A single candidate is taken unscored.
+// ties go to the first candidate). A single candidate is scored on the
+// validation pairs only.
 func (r *run) chooseTeachers(ctx context.Context) ([][]TeacherChoice, error) {
 	c := r.cfg
 	factors := r.teacherFactors()
 	out := make([][]TeacherChoice, len(c.ODs))
 	for k := range out {
 		out[k] = make([]TeacherChoice, len(factors))
-	}
-	if len(r.teachers) == 1 { // nothing to choose: spend no episodes on it
-		for k := range out {
-			for fi, f := range factors {
-				out[k][fi] = TeacherChoice{OD: c.Net.ODString(c.ODs[k]), Factor: f, Teacher: c.Teachers[0]}
-			}
-		}
-		return out, nil
 	}
 	isVal := map[int]bool{}
 	for _, k := range r.valODs {
@@ -43,9 +36,16 @@ func (r *run) chooseTeachers(ctx context.Context) ([][]TeacherChoice, error) {
 		if isVal[k] {
 			n = min(c.TeacherRealizationsValidation, r.val.Size)
 		}
+		ch := TeacherChoice{OD: c.Net.ODString(c.ODs[k]), Factor: factors[fi], Teacher: c.Teachers[0]}
+		if len(r.teachers) == 1 && !isVal[k] {
+			// Nothing to choose: only the validation pairs are scored (the
+			// teacher's level, a reference for the learning curve).
+			out[k][fi] = ch
+			return nil
+		}
 		pool := &sim.Pool{Purpose: sim.Validation, Size: n, Dim: r.val.Dim, X: r.val.X[:n*r.val.Dim]}
 		task := []sim.Task{{OD: c.ODs[k], Budget: factors[fi] * r.let[k], Cap: c.Net.StepCap}}
-		ch := TeacherChoice{OD: c.Net.ODString(c.ODs[k]), Factor: factors[fi], Rates: map[string]float64{}, Pool: n}
+		ch.Rates, ch.Pool = map[string]float64{}, n
 		best := -1.0
 		for ti, p := range r.teachers {
 			rate, err := sim.OnTimeRate(c.Net, p, task, pool)

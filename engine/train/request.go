@@ -179,3 +179,38 @@ func CoverODs(net *engine.Network, cover string, seed uint64) ([]engine.OD, erro
 	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	return append(bench, all[:min(n, len(all))]...), nil
 }
+
+// Args are the `ontime train` flags that make the same request (those that
+// differ from DefaultRequest), so a card written by a dashboard job can be
+// replayed on the command line.
+func (q Request) Args() []string {
+	d := DefaultRequest()
+	var out []string
+	add := func(name, v, def string) {
+		if v != def {
+			out = append(out, "--"+name, v)
+		}
+	}
+	add("teachers", strings.Join(q.Teachers, ","), strings.Join(d.Teachers, ","))
+	add("demos", strconv.Itoa(q.Demos), strconv.Itoa(d.Demos))
+	add("budgets", fmt.Sprintf("%g,%g", q.Budgets[0], q.Budgets[1]), fmt.Sprintf("%g,%g", d.Budgets[0], d.Budgets[1]))
+	add("cover", q.Cover, d.Cover)
+	add("imitation-epochs", strconv.Itoa(q.ImitationEpochs), strconv.Itoa(d.ImitationEpochs))
+	add("rounds", strconv.Itoa(q.Rounds), strconv.Itoa(d.Rounds))
+	add("round-episodes", strconv.Itoa(q.RoundEpisodes), strconv.Itoa(d.RoundEpisodes))
+	add("round-steps", strconv.Itoa(q.RoundSteps), strconv.Itoa(d.RoundSteps))
+	add("rollout-base", q.RolloutBase, d.RolloutBase)
+	add("rollout-samples", strconv.Itoa(q.RolloutSamples), strconv.Itoa(d.RolloutSamples))
+	if q.LabelAnyGain {
+		out = append(out, "--label-any-gain")
+	}
+	add("pg-chunks", strconv.Itoa(q.PGChunks), strconv.Itoa(d.PGChunks))
+	add("pg-iterations", strconv.Itoa(q.PGIterations), strconv.Itoa(d.PGIterations))
+	add("validation-size", strconv.Itoa(q.ValidationSize), strconv.Itoa(d.ValidationSize))
+	add("batch", strconv.Itoa(q.Batch), strconv.Itoa(d.Batch))
+	add("seed", strconv.FormatUint(q.Seed, 10), "0")
+	size := func(s [4]int) string { return fmt.Sprintf("%d,%d,%d,%d", s[0], s[1], s[2], s[3]) }
+	add("size", size(q.Size), size(d.Size))
+	add("ablation", q.Ablation, "")
+	return out
+}

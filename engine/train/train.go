@@ -12,6 +12,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -26,10 +27,14 @@ import (
 
 // Event is one line of progress.
 type Event struct {
-	Phase   string         `json:"phase"` // spec, teachers, demos, imitation, expert iteration, policy gradient, done; trainer: a line of the trainer's own
-	Round   int            `json:"round,omitempty"`
-	Message string         `json:"message,omitempty"`
-	Means   []float64      `json:"validation,omitempty"`
+	Phase   string    `json:"phase"` // spec, teachers, demos, imitation, expert iteration, policy gradient, done; trainer: a line of the trainer's own
+	Round   int       `json:"round,omitempty"`
+	Message string    `json:"message,omitempty"`
+	Means   []float64 `json:"validation,omitempty"`
+	// Teacher is the chosen teachers' on-time rate at each validation factor
+	// (mean over the validation pairs, on the realizations they were chosen
+	// on): the level a learning curve is drawn against.
+	Teacher []float64      `json:"teacher,omitempty"`
 	Best    string         `json:"best,omitempty"`
 	Elapsed float64        `json:"elapsed"`
 	Trainer map[string]any `json:"trainer,omitempty"`
@@ -174,7 +179,8 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 	for _, k := range r.valODs {
 		card.Training.TeacherChoices = append(card.Training.TeacherChoices, choice[k])
 	}
-	r.emit(Event{Phase: "teachers", Message: fmt.Sprintf("teachers chosen in %.0f s: %s", time.Since(t0).Seconds(), describe(card.Training.TeacherChoice))})
+	r.emit(Event{Phase: "teachers", Message: fmt.Sprintf("teachers chosen in %.0f s: %s", time.Since(t0).Seconds(), describe(card.Training.TeacherChoice)),
+		Teacher: r.teacherLevel(choice)})
 
 	t0 = time.Now()
 	demos := r.draw(c.Demos, rng)
@@ -288,6 +294,22 @@ func (r *run) judge(ctx context.Context, card *Card, best *checkpoint, round Rou
 	r.emit(Event{Phase: round.Kind, Round: len(card.Rounds) - 1, Means: next.Means, Best: best.Name,
 		Message: fmt.Sprintf("%s: %+.4f ± %.4f against %s", round.Name, cmp.Diff, cmp.SE, against)})
 	return best, nil
+}
+
+// teacherLevel is the chosen teachers' mean rate over the validation pairs
+// at each validation factor.
+func (r *run) teacherLevel(choice [][]TeacherChoice) []float64 {
+	out := make([]float64, len(r.cfg.ValidationFactors))
+	for i, f := range r.cfg.ValidationFactors {
+		for _, k := range r.valODs {
+			for _, ch := range choice[k] {
+				if math.Abs(ch.Factor-f) < 1e-9 {
+					out[i] += ch.Rates[ch.Teacher] / float64(len(r.valODs))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // decisions counts the labelled states of an episode set.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -21,6 +22,9 @@ type Trainer struct {
 	Script  string // train.py (default: FindScript)
 	Device  string // cpu or cuda
 	Threads int    // torch threads (default 2)
+	// Nice lowers the trainer's scheduling priority (0–19): a dashboard's
+	// training job must leave its pages interactive on two cores.
+	Nice int
 }
 
 // ScriptEnv names the variable that points at train.py when the binary is
@@ -84,6 +88,10 @@ func (s *session) run(ctx context.Context, cmd string, args ...string) (map[stri
 	}
 	if err := c.Start(); err != nil {
 		return nil, engine.Errorf(engine.EINVALID, "starting the trainer with %s: %v (install PyTorch and onnx for it: apt-get install python3-torch python3-onnx, or pass --python)", s.t.Python, err)
+	}
+	if s.t.Nice > 0 {
+		// Best effort: an unprivileged process may always lower its own.
+		syscall.Setpriority(syscall.PRIO_PROCESS, c.Process.Pid, s.t.Nice)
 	}
 	var last map[string]any
 	sc := bufio.NewScanner(pipe)

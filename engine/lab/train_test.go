@@ -1,0 +1,146 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/jobs"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/engine/train"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+// tinyRequest is a training run of a few seconds (never a real one in tests).
+func tinyRequest() train.Request {
+	q := train.DefaultRequest()
+	q.Teachers, q.Demos, q.ImitationEpochs, q.Rounds, q.RoundEpisodes, q.RoundSteps = []string{"cgr"}, 100, 1, 1, 40, 2
+	q.ValidationSize, q.Size, q.Budgets = 100, [4]int{16, 1, 1, 2}, [2]float64{0.98, 1.02}
+	return q
+}
+
+func waitJob(t *testing.T, l *Lab, id string, states ...string) jobs.Status {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		st, err := l.Jobs().Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range states {
+			if st.State == s {
+				return st
+			}
+		}
+		if jobs.Finished(st.State) || time.Now().After(deadline) {
+			log, _ := l.Jobs().Log(id)
+			t.Fatalf("job %+v, want %v; log:\n%s", st, states, log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A training job on a stored network runs to completion; its model is
+// installed with its card, checked against the network's fingerprint and
+// runs without a restart; the curve has the teacher's level and each
+// validated checkpoint. A canceled job leaves no model; built-ins and bad
+// requests are refused with the reason.
+func TestTrainingJob(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import torch, onnx").Run(); err != nil {
+		testenv.Missing(t, "PyTorch and onnx for /usr/bin/python3 (make setup installs python3-torch python3-onnx)")
+	}
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	ctx := context.Background()
+	l := New(Options{StateDir: t.TempDir()})
+	defer l.Close()
+	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Save(ctx, imp, "grid"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := l.Open("grid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.Policy("gpght"); err == nil {
+		t.Fatal("gpght runs before any model was trained")
+	}
+	if sfn, err := l.Open("twobranch"); err == nil {
+		if _, err := l.StartTraining(sfn, tinyRequest()); engine.ErrorCode(err) != engine.EINVALID {
+			t.Errorf("training a built-in: %v", err)
+		}
+	}
+	bad := tinyRequest()
+	bad.Budgets = [2]float64{1.2, 1.1}
+	if _, err := l.StartTraining(n, bad); err == nil || !strings.Contains(err.Error(), "budgets") {
+		t.Errorf("bad budgets: %v", err)
+	}
+
+	st, err := l.StartTraining(n, tinyRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, l, st.ID, jobs.Done)
+	var res TrainResult
+	if err := l.Jobs().Result(st.ID, &res); err != nil || res.Model != "grid.onnx" {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	for _, f := range []string{"grid.onnx", "grid.imitation.onnx", "grid.card.json"} {
+		if _, err := os.Stat(filepath.Join(n.ModelsDir(), f)); err != nil {
+			t.Errorf("installed model: %v", err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(n.ModelsDir(), ".train-*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	card, err := n.Card()
+	if err != nil || card.Fingerprint != res.Fingerprint {
+		t.Fatalf("card %+v, %v", card, err)
+	}
+	c, err := n.Compare(ctx, CompareRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"let", "gpght"}})
+	if err != nil || c.Rollouts[1].Err != "" {
+		t.Fatalf("the new model does not run: %v %+v", err, c)
+	}
+	events, _ := l.Jobs().Events(st.ID, 0)
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, string(e))
+	}
+	curve := strings.Join(kinds, "\n")
+	for _, want := range []string{`"kind":"teacher"`, `"kind":"imitation"`, `"kind":"expert iteration"`} {
+		if !strings.Contains(curve, want) {
+			t.Errorf("curve lacks %s:\n%s", want, curve)
+		}
+	}
+	if log, _ := l.Jobs().Log(st.ID); !strings.Contains(log, "imitation") {
+		t.Errorf("log: %.300s", log)
+	}
+
+	// A second run, canceled: the model of the first stays as it was.
+	before, _ := os.ReadFile(filepath.Join(n.ModelsDir(), "grid.onnx"))
+	again := tinyRequest()
+	again.Seed = 1
+	st2, err := l.StartTraining(n, again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, l, st2.ID, jobs.Running)
+	if _, err := l.Jobs().Cancel(st2.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, l, st2.ID, jobs.Canceled)
+	after, _ := os.ReadFile(filepath.Join(n.ModelsDir(), "grid.onnx"))
+	if string(before) != string(after) {
+		t.Error("a canceled job changed the model")
+	}
+}
