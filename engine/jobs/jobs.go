@@ -286,8 +286,12 @@ func (s *Service) Latest(kind, network, state string) (Status, bool) {
 }
 
 // Result decodes a finished job's result into v; Spec its spec.
-func (s *Service) Result(id string, v any) error { return s.decode(id, v, func(r *record) []byte { return r.result }) }
-func (s *Service) Spec(id string, v any) error   { return s.decode(id, v, func(r *record) []byte { return r.spec }) }
+func (s *Service) Result(id string, v any) error {
+	return s.decode(id, v, func(r *record) []byte { return r.result })
+}
+func (s *Service) Spec(id string, v any) error {
+	return s.decode(id, v, func(r *record) []byte { return r.spec })
+}
 
 // Events returns the job's events from index from on.
 func (s *Service) Events(id string, from int) ([]json.RawMessage, error) {
