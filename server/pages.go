@@ -104,7 +104,8 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
 	var ms []web.ModelView
 	for _, m := range s.Lab.Models() {
-		ms = append(ms, web.ModelView{Network: m.Network, File: m.File, Card: m.Card, Err: m.Err, Controls: m.Controls})
+		ms = append(ms, web.ModelView{Network: m.Network, File: m.File, Card: m.Card, Err: m.Err, Controls: m.Controls,
+			TrainWhy: s.Lab.TrainingAvailable(m.Network), TrainJobs: s.Lab.Jobs().List("train", m.Network)})
 	}
 	render(w, r, web.Models(s.page(r, "models", "Models"), ms))
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"math"
@@ -193,4 +194,85 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 		curve, err = svgBytes(pf, 6*vg.Inch, 3.5*vg.Inch)
 	}
 	return hist, cdf, curve, err
+}
+
+// jobCurve draws a training job's learning curve so far: each validated
+// checkpoint's on-time rate per validation factor, the chosen teachers'
+// level dashed and the imitation checkpoint's dotted, on an axis zoomed to
+// the data (the differences are a few thousandths).
+func jobCurve(raw []json.RawMessage) ([]byte, error) {
+	var pts []lab.CurvePoint
+	for _, r := range raw {
+		var pt lab.CurvePoint
+		if json.Unmarshal(r, &pt) == nil && len(pt.Rates) > 0 {
+			pts = append(pts, pt)
+		}
+	}
+	p := newPlot("Validation on-time rate so far", "checkpoint (0: imitation, then each round or chunk)", "on-time rate")
+	if len(pts) == 0 {
+		p.Title.Text = "Waiting for the first validated checkpoint"
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+		return svgBytes(p, 7*vg.Inch, 3.5*vg.Inch)
+	}
+	lo, hi := 1.0, 0.0
+	var teacher, imitation []float64
+	lines := map[int]plotter.XYs{}
+	x := 0
+	for _, pt := range pts {
+		switch pt.Kind {
+		case "teacher":
+			teacher = pt.Rates
+		default:
+			if pt.Kind == "imitation" {
+				imitation = pt.Rates
+			}
+			for k, r := range pt.Rates {
+				lines[k] = append(lines[k], plotter.XY{X: float64(x), Y: r})
+			}
+			x++
+		}
+		for _, r := range pt.Rates {
+			lo, hi = math.Min(lo, r), math.Max(hi, r)
+		}
+	}
+	factors := pts[0].Factors
+	last := math.Max(float64(x-1), 1)
+	level := func(y float64, k int, dashes []vg.Length) error {
+		l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: y}, {X: last, Y: y}})
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width, l.Dashes = plotutilColor(k), vg.Points(1), dashes
+		p.Add(l)
+		return nil
+	}
+	for k := range len(lines) {
+		l, dots, err := plotter.NewLinePoints(lines[k])
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = plotutilColor(k), vg.Points(1.5)
+		dots.Color, dots.Radius = plotutilColor(k), vg.Points(2.5)
+		p.Add(l, dots)
+		name := fmt.Sprintf("factor %d", k+1)
+		if k < len(factors) {
+			name = fmt.Sprintf("budget %.2f × LET", factors[k])
+		}
+		p.Legend.Add(name, l)
+		if k < len(teacher) {
+			if err := level(teacher[k], k, []vg.Length{vg.Points(6), vg.Points(3)}); err != nil {
+				return nil, err
+			}
+		}
+		if k < len(imitation) {
+			if err := level(imitation[k], k, []vg.Length{vg.Points(1), vg.Points(3)}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	pad := math.Max((hi-lo)*0.15, 0.005)
+	p.Y.Min, p.Y.Max = math.Max(0, lo-pad), math.Min(1, hi+pad)
+	p.X.Min, p.X.Max = 0, last
+	p.Legend.Top, p.Legend.Left = false, false
+	return svgBytes(p, 7*vg.Inch, 3.5*vg.Inch)
 }

@@ -35,6 +35,9 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/models", s.handleModels)
 		r.Get("/about", s.handleAbout)
 		r.Get("/plots/model/{file}", s.handleModelPlot)
+		r.Get("/plots/job/{file}", s.handleJobPlot)
+		r.Get("/jobs", s.handleJobs)
+		r.Get("/jobs/{id}", s.handleJobPage)
 
 		r.Get("/api/networks", s.handleNetworksJSON)
 		r.Get("/api/networks/{name}", s.handleNetworkJSON)
@@ -42,6 +45,10 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/api/teach", s.handleTeachJSON)
 		r.Post("/api/bench", s.handleBenchStart)
 		r.Get("/api/bench/{file}", s.handleBenchJob)
+		r.Post("/api/train", s.handleTrainStart)
+		r.Get("/api/jobs/{id}", s.handleJobJSON)
+		r.Get("/api/jobs/{id}/log", s.handleJobLog)
+		r.Post("/api/jobs/{id}/cancel", s.handleJobCancel)
 		r.NotFound(s.handleNotFound)
 	})
 }

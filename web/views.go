@@ -37,6 +37,7 @@ var Nav = []NavItem{
 	{"teach", "Why history matters", "/teach"},
 	{"bench", "Benchmarks", "/bench"},
 	{"models", "Models", "/models"},
+	{"jobs", "Jobs", "/jobs"},
 	{"about", "About the numbers", "/about"},
 }
 

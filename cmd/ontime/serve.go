@@ -13,6 +13,7 @@ import (
 
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/train"
 	"github.com/ontime-routing/ontime/server"
 )
 
@@ -29,6 +30,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	device := fs.String("device", "cpu", "ONNX policies: cpu or cuda (falls back to cpu with a log line)")
 	delay := fs.Duration("step-delay", 350*time.Millisecond, "pause between animated steps of a comparison")
 	verbose := fs.Bool("v", false, "log every request's details (debug level)")
+	jobsN := fs.Int("jobs", 1, "background jobs (benchmarks, training) running at once; the rest queue")
+	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx, for training jobs")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -44,7 +47,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir,
 		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
-		StateDir: stateDir(*state, getenv)})
+		StateDir: stateDir(*state, getenv), Concurrency: *jobsN,
+		// The trainer runs at a lower priority: pages stay interactive on two cores.
+		Trainer: train.Trainer{Python: *python, Script: getenv(train.ScriptEnv), Nice: 10}})
 	defer l.Close()
 	if err := l.StateError(); err != nil {
 		log.Warn("state directory unusable: your networks and results cannot be stored", "err", err)

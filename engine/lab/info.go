@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/ontime-routing/ontime/engine/builtin"
@@ -8,6 +9,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/trainspec"
 )
 
 // The types the dashboard shows, named here so that it talks to the lab
@@ -60,7 +62,8 @@ func (l *Lab) Models() []ModelInfo {
 		mi := ModelInfo{Network: info.Name, File: policy.ModelFile(info.Name, "")}
 		// Without a card there is no model, and the network need not be
 		// opened (a stored network's first open factors its covariance).
-		if _, err := policy.ReadModelCard(l.opts.ModelsDir, info.Name, ""); err != nil {
+		dir := l.modelsDirFor(info.Name)
+		if _, err := policy.ReadModelCard(dir, info.Name, ""); err != nil {
 			mi.Err = "no trained model: " + err.Error()
 			out = append(out, mi)
 			continue
@@ -75,13 +78,17 @@ func (l *Lab) Models() []ModelInfo {
 				mi.Err = "no trained model: " + err.Error()
 				break
 			}
+			if want := trainspec.Fingerprint(n.Net, n.Model.Spec); card.Fingerprint != want {
+				mi.Err = fmt.Sprintf("stale: the model was trained for another version of this network or its correlation (fingerprint %s, the network's is now %s); it is not used. Train it again.", card.Fingerprint, want)
+				break
+			}
 			if _, err := n.Policy("gpght"); err != nil {
 				mi.Err = "the model cannot run here: " + err.Error()
 				break
 			}
 			mi.Card = card
 			for _, a := range policy.Ablations {
-				if c, err := policy.ReadModelCard(l.opts.ModelsDir, info.Name, a); err == nil {
+				if c, err := policy.ReadModelCard(dir, info.Name, a); err == nil {
 					mi.Controls = append(mi.Controls, c)
 				}
 			}

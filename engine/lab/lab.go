@@ -32,7 +32,8 @@ type Options struct {
 	StateDir string
 	Store    *store.Store
 	// Trainer runs the PyTorch side of training jobs (its Script found
-	// from the binary's install or $ONTIME_TRAINER when empty).
+	// from the binary's install or $ONTIME_TRAINER when empty; ontime
+	// serve sets Nice so that pages stay interactive while a job trains).
 	Trainer train.Trainer
 	// Concurrency is how many background jobs run at once (default 1; the
 	// rest queue).

@@ -32,7 +32,8 @@ type TrainJob struct {
 type CurvePoint struct {
 	Kind    string    `json:"kind"` // teacher, imitation, expert iteration, policy gradient
 	Name    string    `json:"name,omitempty"`
-	Rates   []float64 `json:"rates"`
+	Rates   []float64 `json:"rates"`   // at each of Factors
+	Factors []float64 `json:"factors"` // the validation budget factors
 	Mean    float64   `json:"mean"`
 	Best    string    `json:"best,omitempty"`
 	Elapsed float64   `json:"elapsed"`
@@ -97,12 +98,17 @@ func (l *Lab) runTraining(ctx context.Context, p *jobs.Progress, n *Net, cfg tra
 	defer os.RemoveAll(tmp)
 	file := policy.ModelFile(n.Net.Name, cfg.Ablation)
 	cfg.Out, cfg.Command, cfg.Log = filepath.Join(tmp, file), command, p.Log()
+	cfg.Defaults() // the validation factors, for the curve
 	prog := newTrainProgress(cfg)
 	cfg.Progress = func(e train.Event) {
-		fmt.Fprintf(p.Log(), "[%5.0f s] %s %s\n", e.Elapsed, e.Phase, trainLine(e))
+		if e.Trainer != nil {
+			fmt.Fprintf(p.Log(), "  trainer %s\n", trainLine(e))
+		} else {
+			fmt.Fprintf(p.Log(), "[%5.0f s] %s %s\n", e.Elapsed, e.Phase, trainLine(e))
+		}
 		stage, f := prog.update(e)
 		p.Report(stage, prog.done, prog.total, f)
-		if pt, ok := curvePoint(e); ok {
+		if pt, ok := curvePoint(e, cfg.ValidationFactors); ok {
 			p.Event(pt)
 		}
 	}
@@ -163,7 +169,7 @@ func trainLine(e train.Event) string {
 }
 
 // curvePoint turns a validation event into a point of the learning curve.
-func curvePoint(e train.Event) (CurvePoint, bool) {
+func curvePoint(e train.Event, factors []float64) (CurvePoint, bool) {
 	rates := e.Means
 	kind := e.Phase
 	if e.Phase == "teachers" {
@@ -172,7 +178,7 @@ func curvePoint(e train.Event) (CurvePoint, bool) {
 	if len(rates) == 0 || e.Phase == "done" {
 		return CurvePoint{}, false
 	}
-	pt := CurvePoint{Kind: kind, Rates: rates, Best: e.Best, Elapsed: e.Elapsed}
+	pt := CurvePoint{Kind: kind, Rates: rates, Factors: factors, Best: e.Best, Elapsed: e.Elapsed}
 	for _, r := range rates {
 		pt.Mean += r / float64(len(rates))
 	}

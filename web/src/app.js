@@ -7,9 +7,10 @@ import { comparePage } from "./compare.js";
 import { livePage } from "./live.js";
 import { teachPage } from "./teach.js";
 import { benchPage } from "./bench.js";
+import { jobPage } from "./job.js";
 import { status } from "./util.js";
 
-const pages = { networks: () => (document.querySelector("#map") ? networkPage() : (document.body.dataset.ready = "1")), compare: comparePage, live: livePage, teach: teachPage, bench: benchPage };
+const pages = { networks: () => (document.querySelector("#map") ? networkPage() : (document.body.dataset.ready = "1")), compare: comparePage, live: livePage, teach: teachPage, bench: benchPage, jobs: jobPage };
 
 const start = pages[document.body.dataset.page];
 if (start) {

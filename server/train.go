@@ -1,0 +1,191 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/jobs"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/train"
+	"github.com/ontime-routing/ontime/web"
+)
+
+// handleTrainStart queues a training job from the models page's form (a
+// browser is sent to the job's page) or an API client (202 and the job).
+func (s *server) handleTrainStart(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "bad form: %v", err))
+		return
+	}
+	n, err := s.network(r.Form)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	q, err := parseTrainRequest(r.Form)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.Lab.StartTraining(n, q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.jobAccepted(w, r, st)
+}
+
+// jobAccepted answers a started job: JSON for the front end and API
+// clients, a redirect to the job's page for a plain form.
+func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Status) {
+	if wantsJSON(r) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusAccepted)
+		writeJSON(w, st)
+		return
+	}
+	http.Redirect(w, r, "/jobs/"+st.ID, http.StatusSeeOther)
+}
+
+// parseTrainRequest reads the form's fields over train.DefaultRequest.
+func parseTrainRequest(f map[string][]string) (train.Request, error) {
+	q := train.DefaultRequest()
+	get := func(k string) string {
+		if v := f[k]; len(v) > 0 {
+			return strings.TrimSpace(v[0])
+		}
+		return ""
+	}
+	if v := get("teachers"); v != "" {
+		q.Teachers = nil
+		for _, t := range strings.Split(v, ",") {
+			q.Teachers = append(q.Teachers, strings.TrimSpace(t))
+		}
+	}
+	if v := get("budgets"); v != "" {
+		lo, hi, ok := strings.Cut(v, ",")
+		a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if !ok || err1 != nil || err2 != nil {
+			return q, engine.Errorf(engine.EINVALID, "budgets=%q: give LO,HI factors, e.g. 0.9,1.1", v)
+		}
+		q.Budgets = [2]float64{a, b}
+	}
+	if v := get("size"); v != "" {
+		parts := strings.Split(v, ",")
+		for i := range q.Size {
+			q.Size[i] = 0
+			if len(parts) == 4 {
+				q.Size[i], _ = strconv.Atoi(strings.TrimSpace(parts[i]))
+			}
+		}
+	}
+	for _, p := range []struct {
+		key      string
+		dst      *int
+		min, max int
+	}{{"demos", &q.Demos, 10, 100000}, {"rounds", &q.Rounds, 0, 20}, {"round_episodes", &q.RoundEpisodes, 10, 20000},
+		{"imitation_epochs", &q.ImitationEpochs, 1, 200}, {"validation_size", &q.ValidationSize, 100, 100000},
+		{"round_steps", &q.RoundSteps, 1, 5000}, {"pg_chunks", &q.PGChunks, 0, 20}} {
+		if v := get(p.key); v != "" {
+			x, err := strconv.Atoi(v)
+			if err != nil || x < p.min || x > p.max {
+				return q, engine.Errorf(engine.EINVALID, "%s=%q: give %d to %d", p.key, v, p.min, p.max)
+			}
+			*p.dst = x
+		}
+	}
+	return q, q.Check()
+}
+
+func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
+	render(w, r, web.Jobs(s.page(r, "jobs", "Jobs"), s.Lab.Jobs().List("", "")))
+}
+
+func (s *server) handleJobPage(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	st, err := s.Lab.Jobs().Get(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := web.JobView{Status: st, Curve: st.Kind == "train"}
+	v.Log, _ = s.Lab.Jobs().Log(id)
+	var spec lab.TrainJob
+	if st.Kind == "train" && s.Lab.Jobs().Spec(id, &spec) == nil {
+		v.Command = spec.Command
+	}
+	p := s.page(r, "jobs", fmt.Sprintf("Job %s", id))
+	p.Network = st.Network
+	render(w, r, web.Job(p, v))
+}
+
+// handleJobJSON answers a job's status with its events from ?from= on.
+func (s *server) handleJobJSON(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	st, err := s.Lab.Jobs().Get(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	from, _ := strconv.Atoi(r.URL.Query().Get("from"))
+	events, _ := s.Lab.Jobs().Events(id, from)
+	writeJSON(w, map[string]any{"status": st, "events": events})
+}
+
+func (s *server) handleJobLog(w http.ResponseWriter, r *http.Request) {
+	log, err := s.Lab.Jobs().Log(chi.URLParam(r, "id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte(log))
+}
+
+func (s *server) handleJobCancel(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	st, err := s.Lab.Jobs().Cancel(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, st)
+		return
+	}
+	http.Redirect(w, r, "/jobs/"+id, http.StatusSeeOther)
+}
+
+// handleJobPlot draws a training job's learning curve so far.
+func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
+	id, ok := strings.CutSuffix(chi.URLParam(r, "file"), ".svg")
+	if !ok {
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "plots are .svg files"))
+		return
+	}
+	var spec lab.TrainJob
+	if err := s.Lab.Jobs().Spec(id, &spec); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.Lab.Jobs().Get(id)
+	if err != nil || st.Kind != "train" {
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no training job %s", id))
+		return
+	}
+	raw, _ := s.Lab.Jobs().Events(id, 0)
+	svg, err := jobCurve(raw)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(svg)
+}

@@ -1,0 +1,105 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+// tinyTraining are form fields for a training run of seconds.
+var tinyTraining = url.Values{"teachers": {"cgr"}, "budgets": {"0.98,1.02"}, "demos": {"100"}, "rounds": {"1"},
+	"round_episodes": {"40"}, "round_steps": {"2"}, "imitation_epochs": {"1"}, "validation_size": {"100"}, "size": {"16,1,1,2"}}
+
+// storeGrid uploads and saves the four-link grid as network "grid".
+func storeGrid(t *testing.T, url0 string) {
+	t.Helper()
+	csv := "From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"
+	_, doc := upload(t, url0+"/networks/add", map[string]string{"grid.csv": csv}, map[string]string{"ods": "1-4"})
+	action, _ := doc.Find(`[data-testid="import-save-form"]`).Attr("action")
+	if res, err := noRedirect.PostForm(url0+action, url.Values{"name": {"grid"}}); err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %v", err)
+	}
+}
+
+// Training from the dashboard: refused on a built-in and for a bad field
+// with the reason; on a stored network the form leads to the job's page,
+// whose status, curve and log follow the run; the model then appears on
+// the models page and runs in a comparison.
+func TestTrainFromDashboard(t *testing.T) {
+	ts := newTestServer(t)
+	storeGrid(t, ts.URL)
+	form := func(net string, extra url.Values) url.Values {
+		v := url.Values{"net": {net}}
+		for k, x := range tinyTraining {
+			v[k] = x
+		}
+		for k, x := range extra {
+			v[k] = x
+		}
+		return v
+	}
+	if res, _ := noRedirect.PostForm(ts.URL+"/api/train", form("twobranch", nil)); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("training a built-in: %d", res.StatusCode)
+	}
+	if res, _ := noRedirect.PostForm(ts.URL+"/api/train", form("grid", url.Values{"rounds": {"99"}})); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("rounds=99: %d", res.StatusCode)
+	}
+	if _, body := get(t, ts, "/models"); !strings.Contains(body, `data-testid="train-form-grid"`) || !strings.Contains(body, `data-testid="train-why"`) {
+		t.Error("the models page offers no training form for grid, or no reason for the built-ins")
+	}
+	if res, _ := get(t, ts, "/api/jobs/nope"); res.StatusCode != 404 {
+		t.Errorf("unknown job: %d", res.StatusCode)
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import torch, onnx").Run(); err != nil {
+		testenv.Missing(t, "PyTorch and onnx for /usr/bin/python3 (make setup installs python3-torch python3-onnx)")
+	}
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	res, err := noRedirect.PostForm(ts.URL+"/api/train", form("grid", nil))
+	if err != nil || res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/jobs/") {
+		t.Fatalf("train: %v %v", res.StatusCode, err)
+	}
+	id := strings.TrimPrefix(res.Header.Get("Location"), "/jobs/")
+	if res, body := get(t, ts, "/jobs/"+id); res.StatusCode != 200 || !strings.Contains(body, `data-testid="job-curve"`) {
+		t.Errorf("job page: %d", res.StatusCode)
+	}
+	var ans struct {
+		Status struct {
+			State, Error string
+		}
+		Events []json.RawMessage
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for ans.Status.State != "done" {
+		if ans.Status.State == "failed" || time.Now().After(deadline) {
+			_, log := get(t, ts, "/api/jobs/"+id+"/log")
+			t.Fatalf("job %+v\n%s", ans.Status, log)
+		}
+		time.Sleep(200 * time.Millisecond)
+		_, body := get(t, ts, "/api/jobs/"+id)
+		json.Unmarshal([]byte(body), &ans)
+	}
+	if len(ans.Events) < 3 {
+		t.Errorf("curve points: %s", ans.Events)
+	}
+	if res, body := get(t, ts, "/plots/job/"+id+".svg"); res.StatusCode != 200 || !strings.Contains(body, "<svg") {
+		t.Errorf("curve plot: %d", res.StatusCode)
+	}
+	if _, body := get(t, ts, "/models"); !strings.Contains(body, `data-testid="model-grid"`) || !strings.Contains(body, "training job "+id) {
+		t.Error("the models page lacks the new model or its job")
+	}
+	if _, body := get(t, ts, "/jobs"); !strings.Contains(body, `data-testid="job-`+id+`"`) {
+		t.Error("the jobs page lacks the job")
+	}
+	if res, _ := noRedirect.PostForm(ts.URL+"/api/jobs/"+id+"/cancel", nil); res.StatusCode != http.StatusConflict {
+		t.Errorf("canceling a finished job: %d", res.StatusCode)
+	}
+}

@@ -1,0 +1,38 @@
+import { $, status, getJSON } from "./util.js";
+
+// jobPage follows a background job: state, progress with its ETA, the
+// learning curve (redrawn by the server when a checkpoint is validated)
+// and the log, until the job ends.
+export async function jobPage() {
+  const box = $("#job");
+  if (!box) { document.body.dataset.ready = "1"; return; }
+  const id = box.dataset.job;
+  const bar = $("#progress");
+  const curve = $("#job-curve");
+  const log = $("#job-log");
+  let seen = 0;
+  document.body.dataset.ready = "1";
+  for (;;) {
+    let ans;
+    try { ans = await getJSON(`/api/jobs/${id}?from=${seen}`); } catch (err) { status(err.message, "error"); return; }
+    const st = ans.status;
+    bar.value = st.fraction;
+    const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds / 60)} min left` : "";
+    const where = st.state === "queued" ? ` (${st.position} in line)` : st.stage ? ` — ${st.stage}` : "";
+    $("#job-state").textContent = st.error ? `${st.state}: ${st.error}` : st.state + where;
+    status(`${st.state}${where}, ${st.seconds.toFixed(0)} s${eta}`, ["failed", "interrupted"].includes(st.state) ? "error" : "");
+    if (ans.events && ans.events.length) {
+      seen += ans.events.length;
+      if (curve) curve.src = `/plots/job/${id}.svg?n=${seen}`;
+      document.body.dataset.points = String(seen);
+    }
+    try { log.textContent = await (await fetch(`/api/jobs/${id}/log`)).text(); } catch { /* the next poll retries */ }
+    if (!["queued", "running"].includes(st.state)) {
+      const cancel = $("#cancel-form");
+      if (cancel) cancel.remove();
+      document.body.dataset.done = st.state;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
