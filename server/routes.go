@@ -49,6 +49,7 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/api/jobs/{id}", s.handleJobJSON)
 		r.Get("/api/jobs/{id}/log", s.handleJobLog)
 		r.Post("/api/jobs/{id}/cancel", s.handleJobCancel)
+		r.Post("/api/jobs/{id}/restart", s.handleJobRestart)
 		r.NotFound(s.handleNotFound)
 	})
 }

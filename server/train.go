@@ -189,3 +189,12 @@ func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(svg)
 }
+
+func (s *server) handleJobRestart(w http.ResponseWriter, r *http.Request) {
+	st, err := s.Lab.Restart(chi.URLParam(r, "id"), s.Version)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.jobAccepted(w, r, st)
+}

@@ -40,6 +40,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runTrain(ctx, args[1:], getenv, stdout, stderr)
 	case "networks":
 		return runNetworks(ctx, args[1:], getenv, stdout, stderr)
+	case "jobs":
+		return runJobs(ctx, args[1:], getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
 		return nil
@@ -61,6 +63,7 @@ Commands:
   bench      evaluate routing methods on common sample pools (paired statistics)
   train      train a GPG-HT policy for a network (PyTorch), export it to ONNX
   networks   list, show, export or fetch networks
+  jobs       list or show the dashboard's background jobs, or cancel one
   version    print the version and commit
 
 Run "ontime COMMAND -h" for a command's flags. Benchmark data is read from

@@ -55,6 +55,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Warn("state directory unusable: your networks and results cannot be stored", "err", err)
 	} else {
 		log.Info("state directory", "dir", stateDir(*state, getenv))
+		if n, err := l.Jobs().Recover(); err != nil || n > 0 {
+			log.Warn("jobs of the previous run marked interrupted (start them again from their pages)", "jobs", n, "err", err)
+		}
 	}
 	for _, n := range l.Networks() {
 		if !n.Available {

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/train"
 )
@@ -39,7 +41,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	fs.IntVar(&q.ValidationSize, "validation-size", q.ValidationSize, "validation pool size (the checkpoint rule's; disjoint from test pools)")
 	fs.IntVar(&q.Batch, "batch", q.Batch, "episodes per trainer minibatch")
 	fs.Uint64Var(&q.Seed, "seed", q.Seed, "benchmark instance and training seed (every draw derives from it)")
-	out := fs.String("out", "", "model file (default models/NETWORK.onnx)")
+	out := fs.String("out", "", "model file (default models/NETWORK.onnx; for a stored network STATE/models/NAME.onnx, where the dashboard reads it)")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx")
 	script := fs.String("trainer", "", "models/train/train.py (default: found above the binary or the working directory, or $"+train.ScriptEnv+")")
 	size := fs.String("size", "64,2,1,4", "d,encoder layers,decoder layers,heads (the paper's is 256,4,1,8)")
@@ -72,6 +74,10 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	net = cfg.Net
 	if *out == "" {
 		*out = filepath.Join("models", policy.ModelFile(net.Name, q.Ablation))
+		if !builtin.IsBuiltin(nf.network) && !netfile.LooksLikePath(nf.network) {
+			// A stored network's model goes beside it, where the dashboard reads it.
+			*out = filepath.Join(stateDir(nf.state, getenv), "models", policy.ModelFile(net.Name, q.Ablation))
+		}
 	}
 	cfg.Out, cfg.Command, cfg.Log = *out, "ontime train "+strings.Join(args, " "), stderr
 	cfg.Trainer = train.Trainer{Python: *python, Script: *script, Device: *device}

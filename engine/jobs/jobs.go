@@ -199,6 +199,16 @@ func (s *Service) evict(kind string) {
 	}
 }
 
+// Recover marks the jobs a previous process left queued or running as
+// interrupted; the process that runs jobs (the server) calls it once at
+// start, before submitting any.
+func (s *Service) Recover() (int, error) {
+	if s.st == nil {
+		return 0, nil
+	}
+	return s.st.MarkInterrupted(context.Background())
+}
+
 // Wait blocks until every started job has returned (after the service's
 // context ended, or for tests).
 func (s *Service) Wait() { s.wg.Wait() }

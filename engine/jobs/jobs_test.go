@@ -141,6 +141,9 @@ func TestRestart(t *testing.T) {
 	}
 	defer st.Close()
 	s = New(context.Background(), st, Options{})
+	if n, err := s.Recover(); err != nil || n != 1 {
+		t.Errorf("recovered %d, %v; want 1", n, err)
+	}
 	if got, _ := s.Get("run"); got.State != Interrupted {
 		t.Errorf("running job after restart: %+v", got)
 	}

@@ -60,9 +60,9 @@ var migrations = []string{
 	ALTER TABLE jobs ADD COLUMN log TEXT NOT NULL DEFAULT '';`,
 }
 
-// Open opens (creating it if needed) the database in dir, brings its schema
-// up to date, and marks jobs left running by a previous process as
-// interrupted.
+// Open opens (creating it if needed) the database in dir and brings its
+// schema up to date. Other processes (the CLI beside a running server) may
+// open it too; only the one that runs jobs calls MarkInterrupted.
 func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, engine.Errorf(engine.EINVALID, "state directory %s: %v", dir, err)
@@ -77,10 +77,6 @@ func Open(dir string) (*Store, error) {
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := db.Exec(`UPDATE jobs SET state = 'interrupted', error = 'the server stopped while this job ran or waited' WHERE state IN ('running', 'queued')`); err != nil {
-		db.Close()
-		return nil, err
 	}
 	return s, nil
 }
@@ -270,6 +266,19 @@ func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 func (s *Store) LatestJob(ctx context.Context, network, kind, state string) (*Job, error) {
 	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs
 		WHERE network = ? AND kind = ? AND (? = '' OR state = ?) ORDER BY started DESC LIMIT 1`, network, kind, state, state), network)
+}
+
+// MarkInterrupted marks the jobs a previous process left queued or
+// running as interrupted (they can be started again). The process that
+// runs jobs calls it once at its start.
+func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'interrupted', error = 'the server stopped while this job ran or waited'
+		WHERE state IN ('running', 'queued')`)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }
 
 // Jobs lists jobs, newest first, of a kind and network ("" for any), at

@@ -51,6 +51,12 @@ func TestRestartKeepsNetworksAndJobs(t *testing.T) {
 	if err != nil || string(got.Data) != `{"x":1}` || got.Links != 2 {
 		t.Fatalf("after restart: %+v, %v", got, err)
 	}
+	if j, _ := s.Job(ctx, "b"); j.State != "running" {
+		t.Fatalf("opening the store (the CLI beside a server) changed a running job: %+v", j)
+	}
+	if n, err := s.MarkInterrupted(ctx); err != nil || n != 1 {
+		t.Fatalf("marked %d, %v", n, err)
+	}
 	if j, err := s.Job(ctx, "b"); err != nil || j.State != "interrupted" {
 		t.Fatalf("running job after restart: %+v, %v", j, err)
 	}

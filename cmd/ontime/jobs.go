@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+)
+
+// runJobs lists and shows the jobs in the state directory, and cancels one
+// on the server that runs it (jobs run inside `ontime serve`).
+func runJobs(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: ontime jobs list|show ID|cancel ID [flags]")
+		return errUsage
+	}
+	fs := flag.NewFlagSet("jobs "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	kind := fs.String("kind", "", "list: only jobs of this kind (bench, train)")
+	network := fs.String("network", "", "list: only jobs on this network")
+	server := fs.String("server", "http://127.0.0.1:8080", "cancel: the dashboard that runs the job")
+	pos, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return usageErr(err)
+	}
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+	defer l.Close()
+	if err := l.StateError(); err != nil {
+		return err
+	}
+	one := func() (string, error) {
+		if len(pos) != 1 {
+			return "", engine.Errorf(engine.EINVALID, "jobs %s takes one job id", args[0])
+		}
+		return pos[0], nil
+	}
+	switch args[0] {
+	case "list":
+		list := l.Jobs().List(*kind, *network)
+		if len(list) == 0 {
+			fmt.Fprintln(stdout, "no jobs")
+		}
+		for _, j := range list {
+			line := fmt.Sprintf("%-14s %-6s %-12s %-12s %s %7.0f s", j.ID, j.Kind, j.Network, j.State, j.Started.Local().Format("2006-01-02 15:04"), j.Seconds)
+			if j.Error != "" {
+				line += "  " + firstLine(j.Error)
+			}
+			fmt.Fprintln(stdout, line)
+		}
+		return nil
+	case "show":
+		id, err := one()
+		if err != nil {
+			return err
+		}
+		st, err := l.Jobs().Get(id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "job %s: %s on %s, %s, started %s, %.0f s\n", st.ID, st.Kind, st.Network, st.State, st.Started.Local().Format(time.DateTime), st.Seconds)
+		if st.Error != "" {
+			fmt.Fprintf(stdout, "error: %s\n", st.Error)
+		}
+		var spec lab.TrainJob
+		if st.Kind == "train" && l.Jobs().Spec(id, &spec) == nil {
+			fmt.Fprintf(stdout, "command: %s\n", spec.Command)
+		}
+		events, _ := l.Jobs().Events(id, 0)
+		for _, e := range events {
+			var pt lab.CurvePoint
+			if json.Unmarshal(e, &pt) == nil && len(pt.Rates) > 0 {
+				fmt.Fprintf(stdout, "  %-17s %-10s validation %.4f (mean %.4f) at %.0f s\n", pt.Kind, pt.Name, pt.Rates, pt.Mean, pt.Elapsed)
+			}
+		}
+		if log, _ := l.Jobs().Log(id); log != "" {
+			fmt.Fprintf(stdout, "log (tail):\n%s", log)
+		}
+		return nil
+	case "cancel":
+		id, err := one()
+		if err != nil {
+			return err
+		}
+		return cancelRemote(ctx, *server, id, stdout)
+	}
+	return fmt.Errorf("unknown jobs command %q: %w", args[0], errUsage)
+}
+
+// cancelRemote asks the running dashboard to cancel a job.
+func cancelRemote(ctx context.Context, server, id string, stdout io.Writer) error {
+	u := strings.TrimSuffix(server, "/") + "/api/jobs/" + url.PathEscape(id) + "/cancel"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
+	if err != nil {
+		return engine.Errorf(engine.EINVALID, "--server %q: %v", server, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("jobs run inside the dashboard; is it running at %s? %w", server, err)
+	}
+	defer res.Body.Close()
+	var ans struct {
+		State string `json:"state"`
+		Error string `json:"error"`
+	}
+	json.NewDecoder(res.Body).Decode(&ans)
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("cancel %s: %s (%s)", id, ans.Error, res.Status)
+	}
+	fmt.Fprintf(stdout, "job %s: %s\n", id, ans.State)
+	return nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine/store"
+)
+
+// ontime jobs reads the state directory a server writes: list, show with
+// the curve and log; cancel asks the server and says when none runs.
+func TestJobsCLI(t *testing.T) {
+	state := t.TempDir()
+	st, err := store.Open(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.PutJob(context.Background(), store.Job{ID: "t1", Kind: "train", Network: "grid", State: "done", Started: time.Now(), Seconds: 12,
+		Spec:   []byte(`{"command":"ontime train --network grid --rounds 1"}`),
+		Events: []byte(`{"kind":"imitation","name":"imitation","rates":[0.5,0.6],"mean":0.55,"elapsed":3}` + "\n"), Log: "[ 3 s] imitation\n"})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ONTIME_STATE": state}
+	out, _, err := runCLI(t, env, "jobs", "list")
+	if err != nil || !strings.Contains(out, "t1") || !strings.Contains(out, "done") {
+		t.Errorf("list: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, env, "jobs", "show", "t1")
+	for _, want := range []string{"ontime train --network grid --rounds 1", "validation [0.5000 0.6000]", "[ 3 s] imitation"} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("show lacks %q: %v\n%s", want, err, out)
+		}
+	}
+	if _, _, err := runCLI(t, env, "jobs", "show", "nope"); err == nil {
+		t.Error("show of an unknown job succeeded")
+	}
+	if _, _, err := runCLI(t, env, "jobs", "cancel", "t1", "--server", "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "is it running") {
+		t.Errorf("cancel without a server: %v", err)
+	}
+}
