@@ -36,6 +36,10 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/about", s.handleAbout)
 		r.Get("/plots/model/{file}", s.handleModelPlot)
 		r.Get("/plots/job/{file}", s.handleJobPlot)
+		r.Post("/models/upload", s.handleUploadModel)
+		r.Post("/models/user/{net}/{name}/rename", s.handleRenameUserModel)
+		r.Post("/models/user/{net}/{name}/delete", s.handleDeleteUserModel)
+		r.Get("/models/user/{net}/{file}", s.handleDownloadUserModel)
 		r.Get("/jobs", s.handleJobs)
 		r.Get("/jobs/{id}", s.handleJobPage)
 

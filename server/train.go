@@ -2,7 +2,10 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/train"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -197,4 +201,111 @@ func (s *server) handleJobRestart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.jobAccepted(w, r, st)
+}
+
+// maxModelUpload bounds an uploaded ONNX file.
+const maxModelUpload = 64 << 20
+
+// handleUploadModel accepts an ONNX policy for a network after checking it
+// (lab.AddUserModel) and returns to the models page.
+func (s *server) handleUploadModel(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxModelUpload+1<<20)
+	if err := r.ParseMultipartForm(maxModelUpload); err != nil {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB): %v", maxModelUpload>>20, err))
+		return
+	}
+	n, err := s.network(r.Form)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f, hdr, err := r.FormFile("model")
+	if err != nil {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "choose an ONNX file to upload (field model)"))
+		return
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name := strings.TrimSpace(r.FormValue("name"))
+	if name == "" {
+		name = netfileName(hdr.Filename)
+	}
+	m, err := s.Lab.AddUserModel(r.Context(), n, name, hdr.Filename, data)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		w.WriteHeader(http.StatusCreated)
+		writeJSON(w, m)
+		return
+	}
+	http.Redirect(w, r, "/models?net="+url.QueryEscape(n.Net.Name)+"#user-"+n.Net.Name, http.StatusSeeOther)
+}
+
+// netfileName makes a model name from a file name ("My Policy.onnx" → my-policy).
+func netfileName(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	return netfile.SanitizeName(strings.ReplaceAll(base, " ", "-"))
+}
+
+func (s *server) userModelNet(w http.ResponseWriter, r *http.Request) (*lab.Net, string, bool) {
+	n, err := s.Lab.Open(chi.URLParam(r, "net"))
+	if err != nil {
+		s.fail(w, r, err)
+		return nil, "", false
+	}
+	return n, chi.URLParam(r, "name"), true
+}
+
+func (s *server) handleRenameUserModel(w http.ResponseWriter, r *http.Request) {
+	n, name, ok := s.userModelNet(w, r)
+	if !ok {
+		return
+	}
+	if err := s.Lab.RenameUserModel(n, name, strings.TrimSpace(r.FormValue("name"))); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/models?net="+url.QueryEscape(n.Net.Name)+"#user-"+n.Net.Name, http.StatusSeeOther)
+}
+
+func (s *server) handleDeleteUserModel(w http.ResponseWriter, r *http.Request) {
+	n, name, ok := s.userModelNet(w, r)
+	if !ok {
+		return
+	}
+	if err := s.Lab.DeleteUserModel(n, name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/models?net="+url.QueryEscape(n.Net.Name)+"#user-"+n.Net.Name, http.StatusSeeOther)
+}
+
+// handleDownloadUserModel serves an uploaded model (NAME.onnx) or its card
+// (NAME.json).
+func (s *server) handleDownloadUserModel(w http.ResponseWriter, r *http.Request) {
+	n, err := s.Lab.Open(chi.URLParam(r, "net"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	file := chi.URLParam(r, "file")
+	name, ext := strings.TrimSuffix(file, filepath.Ext(file)), filepath.Ext(file)
+	model, card, err := s.Lab.UserModelFile(n, name)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	path := map[string]string{".onnx": model, ".json": card}[ext]
+	if path == "" {
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "download NAME.onnx or NAME.json"))
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s%s"`, n.Net.Name, name, ext))
+	http.ServeFile(w, r, path)
 }

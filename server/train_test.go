@@ -1,10 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +105,54 @@ func TestTrainFromDashboard(t *testing.T) {
 	}
 	if res, _ := noRedirect.PostForm(ts.URL+"/api/jobs/"+id+"/cancel", nil); res.StatusCode != http.StatusConflict {
 		t.Errorf("canceling a finished job: %d", res.StatusCode)
+	}
+}
+
+// Upload a policy from the models page: refused with the reason when it
+// does not fit, then listed, offered on the compare page, downloadable,
+// and deleted.
+func TestUploadModel(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	tiny, err := os.ReadFile(filepath.Join("..", "models", "testdata", "tiny.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t)
+	post := func(name string, data []byte) *http.Response {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		w, _ := mw.CreateFormFile("model", name)
+		w.Write(data)
+		mw.WriteField("net", "twobranch")
+		mw.Close()
+		res, err := noRedirect.Post(ts.URL+"/models/upload", mw.FormDataContentType(), &body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	if res := post("broken.onnx", []byte("nope")); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("a broken upload: %d", res.StatusCode)
+	}
+	if res := post("My Policy.onnx", tiny); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("upload: %d", res.StatusCode)
+	}
+	if _, body := get(t, ts, "/models?net=twobranch"); !strings.Contains(body, `data-testid="user-model-my-policy"`) {
+		t.Error("the models page does not list the upload")
+	}
+	if _, body := get(t, ts, "/compare?net=twobranch"); !strings.Contains(body, "user:my-policy") {
+		t.Error("the compare page does not offer user:my-policy")
+	}
+	if res, body := get(t, ts, "/models/user/twobranch/my-policy.onnx"); res.StatusCode != 200 || len(body) != len(tiny) {
+		t.Errorf("download: %d, %d bytes", res.StatusCode, len(body))
+	}
+	if res, _ := noRedirect.PostForm(ts.URL+"/models/user/twobranch/my-policy/delete", nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("delete: %d", res.StatusCode)
+	}
+	if _, body := get(t, ts, "/compare?net=twobranch"); strings.Contains(body, "user:my-policy") {
+		t.Error("a deleted model is still offered")
 	}
 }

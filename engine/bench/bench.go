@@ -42,9 +42,11 @@ type Config struct {
 	CacheDir       string // trained learners are kept here ("" : no cache)
 	Device         string // ONNX policies: "cpu" or "cuda"
 	Models         string // directory of trained models ("" : models/ found upwards)
-	Logf           func(format string, args ...any)
-	Workers        int       // 0: all cores
-	Progress       io.Writer // a progress line for long runs; nil for none
+	// UserModel finds a model a user uploaded (method user:NAME).
+	UserModel func(name string) (path string, ok bool)
+	Logf      func(format string, args ...any)
+	Workers   int       // 0: all cores
+	Progress  io.Writer // a progress line for long runs; nil for none
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
 	// only the finished line is written, to keep logs readable.
 	ProgressTTY bool
@@ -74,7 +76,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets) // OD-major, budget-minor
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
 		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples,
-		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models}
+		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
+		UserModel: cfg.UserModel}
 	policies := make([]engine.Policy, len(cfg.Methods))
 	rep.Provenance = cfg.provenance()
 	for i, name := range cfg.Methods {

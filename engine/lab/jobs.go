@@ -102,7 +102,7 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, version string) JobStatus {
 	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{spec, flags},
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
 			cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,
-				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: opts.ModelsDir,
+				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: n.ModelsDir(), UserModel: n.userModel,
 				Logf: opts.Logf, Version: version,
 				OnProgress: func(stage string, done, total int) {
 					// Building methods (training learners) counts for the first quarter.

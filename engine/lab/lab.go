@@ -125,7 +125,10 @@ func (l *Lab) Open(name string) (*Net, error) {
 			e.err = err
 			return
 		}
-		e.net = newNet(net, model, l.opts, l.modelsDirFor(name))
+		n := newNet(net, model, l.opts, l.modelsDirFor(name))
+		n.uploaded = func() []UserModel { return l.UserModels(n) }
+		n.env.UserModel = n.userModel
+		e.net = n
 	})
 	if e.err != nil {
 		// A network whose files are missing now may be fetched later.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 )
@@ -23,6 +24,9 @@ type Net struct {
 	env   *policy.Env
 	mu    sync.Mutex
 	built map[string]*builtPolicy
+
+	// uploaded lists the network's uploaded models (set by the lab).
+	uploaded func() []UserModel
 
 	cardMu   sync.Mutex
 	cardRead bool
@@ -80,8 +84,49 @@ func Method(name string) (MethodInfo, error) {
 	return info, nil
 }
 
-// Methods lists what the dashboard offers on this network.
-func (n *Net) Methods() []MethodInfo { return Methods() }
+// Methods lists what the dashboard offers on this network: the registry's,
+// then the models users uploaded for it (user:NAME; not when stale).
+func (n *Net) Methods() []MethodInfo {
+	out := Methods()
+	if n.uploaded == nil {
+		return out
+	}
+	for _, m := range n.uploaded() {
+		if !m.Stale {
+			out = append(out, MethodInfo{Name: m.Method, Label: m.Name + " (user-provided model)", Color: policy.Color(m.Method),
+				Doc: "an ONNX policy uploaded for " + n.Net.Name + " (" + m.File + ")", Learned: true})
+		}
+	}
+	return out
+}
+
+// userModel finds an uploaded model's file (policy.Env.UserModel).
+func (n *Net) userModel(name string) (string, bool) {
+	if n.uploaded == nil {
+		return "", false
+	}
+	for _, m := range n.uploaded() {
+		if m.Name == name && !m.Stale {
+			return m.path, true
+		}
+	}
+	return "", false
+}
+
+// forget drops a built method (its model file changed).
+func (n *Net) forget(method string) {
+	n.mu.Lock()
+	delete(n.built, method)
+	n.mu.Unlock()
+}
+
+// ortOptions are the ONNX Runtime options the lab runs models with.
+func (n *Net) ortOptions() []ort.Option {
+	if n.env.ORTLib != "" {
+		return []ort.Option{ort.WithLibrary(n.env.ORTLib)}
+	}
+	return nil
+}
 
 // isLearner: trained per destination on the training stream.
 func isLearner(name string) bool {

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -268,6 +270,18 @@ func (l *Lab) RenameNetwork(ctx context.Context, old, name string) error {
 		return err
 	}
 	l.forget(old)
+	// Its trained and uploaded models follow it (the fingerprint does not
+	// depend on the name).
+	models := filepath.Join(st.Dir, "models")
+	files, _ := filepath.Glob(filepath.Join(models, old+".*"))
+	for _, f := range files {
+		if err := os.Rename(f, filepath.Join(models, name+strings.TrimPrefix(filepath.Base(f), old))); err != nil {
+			l.logf("moving model %s: %v", f, err)
+		}
+	}
+	if err := os.Rename(filepath.Join(models, "user", old), filepath.Join(models, "user", name)); err != nil && !os.IsNotExist(err) {
+		l.logf("moving uploaded models of %s: %v", old, err)
+	}
 	return nil
 }
 
@@ -284,6 +298,12 @@ func (l *Lab) DeleteNetwork(ctx context.Context, name string) error {
 		return err
 	}
 	l.forget(name)
+	models := filepath.Join(st.Dir, "models")
+	files, _ := filepath.Glob(filepath.Join(models, name+".*"))
+	for _, f := range files {
+		os.Remove(f)
+	}
+	os.RemoveAll(filepath.Join(models, "user", name))
 	return nil
 }
 

@@ -181,6 +181,33 @@ func onnxMethod(name string) (Method, bool) {
 		}}, true
 }
 
+// UserPrefix starts the method name of a model a user uploaded.
+const UserPrefix = "user:"
+
+// userMethod is the method for "user:NAME": a model a user uploaded for
+// the network, checked against the interface when it was accepted.
+func userMethod(name string) (Method, bool) {
+	model, ok := strings.CutPrefix(name, UserPrefix)
+	if !ok || model == "" {
+		return Method{}, false
+	}
+	return Method{Name: name, Doc: "a policy model you uploaded (user-provided)", Kind: Model, Label: model + " (user-provided model)",
+		New: func(env *Env) (engine.Policy, map[string]any, error) {
+			path, ok := "", false
+			if env.UserModel != nil {
+				path, ok = env.UserModel(model)
+			}
+			if !ok {
+				return nil, nil, engine.Errorf(engine.ENOTFOUND, "no uploaded model %q for network %s", model, env.Net.Name)
+			}
+			p, err := NewONNXPolicy(env.Net, path, ONNXOptions{Sampled: env.Sampled}, env.ortOptions()...)
+			if err != nil {
+				return nil, nil, err
+			}
+			return p, map[string]any{"model": model, "user_provided": true, "device": p.Device(), "greedy": !env.Sampled}, nil
+		}}, true
+}
+
 // Ablations are the controls `ontime train --ablation` trains; method
 // gpght-X runs models/NETWORK-X.onnx.
 var Ablations = []string{"noha", "nodt", "vpg", "nohist", "shuffled", "indep"}

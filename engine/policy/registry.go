@@ -39,6 +39,9 @@ type Env struct {
 	// default).
 	RolloutBase    string
 	RolloutSamples int
+	// UserModel finds a user's uploaded model by name (method "user:NAME");
+	// nil when there are none.
+	UserModel func(name string) (path string, ok bool)
 
 	dotOnce sync.Once
 	dot     *DOT
@@ -264,6 +267,9 @@ func (env *Env) ortOptions() []ort.Option {
 // Lookup finds a method by name; "onnx:PATH" names a model file.
 func Lookup(name string) (Method, error) {
 	if m, ok := onnxMethod(name); ok {
+		return m, nil
+	}
+	if m, ok := userMethod(name); ok {
 		return m, nil
 	}
 	for _, m := range Methods {

@@ -1,0 +1,219 @@
+package lab
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/trainspec"
+)
+
+// UserModel is an ONNX policy a user uploaded for a network; its card
+// (NAME.json beside NAME.onnx) records where it came from.
+type UserModel struct {
+	Name        string    `json:"name"`
+	Method      string    `json:"method"` // user:NAME
+	Network     string    `json:"network"`
+	Fingerprint string    `json:"fingerprint"` // the network's when it was accepted
+	File        string    `json:"file"`        // the uploaded file's name
+	SHA256      string    `json:"sha256"`
+	Bytes       int       `json:"bytes"`
+	Uploaded    time.Time `json:"uploaded"`
+	// Check is what the acceptance run measured: on-time rate of greedy
+	// decisions on the first validation realizations.
+	Check string `json:"check"`
+	Stale bool   `json:"-"` // the network changed since: not offered
+	path  string
+}
+
+// userDir holds a network's uploaded models.
+func (l *Lab) userDir(network string) (string, error) {
+	st, err := l.store()
+	if err != nil {
+		return "", engine.Errorf(engine.EINVALID, "uploaded models need a state directory (ontime serve --state DIR)")
+	}
+	return filepath.Join(st.Dir, "models", "user", network), nil
+}
+
+// UserModels lists a network's uploaded models by name.
+func (l *Lab) UserModels(n *Net) []UserModel {
+	dir, err := l.userDir(n.Net.Name)
+	if err != nil {
+		return nil
+	}
+	cards, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	fp := trainspec.Fingerprint(n.Net, n.Model.Spec)
+	var out []UserModel
+	for _, c := range cards {
+		raw, err := os.ReadFile(c)
+		var m UserModel
+		if err != nil || json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		if _, err := os.Stat(strings.TrimSuffix(c, ".json") + ".onnx"); err != nil {
+			continue
+		}
+		m.Stale, m.path = m.Fingerprint != fp, strings.TrimSuffix(c, ".json")+".onnx"
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(a, b UserModel) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// acceptRealizations are the validation realizations an upload must run.
+const acceptRealizations = 50
+
+// AddUserModel checks an uploaded ONNX file against the documented
+// interface and the network's link count, runs it greedily on the first
+// validation realizations of every benchmark pair, and only then stores
+// it; what does not match is said, and nothing stored is touched.
+func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data []byte) (UserModel, error) {
+	if err := CheckName(name); err != nil && !strings.Contains(err.Error(), "built-in") {
+		return UserModel{}, engine.Errorf(engine.EINVALID, "model %s", strings.TrimPrefix(err.Error(), "name "))
+	}
+	dir, err := l.userDir(n.Net.Name)
+	if err != nil {
+		return UserModel{}, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, name+".onnx")); err == nil {
+		return UserModel{}, engine.Errorf(engine.EINVALID, "network %s already has a model named %q: delete it first or choose another name", n.Net.Name, name)
+	}
+	if err := ort.CheckInterface(data, len(n.Net.Links), n.ortOptions()...); err != nil {
+		return UserModel{}, engine.Errorf(engine.EINVALID, "%s: %v", file, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return UserModel{}, err
+	}
+	tmp, err := os.CreateTemp(dir, ".upload-*.onnx")
+	if err != nil {
+		return UserModel{}, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return UserModel{}, err
+	}
+	if err := tmp.Close(); err != nil {
+		return UserModel{}, err
+	}
+	check, err := tryModel(n, tmp.Name())
+	if err != nil {
+		return UserModel{}, engine.Errorf(engine.EINVALID, "%s: %v", file, err)
+	}
+	sum := sha256.Sum256(data)
+	m := UserModel{Name: name, Method: policy.UserPrefix + name, Network: n.Net.Name, Fingerprint: trainspec.Fingerprint(n.Net, n.Model.Spec),
+		File: filepath.Base(file), SHA256: hex.EncodeToString(sum[:]), Bytes: len(data), Uploaded: time.Now().UTC(), Check: check}
+	card, _ := json.MarshalIndent(m, "", "  ")
+	// The model first, then its card: a model is listed once its card is there.
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, name+".onnx")); err != nil {
+		return UserModel{}, err
+	}
+	if err := writeAtomic(filepath.Join(dir, name+".json"), card); err != nil {
+		return UserModel{}, err
+	}
+	return m, nil
+}
+
+// tryModel runs a model greedily on the first validation realizations of
+// each benchmark pair at budget factor 1 and says what it scored.
+func tryModel(n *Net, path string) (string, error) {
+	p, err := policy.NewONNXPolicy(n.Net, path, policy.ONNXOptions{}, n.ortOptions()...)
+	if err != nil {
+		return "", err
+	}
+	defer p.Close()
+	pool := sim.NewPool(n.Model, n.Net.PoolKey(), sim.Validation, 0, acceptRealizations, 0, nil)
+	var parts []string
+	for _, task := range sim.Tasks(n.Net, n.Net.ODs, []float64{1}) {
+		rate, err := sim.OnTimeRate(n.Net, p, []sim.Task{task}, pool)
+		if err == nil {
+			err = p.Err()
+		}
+		if err != nil {
+			return "", fmt.Errorf("running it on %s: %v", n.Net.ODString(task.OD), err)
+		}
+		parts = append(parts, fmt.Sprintf("%s %.2f", n.Net.ODString(task.OD), rate))
+	}
+	return fmt.Sprintf("on time at budget 1.00 × LET on %d validation realizations: %s", acceptRealizations, strings.Join(parts, ", ")), nil
+}
+
+// RenameUserModel renames an uploaded model (its method name changes).
+func (l *Lab) RenameUserModel(n *Net, old, name string) error {
+	if err := CheckName(name); err != nil && !strings.Contains(err.Error(), "built-in") {
+		return engine.Errorf(engine.EINVALID, "model %s", strings.TrimPrefix(err.Error(), "name "))
+	}
+	m, dir, err := l.userModel(n, old)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, name+".onnx")); err == nil {
+		return engine.Errorf(engine.EINVALID, "network %s already has a model named %q", n.Net.Name, name)
+	}
+	m.Name, m.Method = name, policy.UserPrefix+name
+	card, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.Rename(filepath.Join(dir, old+".onnx"), filepath.Join(dir, name+".onnx")); err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(dir, name+".json"), card); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, old+".json"))
+	n.forget(policy.UserPrefix + old)
+	return nil
+}
+
+// DeleteUserModel removes an uploaded model and its card.
+func (l *Lab) DeleteUserModel(n *Net, name string) error {
+	_, dir, err := l.userModel(n, name)
+	if err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, name+".json")) // the card first: it lists the model
+	n.forget(policy.UserPrefix + name)
+	return os.Remove(filepath.Join(dir, name+".onnx"))
+}
+
+// UserModelFile returns an uploaded model's file and card paths.
+func (l *Lab) UserModelFile(n *Net, name string) (model, card string, err error) {
+	_, dir, err := l.userModel(n, name)
+	if err != nil {
+		return "", "", err
+	}
+	return filepath.Join(dir, name+".onnx"), filepath.Join(dir, name+".json"), nil
+}
+
+func (l *Lab) userModel(n *Net, name string) (UserModel, string, error) {
+	dir, err := l.userDir(n.Net.Name)
+	if err != nil {
+		return UserModel{}, "", err
+	}
+	if netfile.SanitizeName(name) != name || name == "" {
+		return UserModel{}, "", engine.Errorf(engine.ENOTFOUND, "no uploaded model %q for network %s", name, n.Net.Name)
+	}
+	for _, m := range l.UserModels(n) {
+		if m.Name == name {
+			return m, dir, nil
+		}
+	}
+	return UserModel{}, "", engine.Errorf(engine.ENOTFOUND, "no uploaded model %q for network %s", name, n.Net.Name)
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
