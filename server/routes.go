@@ -50,6 +50,7 @@ func (s *server) routes(r chi.Router) {
 		r.Post("/api/bench", s.handleBenchStart)
 		r.Get("/api/bench/{file}", s.handleBenchJob)
 		r.Post("/api/train", s.handleTrainStart)
+		r.Post("/api/learners", s.handleLearnersStart)
 		r.Get("/api/jobs/{id}", s.handleJobJSON)
 		r.Get("/api/jobs/{id}/log", s.handleJobLog)
 		r.Post("/api/jobs/{id}/cancel", s.handleJobCancel)

@@ -309,3 +309,22 @@ func (s *server) handleDownloadUserModel(w http.ResponseWriter, r *http.Request)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s%s"`, n.Net.Name, name, ext))
 	http.ServeFile(w, r, path)
 }
+
+// handleLearnersStart trains a network's learners as a background job.
+func (s *server) handleLearnersStart(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "bad form: %v", err))
+		return
+	}
+	n, err := s.network(r.Form)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.Lab.StartLearners(n)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.jobAccepted(w, r, st)
+}

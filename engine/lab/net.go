@@ -2,9 +2,11 @@ package lab
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
@@ -30,6 +32,7 @@ type Net struct {
 
 	cardMu   sync.Mutex
 	cardRead bool
+	cardMod  time.Time // the card file's time when read
 	card     *policy.ModelCard
 	cardErr  error
 }
@@ -172,9 +175,33 @@ func (n *Net) Built(method string) bool {
 func (n *Net) Card() (*policy.ModelCard, error) {
 	n.cardMu.Lock()
 	defer n.cardMu.Unlock()
+	// A model written by another process (ontime train beside a running
+	// dashboard) is picked up when its card changes.
+	var mod time.Time
+	if n.cardRead && n.card != nil {
+		if fi, err := os.Stat(strings.TrimSuffix(n.card.Path, ".onnx") + ".card.json"); err == nil {
+			mod = fi.ModTime()
+		}
+		if !mod.Equal(n.cardMod) {
+			n.cardRead = false
+			n.forget("gpght")
+		}
+	}
+	if n.cardRead && n.card == nil {
+		n.cardRead = false // no model yet: look again (cheap), and drop a failed build when one appears
+	}
 	if !n.cardRead {
+		had := n.card != nil
 		n.card, n.cardErr = policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "")
-		n.cardRead = true
+		if n.card != nil && !had {
+			n.forget("gpght")
+		}
+		n.cardRead, n.cardMod = true, time.Time{}
+		if n.card != nil {
+			if fi, err := os.Stat(strings.TrimSuffix(n.card.Path, ".onnx") + ".card.json"); err == nil {
+				n.cardMod = fi.ModTime()
+			}
+		}
 	}
 	return n.card, n.cardErr
 }

@@ -263,3 +263,38 @@ func (l *Lab) Restart(id string, version string) (jobs.Status, error) {
 	}
 	return st, engine.Errorf(engine.EINVALID, "job %s is of kind %q, which cannot start again", id, st.Kind)
 }
+
+const learnersKind = "learners"
+
+// StartLearners queues a job that trains the network's learners (pql, ctd,
+// segac, …: every offered method trained on the training stream) for its
+// benchmark destinations, so no request waits for one to train; each is
+// kept like a learner trained on first use (and cached on disk).
+func (l *Lab) StartLearners(n *Net) (jobs.Status, error) {
+	var names []string
+	for _, m := range policy.Methods {
+		if m.Offered && m.Kind == policy.Learner {
+			names = append(names, m.Name)
+		}
+	}
+	h := sha256.Sum256([]byte(n.Net.Name + "|" + n.Net.PoolKey() + "|" + strings.Join(names, ",")))
+	task := jobs.Task{ID: "l" + hex.EncodeToString(h[:6]), Kind: learnersKind, Network: n.Net.Name, Spec: map[string]any{"learners": names},
+		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
+			built := map[string]string{}
+			for i, name := range names {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				p.Report(name, i, len(names), float64(i)/float64(len(names)))
+				fmt.Fprintf(p.Log(), "training %s for %s's benchmark destinations\n", name, n.Net.Name)
+				if _, err := n.Policy(name); err != nil {
+					built[name] = err.Error()
+					fmt.Fprintf(p.Log(), "  %s: %v\n", name, err)
+					continue
+				}
+				built[name] = "ready"
+			}
+			return built, nil
+		}}
+	return l.Jobs().Submit(task)
+}

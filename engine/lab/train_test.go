@@ -152,3 +152,27 @@ func TestTrainingJob(t *testing.T) {
 	}
 	waitJob(t, l, st2.ID, jobs.Done)
 }
+
+// The learners train as a job; afterwards every request finds them built.
+func TestLearnersJob(t *testing.T) {
+	l := New(Options{StateDir: t.TempDir()})
+	defer l.Close()
+	n, err := l.Open(Example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := l.StartLearners(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, l, st.ID, jobs.Done)
+	var res map[string]string
+	if err := l.Jobs().Result(st.ID, &res); err != nil || len(res) < 3 {
+		t.Fatalf("result %v, %v", res, err)
+	}
+	for name, state := range res {
+		if state != "ready" || !n.Built(name) {
+			t.Errorf("%s: %s, built %v", name, state, n.Built(name))
+		}
+	}
+}
