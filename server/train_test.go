@@ -37,6 +37,7 @@ func storeGrid(t *testing.T, url0 string) {
 // whose status, curve and log follow the run; the model then appears on
 // the models page and runs in a comparison.
 func TestTrainFromDashboard(t *testing.T) {
+	t.Setenv("ONTIME_TRAINER", testenv.Trainer(t))
 	ts := newTestServer(t)
 	storeGrid(t, ts.URL)
 	form := func(net string, extra url.Values) url.Values {

@@ -43,7 +43,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	fs.Uint64Var(&q.Seed, "seed", q.Seed, "benchmark instance and training seed (every draw derives from it)")
 	out := fs.String("out", "", "model file (default models/NETWORK.onnx; for a stored network STATE/models/NAME.onnx, where the dashboard reads it)")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx")
-	script := fs.String("trainer", "", "models/train/train.py (default: found above the binary or the working directory, or $"+train.ScriptEnv+")")
+	script := fs.String("trainer", "", "models/train/train.py (default: $"+train.ScriptEnv+", else found above the ontime binary)")
 	size := fs.String("size", "64,2,1,4", "d,encoder layers,decoder layers,heads (the paper's is 256,4,1,8)")
 	device := fs.String("device", "cpu", "cpu or cuda")
 	fs.StringVar(&q.Ablation, "ablation", "", "control variant: "+strings.Join(policy.Ablations, ", ")+" (default --out models/NETWORK-VARIANT.onnx)")

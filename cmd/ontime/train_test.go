@@ -22,12 +22,11 @@ func TestTrainSmoke(t *testing.T) {
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
 	}
-	// The trainer is found above the working directory (cmd/ontime here).
 	out := filepath.Join(t.TempDir(), "tb.onnx")
 	small := []string{"--network", "twobranch", "--budgets", "0.98,1.02", "--demos", "100", "--imitation-epochs", "1",
 		"--rounds", "1", "--round-episodes", "50", "--round-steps", "2", "--pg-chunks", "1", "--pg-iterations", "2",
 		"--validation-size", "100", "--size", "16,1,1,2"}
-	stdout, stderr, err := runCLI(t, nil, append([]string{"train", "--out", out}, small...)...)
+	stdout, stderr, err := runCLI(t, map[string]string{"ONTIME_TRAINER": testenv.Trainer(t)}, append([]string{"train", "--out", out}, small...)...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
@@ -78,7 +77,7 @@ func TestTrainSmoke(t *testing.T) {
 	// the vanilla estimator are trainer switches, indep changes the spec.
 	for _, a := range []string{"shuffled", "vpg", "indep"} {
 		out := filepath.Join(t.TempDir(), "twobranch-"+a+".onnx")
-		_, stderr, err := runCLI(t, nil, append([]string{"train", "--ablation", a, "--out", out}, small...)...)
+		_, stderr, err := runCLI(t, map[string]string{"ONTIME_TRAINER": testenv.Trainer(t)}, append([]string{"train", "--ablation", a, "--out", out}, small...)...)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", a, err, stderr)
 		}

@@ -59,7 +59,7 @@ func TestTrainingJob(t *testing.T) {
 		testenv.Missing(t, err.Error())
 	}
 	ctx := context.Background()
-	l := New(Options{StateDir: t.TempDir()})
+	l := New(Options{StateDir: t.TempDir(), Trainer: train.Trainer{Script: testenv.Trainer(t)}})
 	defer l.Close()
 	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
 	if err != nil {

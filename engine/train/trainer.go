@@ -31,8 +31,9 @@ type Trainer struct {
 // installed away from its source tree.
 const ScriptEnv = "ONTIME_TRAINER"
 
-// FindScript locates train.py: $ONTIME_TRAINER, then models/train/train.py
-// beside or above the executable, then above the working directory.
+// FindScript locates train.py: $ONTIME_TRAINER, else models/train/train.py
+// beside or above the executable (bin/ontime in a checkout). Never the
+// working directory: a command must not depend on where it is run from.
 func FindScript(getenv func(string) string) (string, error) {
 	if p := getenv(ScriptEnv); p != "" {
 		if _, err := os.Stat(p); err != nil {
@@ -45,9 +46,6 @@ func FindScript(getenv func(string) string) (string, error) {
 		if exe, err = filepath.EvalSymlinks(exe); err == nil {
 			starts = append(starts, filepath.Dir(exe))
 		}
-	}
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
 	}
 	for _, dir := range starts {
 		for {
@@ -62,7 +60,7 @@ func FindScript(getenv func(string) string) (string, error) {
 			dir = up
 		}
 	}
-	return "", engine.Errorf(engine.ENOTFOUND, "the trainer models/train/train.py was found neither above the ontime binary nor above the working directory: set %s to its path", ScriptEnv)
+	return "", engine.Errorf(engine.ENOTFOUND, "the trainer models/train/train.py is not above the ontime binary (%s): set %s to its path", strings.Join(starts, ", "), ScriptEnv)
 }
 
 // session runs trainer commands against one spec directory, forwarding the
