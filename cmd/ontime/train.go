@@ -79,7 +79,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 			*out = filepath.Join(stateDir(nf.state, getenv), "models", policy.ModelFile(net.Name, q.Ablation))
 		}
 	}
-	cfg.Out, cfg.Command, cfg.Log = *out, "ontime train "+strings.Join(args, " "), stderr
+	cfg.Out, cfg.Command, cfg.Log = *out, "ontime train "+strings.Join(withoutOut(args), " "), stderr
 	cfg.Trainer = train.Trainer{Python: *python, Script: *script, Device: *device}
 	cfg.Progress = func(e train.Event) { printEvent(stderr, net.Name, e) }
 	if cfg.Trainer.Script == "" {
@@ -101,13 +101,14 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	return nil
 }
 
-// printEvent writes one progress line; the trainer's own lines are shown
-// only at their ends (loss per epoch, validations).
+// printEvent writes one progress line; the trainer's own step lines are
+// shown every tenth of their phase and at its end.
 func printEvent(w io.Writer, name string, e train.Event) {
 	if e.Phase == "trainer" {
 		if ph, _ := e.Trainer["phase"].(string); ph == "pg" || ph == "fit" || ph == "imitation" {
+			// Every tenth of a phase, so a long one shows it is moving.
 			if st, _ := e.Trainer["step"].(float64); st != 0 {
-				if steps, _ := e.Trainer["steps"].(float64); st != steps {
+				if steps, _ := e.Trainer["steps"].(float64); st != steps && int(st)%max(int(steps)/10, 1) != 0 {
 					return
 				}
 			}
@@ -133,4 +134,20 @@ func flagError(err error) error {
 		return engine.Errorf(engine.EINVALID, "--%s", e.Message)
 	}
 	return err
+}
+
+// withoutOut drops --out from the recorded command: where a model was
+// written is not how it was made, and make models gives its own.
+func withoutOut(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--out" || a == "-out":
+			i++
+		case strings.HasPrefix(a, "--out=") || strings.HasPrefix(a, "-out="):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
