@@ -270,9 +270,10 @@ func jobCurve(raw []json.RawMessage) ([]byte, error) {
 			}
 		}
 	}
+	// Room above the data for the legend, so it never covers a curve.
 	pad := math.Max((hi-lo)*0.15, 0.005)
-	p.Y.Min, p.Y.Max = math.Max(0, lo-pad), math.Min(1, hi+pad)
+	p.Y.Min, p.Y.Max = math.Max(0, lo-pad), hi+pad+math.Max(hi-lo, 0.01)*0.45
 	p.X.Min, p.X.Max = 0, last
-	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.Top, p.Legend.Left = true, true
 	return svgBytes(p, 7*vg.Inch, 3.5*vg.Inch)
 }

@@ -104,7 +104,11 @@ func (l *Lab) runTraining(ctx context.Context, p *jobs.Progress, n *Net, cfg tra
 		if e.Trainer != nil {
 			fmt.Fprintf(p.Log(), "  trainer %s\n", trainLine(e))
 		} else {
-			fmt.Fprintf(p.Log(), "[%5.0f s] %s %s\n", e.Elapsed, e.Phase, trainLine(e))
+			line := trainLine(e)
+			if !strings.HasPrefix(line, e.Phase) {
+				line = e.Phase + " " + line
+			}
+			fmt.Fprintf(p.Log(), "[%5.0f s] %s\n", e.Elapsed, line)
 		}
 		stage, f := prog.update(e)
 		p.Report(stage, prog.done, prog.total, f)

@@ -18,7 +18,7 @@ export async function jobPage() {
     const st = ans.status;
     bar.value = st.fraction;
     const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds / 60)} min left` : "";
-    const where = st.state === "queued" ? ` (${st.position} in line)` : st.stage ? ` — ${st.stage}` : "";
+    const where = st.state === "queued" ? ` (${st.position} in line)` : st.state === "running" && st.stage ? ` — ${st.stage}` : "";
     $("#job-state").textContent = st.error ? `${st.state}: ${st.error}` : st.state + where;
     status(`${st.state}${where}, ${st.seconds.toFixed(0)} s${eta}`, ["failed", "interrupted"].includes(st.state) ? "error" : "");
     if (ans.events && ans.events.length) {
