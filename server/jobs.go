@@ -14,13 +14,8 @@ import (
 )
 
 func (s *server) handleBenchStart(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, engine.Errorf(engine.EINVALID, "bad form: %v", err))
-		return
-	}
-	n, err := s.network(r.Form)
-	if err != nil {
-		s.fail(w, r, err)
+	n, ok := s.formNetwork(w, r)
+	if !ok {
 		return
 	}
 	spec, err := parseBenchSpec(n, r.Form)

@@ -22,13 +22,8 @@ import (
 // handleTrainStart queues a training job from the models page's form (a
 // browser is sent to the job's page) or an API client (202 and the job).
 func (s *server) handleTrainStart(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, engine.Errorf(engine.EINVALID, "bad form: %v", err))
-		return
-	}
-	n, err := s.network(r.Form)
-	if err != nil {
-		s.fail(w, r, err)
+	n, ok := s.formNetwork(w, r)
+	if !ok {
 		return
 	}
 	q, err := parseTrainRequest(r.Form)
@@ -42,6 +37,21 @@ func (s *server) handleTrainStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.jobAccepted(w, r, st)
+}
+
+// formNetwork parses a posted form and opens the network it names,
+// answering the error itself when it cannot.
+func (s *server) formNetwork(w http.ResponseWriter, r *http.Request) (*lab.Net, bool) {
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "bad form: %v", err))
+		return nil, false
+	}
+	n, err := s.network(r.Form)
+	if err != nil {
+		s.fail(w, r, err)
+		return nil, false
+	}
+	return n, true
 }
 
 // jobAccepted answers a started job: JSON for the front end and API
@@ -312,13 +322,8 @@ func (s *server) handleDownloadUserModel(w http.ResponseWriter, r *http.Request)
 
 // handleLearnersStart trains a network's learners as a background job.
 func (s *server) handleLearnersStart(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, engine.Errorf(engine.EINVALID, "bad form: %v", err))
-		return
-	}
-	n, err := s.network(r.Form)
-	if err != nil {
-		s.fail(w, r, err)
+	n, ok := s.formNetwork(w, r)
+	if !ok {
 		return
 	}
 	st, err := s.Lab.StartLearners(n)
