@@ -57,7 +57,7 @@ func TestTrainSmoke(t *testing.T) {
 		}
 	}
 	if err := json.Unmarshal(raw, &card); err != nil || card.Fingerprint == "" || card.Model.Parameters == 0 ||
-		!strings.HasPrefix(card.Command, "ontime train --out") || len(card.Rounds) != 3 || card.Rounds[1].Labels == 0 ||
+		!strings.HasPrefix(card.Command, "ontime train --network twobranch") || strings.Contains(card.Command, "--out") || len(card.Rounds) != 3 || card.Rounds[1].Labels == 0 ||
 		card.Training.TeacherChoice["cgr"]+card.Training.TeacherChoice["cdot"] != 3 {
 		t.Errorf("card %+v (%v)", card, err)
 	}
