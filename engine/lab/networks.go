@@ -185,15 +185,25 @@ func (l *Lab) Pending(token string) (*Import, error) {
 
 // CheckName says whether a name can be given to a stored network.
 func CheckName(name string) error {
+	if err := checkName("network", name); err != nil {
+		return err
+	}
+	if builtin.IsBuiltin(name) {
+		return engine.Errorf(engine.EINVALID, "%q is a built-in network's name: choose another", name)
+	}
+	return nil
+}
+
+// checkName is the rule for the names a user gives (networks, uploaded
+// models): lower-case letters, digits, '-' and '_', at most 64.
+func checkName(what, name string) error {
 	switch {
 	case name == "":
-		return engine.Errorf(engine.EINVALID, "give the network a name")
+		return engine.Errorf(engine.EINVALID, "give the %s a name", what)
 	case netfile.SanitizeName(name) != name:
 		return engine.Errorf(engine.EINVALID, "name %q: use lower-case letters, digits, '-' and '_' (for example %q)", name, netfile.SanitizeName(name))
 	case len(name) > 64:
 		return engine.Errorf(engine.EINVALID, "name %q is longer than 64 characters", name)
-	case builtin.IsBuiltin(name):
-		return engine.Errorf(engine.EINVALID, "%q is a built-in network's name: choose another", name)
 	}
 	return nil
 }

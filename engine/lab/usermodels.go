@@ -80,8 +80,8 @@ const acceptRealizations = 50
 // validation realizations of every benchmark pair, and only then stores
 // it; what does not match is said, and nothing stored is touched.
 func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data []byte) (UserModel, error) {
-	if err := CheckName(name); err != nil && !strings.Contains(err.Error(), "built-in") {
-		return UserModel{}, engine.Errorf(engine.EINVALID, "model %s", strings.TrimPrefix(err.Error(), "name "))
+	if err := checkName("model", name); err != nil {
+		return UserModel{}, err
 	}
 	dir, err := l.userDir(n.Net.Name)
 	if err != nil {
@@ -151,8 +151,8 @@ func tryModel(n *Net, path string) (string, error) {
 
 // RenameUserModel renames an uploaded model (its method name changes).
 func (l *Lab) RenameUserModel(n *Net, old, name string) error {
-	if err := CheckName(name); err != nil && !strings.Contains(err.Error(), "built-in") {
-		return engine.Errorf(engine.EINVALID, "model %s", strings.TrimPrefix(err.Error(), "name "))
+	if err := checkName("model", name); err != nil {
+		return err
 	}
 	m, dir, err := l.userModel(n, old)
 	if err != nil {
