@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/internal/atomicfile"
 	"github.com/ontime-routing/ontime/internal/fetch"
 )
 
@@ -98,7 +98,7 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 		if *out == "" {
 			return netfile.WriteJSON(stdout, net)
 		}
-		return writeFileAtomic(*out, func(w io.Writer) error { return netfile.WriteJSON(w, net) })
+		return atomicfile.Write(*out, func(w io.Writer) error { return netfile.WriteJSON(w, net) })
 	case "fetch":
 		dest := fs.String("dest", "", "directory to fetch into (default $ONTIME_DATA, else ./data)")
 		mirror := fs.String("mirror", "", "fetch from this base URL instead of the public hosts (same paths)")
@@ -137,29 +137,4 @@ func orDash(s string) string {
 		return "none"
 	}
 	return s
-}
-
-// writeFileAtomic writes through a temporary file so that a failure leaves
-// any existing file as it was.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(dirOf(path), ".ontime-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		return path[:i+1]
-	}
-	return "."
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/engine/trainspec"
+	"github.com/ontime-routing/ontime/internal/atomicfile"
 )
 
 // UserModel is an ONNX policy a user uploaded for a network; its card
@@ -96,19 +97,13 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return UserModel{}, err
 	}
-	tmp, err := os.CreateTemp(dir, ".upload-*.onnx")
-	if err != nil {
+	// Tried under a temporary name; renamed only when it passed.
+	tmp := filepath.Join(dir, ".upload-"+name+".onnx")
+	if err := atomicfile.WriteFile(tmp, data); err != nil {
 		return UserModel{}, err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return UserModel{}, err
-	}
-	if err := tmp.Close(); err != nil {
-		return UserModel{}, err
-	}
-	check, err := tryModel(n, tmp.Name())
+	defer os.Remove(tmp)
+	check, err := tryModel(n, tmp)
 	if err != nil {
 		return UserModel{}, engine.Errorf(engine.EINVALID, "%s: %v", file, err)
 	}
@@ -117,10 +112,10 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 		File: filepath.Base(file), SHA256: hex.EncodeToString(sum[:]), Bytes: len(data), Uploaded: time.Now().UTC(), Check: check}
 	card, _ := json.MarshalIndent(m, "", "  ")
 	// The model first, then its card: a model is listed once its card is there.
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name+".onnx")); err != nil {
+	if err := os.Rename(tmp, filepath.Join(dir, name+".onnx")); err != nil {
 		return UserModel{}, err
 	}
-	if err := writeAtomic(filepath.Join(dir, name+".json"), card); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, name+".json"), card); err != nil {
 		return UserModel{}, err
 	}
 	return m, nil
@@ -166,7 +161,7 @@ func (l *Lab) RenameUserModel(n *Net, old, name string) error {
 	if err := os.Rename(filepath.Join(dir, old+".onnx"), filepath.Join(dir, name+".onnx")); err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, name+".json"), card); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, name+".json"), card); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(dir, old+".json"))
@@ -208,12 +203,4 @@ func (l *Lab) userModel(n *Net, name string) (UserModel, string, error) {
 		}
 	}
 	return UserModel{}, "", engine.Errorf(engine.ENOTFOUND, "no uploaded model %q for network %s", name, n.Net.Name)
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

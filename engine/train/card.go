@@ -3,7 +3,7 @@ package train
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/ontime-routing/ontime/internal/atomicfile"
 	"sort"
 	"strings"
 
@@ -73,11 +73,7 @@ func writeCard(k *Card, path string) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, append(b, '\n'))
 }
 
 // summarizeChoice counts the (pair, factor) cells each teacher won.
