@@ -170,3 +170,33 @@ func (s *server) page(r *http.Request, active, title string) web.Page {
 	}
 	return p
 }
+
+// formValue is a form field's first value, trimmed ("" when absent).
+func formValue(f map[string][]string, k string) string {
+	if v := f[k]; len(v) > 0 {
+		return strings.TrimSpace(v[0])
+	}
+	return ""
+}
+
+// intField is an integer form field and its allowed range.
+type intField struct {
+	key      string
+	dst      *int
+	min, max int
+}
+
+// parseInts reads the integer fields present in f into their
+// destinations, naming the first that is not a number in its range.
+func parseInts(f map[string][]string, fields ...intField) error {
+	for _, p := range fields {
+		if v := formValue(f, p.key); v != "" {
+			x, err := strconv.Atoi(v)
+			if err != nil || x < p.min || x > p.max {
+				return engine.Errorf(engine.EINVALID, "%s=%q: give %d to %d", p.key, v, p.min, p.max)
+			}
+			*p.dst = x
+		}
+	}
+	return nil
+}

@@ -30,12 +30,7 @@ func (s *server) handleBenchStart(w http.ResponseWriter, r *http.Request) {
 
 func parseBenchSpec(n *lab.Net, f map[string][]string) (lab.BenchSpec, error) {
 	spec := n.DefaultBenchSpec()
-	get := func(k string) string {
-		if v := f[k]; len(v) > 0 {
-			return strings.TrimSpace(v[0])
-		}
-		return ""
-	}
+	get := func(k string) string { return formValue(f, k) }
 	if v := get("m"); v != "" {
 		methods, err := parseMethods(n, []string{v})
 		if err != nil {
@@ -53,18 +48,8 @@ func parseBenchSpec(n *lab.Net, f map[string][]string) (lab.BenchSpec, error) {
 			spec.Budgets = append(spec.Budgets, x)
 		}
 	}
-	for _, p := range []struct {
-		key      string
-		dst      *int
-		min, max int
-	}{{"pools", &spec.Pools, 2, 10}, {"size", &spec.PoolSize, 10, 20000}} {
-		if v := get(p.key); v != "" {
-			x, err := strconv.Atoi(v)
-			if err != nil || x < p.min || x > p.max {
-				return spec, engine.Errorf(engine.EINVALID, "%s=%q: give %d to %d", p.key, v, p.min, p.max)
-			}
-			*p.dst = x
-		}
+	if err := parseInts(f, intField{"pools", &spec.Pools, 2, 10}, intField{"size", &spec.PoolSize, 10, 20000}); err != nil {
+		return spec, err
 	}
 	if len(spec.Methods) < 2 {
 		return spec, engine.Errorf(engine.EINVALID, "a benchmark compares at least two methods")

@@ -69,12 +69,7 @@ func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Sta
 // parseTrainRequest reads the form's fields over train.DefaultRequest.
 func parseTrainRequest(f map[string][]string) (train.Request, error) {
 	q := train.DefaultRequest()
-	get := func(k string) string {
-		if v := f[k]; len(v) > 0 {
-			return strings.TrimSpace(v[0])
-		}
-		return ""
-	}
+	get := func(k string) string { return formValue(f, k) }
 	if v := get("teachers"); v != "" {
 		q.Teachers = nil
 		for _, t := range strings.Split(v, ",") {
@@ -99,20 +94,10 @@ func parseTrainRequest(f map[string][]string) (train.Request, error) {
 			}
 		}
 	}
-	for _, p := range []struct {
-		key      string
-		dst      *int
-		min, max int
-	}{{"demos", &q.Demos, 10, 100000}, {"rounds", &q.Rounds, 0, 20}, {"round_episodes", &q.RoundEpisodes, 10, 20000},
-		{"imitation_epochs", &q.ImitationEpochs, 1, 200}, {"validation_size", &q.ValidationSize, 100, 100000},
-		{"round_steps", &q.RoundSteps, 1, 5000}, {"pg_chunks", &q.PGChunks, 0, 20}} {
-		if v := get(p.key); v != "" {
-			x, err := strconv.Atoi(v)
-			if err != nil || x < p.min || x > p.max {
-				return q, engine.Errorf(engine.EINVALID, "%s=%q: give %d to %d", p.key, v, p.min, p.max)
-			}
-			*p.dst = x
-		}
+	if err := parseInts(f, intField{"demos", &q.Demos, 10, 100000}, intField{"rounds", &q.Rounds, 0, 20}, intField{"round_episodes", &q.RoundEpisodes, 10, 20000},
+		intField{"imitation_epochs", &q.ImitationEpochs, 1, 200}, intField{"validation_size", &q.ValidationSize, 100, 100000},
+		intField{"round_steps", &q.RoundSteps, 1, 5000}, intField{"pg_chunks", &q.PGChunks, 0, 20}); err != nil {
+		return q, err
 	}
 	return q, q.Check()
 }
