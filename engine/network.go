@@ -48,12 +48,13 @@ func (l Link) SD() float64 { return math.Sqrt(l.Var) }
 type OD struct{ Origin, Destination int }
 
 // Correlation describes how link times co-vary. Model is one of
-// "independent", "random-psd", "spatial" or "explicit".
+// "independent", "random-psd", "spatial", "spatial-factor" or "explicit".
 type Correlation struct {
 	Model      string
 	Seed       uint64      // random-psd
-	Strength   float64     // spatial: coefficient between coincident links
-	Length     float64     // spatial: decay length in drawing-frame metres
+	Strength   float64     // spatial, spatial-factor: coefficient between coincident links
+	Length     float64     // spatial, spatial-factor: decay length in drawing-frame units
+	Factors    int         // spatial-factor: number of spatial factors (0: the default)
 	Covariance [][]float64 // explicit: full link covariance, links in order
 }
 
@@ -123,6 +124,9 @@ func Fingerprint(net *Network, c Correlation) string {
 	fmt.Fprintf(h, "|%s|%d|%v|%v", c.Model, c.Seed, c.Strength, c.Length)
 	// Appended only when present, so fingerprints of the other models (and
 	// the committed model cards) are unchanged.
+	if c.Model == "spatial-factor" {
+		fmt.Fprintf(h, "|factors %d", c.Factors)
+	}
 	if c.Model == "explicit" {
 		for _, row := range c.Covariance {
 			fmt.Fprintf(h, "|%v", row)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -112,7 +113,7 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 		if form.CorrSeed == "" {
 			o.Corr.Seed = lab.DefaultCorrSeed
 		}
-	case "spatial":
+	case "spatial", linktime.SpatialFactor:
 		st, err := num("strength", form.Strength, 0, 1)
 		if err != nil {
 			return form, o, err
@@ -124,9 +125,13 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 		if err != nil {
 			return form, o, err
 		}
-		o.Corr = engine.Correlation{Model: "spatial", Strength: st, Length: length}
+		// the factor model takes the default factor count (the CLI sets it)
+		o.Corr = engine.Correlation{Model: form.Corr, Strength: st, Length: length}
+		if form.Corr == linktime.SpatialFactor {
+			o.Corr.Factors = linktime.DefaultFactors
+		}
 	default:
-		return form, o, engine.Errorf(engine.EINVALID, "corr=%q: choose default, independent, random-psd or spatial", form.Corr)
+		return form, o, engine.Errorf(engine.EINVALID, "corr=%q: choose default, independent, random-psd, spatial or spatial-factor", form.Corr)
 	}
 	o.ODs = strings.FieldsFunc(form.ODs, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
 	return form, o, nil

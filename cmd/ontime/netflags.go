@@ -20,6 +20,7 @@ type netFlags struct {
 	corrSeed uint64
 	strength float64
 	length   float64
+	factors  int
 	seedSet  bool
 }
 
@@ -27,10 +28,11 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.network, "network", builtin.Example, "built-in network ("+strings.Join(builtin.Names, ", ")+"), a stored network's name, or a network file (.json, .csv, TNTP _net.tntp)")
 	fs.StringVar(&nf.data, "data", "", "benchmark data directory (default $ONTIME_DATA)")
 	fs.StringVar(&nf.state, "state", "", "state directory of stored networks (default $ONTIME_STATE, else "+defaultStateHint+")")
-	fs.StringVar(&nf.corr, "corr", "", "override the correlation: independent, random-psd or spatial")
+	fs.StringVar(&nf.corr, "corr", "", "override the correlation: independent, random-psd, spatial or spatial-factor")
 	fs.Uint64Var(&nf.corrSeed, "corr-seed", 0, "seed of the random-psd correlation (default: the network's)")
 	fs.Float64Var(&nf.strength, "corr-strength", 0.5, "spatial correlation between coincident links, in [0,1]")
 	fs.Float64Var(&nf.length, "corr-length", 0, "spatial decay length in metres (default: a tenth of the network's extent)")
+	fs.IntVar(&nf.factors, "corr-factors", linktime.DefaultFactors, "spatial-factor: number of spatial factors (a √K × √K grid)")
 }
 
 // load reads the network and builds its link-time model.
@@ -75,8 +77,14 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 			length = linktime.DefaultSpatialLength(net)
 		}
 		net.Correlation = engine.Correlation{Model: "spatial", Strength: nf.strength, Length: length}
+	case linktime.SpatialFactor:
+		length := nf.length
+		if length == 0 {
+			length = linktime.DefaultSpatialLength(net)
+		}
+		net.Correlation = engine.Correlation{Model: linktime.SpatialFactor, Strength: nf.strength, Length: length, Factors: nf.factors}
 	default:
-		return nil, nil, engine.Errorf(engine.EINVALID, "--corr %q: use independent, random-psd or spatial", nf.corr)
+		return nil, nil, engine.Errorf(engine.EINVALID, "--corr %q: use independent, random-psd, spatial or spatial-factor", nf.corr)
 	}
 	model, err := linktime.New(net)
 	if err != nil {

@@ -52,6 +52,7 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 		for j := i; j < m; j++ {
 			s.SetSym(i, j, floats.Dot(c.obs[i], c.obs[j]))
 		}
+		s.SetSym(i, i, s.At(i, i)+g.IdioVar(c.obsIdx[i]))
 		maxd = math.Max(maxd, s.At(i, i))
 	}
 	// Jitter keeps the factorization alive when observed links are linearly
@@ -147,6 +148,7 @@ func (c *Conditional) Sum(links []int) (mean, sd float64) {
 	}
 	s := c.loaded[:r]
 	clear(s)
+	own := 0.0
 	for _, e := range links {
 		if t, ok := c.time(e); ok {
 			mean += t
@@ -154,8 +156,9 @@ func (c *Conditional) Sum(links []int) (mean, sd float64) {
 		}
 		mean += g.Mean[e]
 		floats.Add(s, g.F.RawRowView(e))
+		own += g.IdioVar(e)
 	}
-	return c.Loaded(mean, s)
+	return c.Loaded(mean, s, own)
 }
 
 func (c *Conditional) time(e int) (float64, bool) {
@@ -168,11 +171,13 @@ func (c *Conditional) time(e int) (float64, bool) {
 }
 
 // Loaded is the conditional law of a sum of unobserved links given its
-// unconditional mean and its loading s = Σ_e F_e (Σ = F Fᵀ): with
-// c = F_O s, the mean moves by c·α and the variance |s|² drops by
-// cᵀ Σ_OO⁻¹ c. Callers that score many paths precompute their loadings.
-func (c *Conditional) Loaded(mean float64, s []float64) (float64, float64) {
-	v := floats.Dot(s, s)
+// unconditional mean, its loading s = Σ_e F_e and its links' own variance
+// own = Σ_e Idio_e² (0 for the dense models): with c = F_O s (the own parts
+// of distinct links do not co-vary), the mean moves by c·α and the variance
+// |s|² + own drops by cᵀ Σ_OO⁻¹ c. Callers that score many paths precompute
+// their loadings.
+func (c *Conditional) Loaded(mean float64, s []float64, own float64) (float64, float64) {
+	v := floats.Dot(s, s) + own
 	if c.m > 0 {
 		for i, row := range c.obs {
 			c.cross[i] = floats.Dot(row, s)
@@ -210,18 +215,29 @@ func (c *Conditional) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 				z[i] = rng.NormFloat64()
 			}
 			row := dst[s*n : (s+1)*n]
-			// residual of the observed links: (x_O − μ_O) − F_O z
+			// residual of the observed links: (x_O − μ_O) − (F_O z + Idio_O ε_O)
+			// (a factor model's own variates of the observed links are
+			// drawn first, the other links' after: any fixed order will do)
 			for i, e := range c.obsIdx {
-				res[i] = c.timeOf(e) - g.Mean[e] - floats.Dot(c.obs[i], z)
+				own := 0.0
+				if g.Idio != nil {
+					own = g.Idio[e] * rng.NormFloat64()
+				}
+				res[i] = c.timeOf(e) - g.Mean[e] - floats.Dot(c.obs[i], z) - own
 			}
 			c.backward(c.forward(res, sol))
-			// w = z + F_Oᵀ α', so x_e = μ_e + F_e · w
+			// w = z + F_Oᵀ α', so x_e = μ_e + F_e · w (+ Idio_e ε_e): an
+			// unobserved link's own part is independent of the observed.
 			copy(w, z)
 			for i, a := range sol {
 				floats.AddScaled(w, a, c.obs[i])
 			}
 			for e := range row {
-				row[e] = floor(g.Mean[e] + floats.Dot(g.F.RawRowView(e), w))
+				x := g.Mean[e] + floats.Dot(g.F.RawRowView(e), w)
+				if g.Idio != nil {
+					x += g.Idio[e] * rng.NormFloat64()
+				}
+				row[e] = floor(x)
 			}
 		}
 	}

@@ -155,10 +155,6 @@ func spatialFactor(net *engine.Network, strength, length float64) (*mat.Dense, e
 // DefaultSpatialLength is a length scale of a tenth of the network's
 // bounding-box diagonal, used when none is given.
 func DefaultSpatialLength(net *engine.Network) float64 {
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, nd := range net.Nodes {
-		minX, maxX = math.Min(minX, nd.X), math.Max(maxX, nd.X)
-		minY, maxY = math.Min(minY, nd.Y), math.Max(maxY, nd.Y)
-	}
+	minX, minY, maxX, maxY := extent(net)
 	return math.Hypot(maxX-minX, maxY-minY) / 10
 }

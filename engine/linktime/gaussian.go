@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -19,13 +20,17 @@ import (
 // mean is below 0.1.
 const Floor = 0.1
 
-// Gaussian is a joint Gaussian link-time model: X = μ + F z, z ~ N(0, I),
-// with Σ = F Fᵀ, floored at Floor. F has one row per link and one column per
-// non-zero eigenvalue of Σ, so rank-deficient covariances sample exactly.
+// Gaussian is a joint Gaussian link-time model: X = μ + F z + Idio ⊙ ε,
+// z ~ N(0, I), ε ~ N(0, I), so Σ = F Fᵀ + diag(Idio²), floored at Floor.
+// The dense models have F with one row per link and one column per non-zero
+// eigenvalue of Σ (rank-deficient covariances sample exactly) and no Idio;
+// the factor model has K ≪ links columns and Idio, so nothing of size
+// links × links is ever held.
 type Gaussian struct {
 	Mean  []float64
-	SD    []float64
+	SD    []float64  // total standard deviation of each link
 	F     *mat.Dense // nil for independent links
+	Idio  []float64  // factor model: each link's own standard deviation; nil otherwise
 	Spec  engine.Correlation
 	Stats CorrStats
 }
@@ -48,9 +53,9 @@ const DenseLinkLimit = 4000
 // New builds the model from the network's means, variances and correlation.
 func New(net *engine.Network) (*Gaussian, error) {
 	n := len(net.Links)
-	if m := net.Correlation.Model; m != "" && m != "independent" && n > DenseLinkLimit {
-		return nil, engine.Errorf(engine.EINVALID, "network %s has %d links: %s correlation is dense and limited to %d links; choose independent links (--corr independent)",
-			net.Name, n, m, DenseLinkLimit)
+	if m := net.Correlation.Model; m != "" && m != "independent" && m != SpatialFactor && n > DenseLinkLimit {
+		return nil, engine.Errorf(engine.EINVALID, "network %s has %d links: %s correlation is dense and limited to %d links; choose %s (scales to any size) or independent links",
+			net.Name, n, m, DenseLinkLimit, SpatialFactor)
 	}
 	g := &Gaussian{Mean: make([]float64, n), SD: make([]float64, n), Spec: net.Correlation}
 	for e, l := range net.Links {
@@ -72,6 +77,11 @@ func New(net *engine.Network) (*Gaussian, error) {
 			return nil, err
 		}
 		g.F = scaleRows(L, g.SD)
+	case SpatialFactor:
+		if err := spatialFactorModel(g, net); err != nil {
+			return nil, err
+		}
+		return g, nil
 	case "explicit":
 		cov := mat.NewSymDense(n, nil)
 		for i := range n {
@@ -84,7 +94,7 @@ func New(net *engine.Network) (*Gaussian, error) {
 			return nil, engine.Errorf(engine.EINVALID, "network %s: explicit covariance: %v", net.Name, err)
 		}
 	default:
-		return nil, engine.Errorf(engine.EINVALID, "unknown correlation model %q (independent, random-psd, spatial or explicit)", net.Correlation.Model)
+		return nil, engine.Errorf(engine.EINVALID, "unknown correlation model %q (independent, random-psd, spatial, %s or explicit)", net.Correlation.Model, SpatialFactor)
 	}
 	_, g.Stats.Rank = g.F.Dims()
 	g.Stats.MeanAbs, g.Stats.MaxAbs = g.corrSummary()
@@ -119,7 +129,19 @@ func (g *Gaussian) Cov(i, j int) float64 {
 		}
 		return 0
 	}
-	return mat.Dot(g.F.RowView(i), g.F.RowView(j))
+	c := mat.Dot(g.F.RowView(i), g.F.RowView(j))
+	if i == j {
+		c += g.IdioVar(i)
+	}
+	return c
+}
+
+// IdioVar is link e's variance outside the factors (0 for the dense models).
+func (g *Gaussian) IdioVar(e int) float64 {
+	if g.Idio == nil {
+		return 0
+	}
+	return g.Idio[e] * g.Idio[e]
 }
 
 // SampleN draws k joint realizations into dst (row-major, k × Dim), which it
@@ -140,6 +162,9 @@ func (g *Gaussian) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 		}
 		return dst
 	}
+	if g.Idio != nil {
+		return g.sampleFactor(rng, k, dst)
+	}
 	_, r := g.F.Dims()
 	z := mat.NewDense(k, r, nil)
 	raw := z.RawMatrix().Data
@@ -152,6 +177,24 @@ func (g *Gaussian) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 		row := dst[s*n : (s+1)*n]
 		for e := range row {
 			row[e] = floor(row[e] + g.Mean[e])
+		}
+	}
+	return dst
+}
+
+// sampleFactor draws row by row: the K factor variates, then one own
+// variate per link, so drawing a pool in chunks gives the same realizations.
+func (g *Gaussian) sampleFactor(rng *rand.Rand, k int, dst []float64) []float64 {
+	n := g.Dim()
+	_, r := g.F.Dims()
+	z := make([]float64, r)
+	for s := range k {
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		row := dst[s*n : (s+1)*n]
+		for e := range row {
+			row[e] = floor(g.Mean[e] + floats.Dot(g.F.RawRowView(e), z) + g.Idio[e]*rng.NormFloat64())
 		}
 	}
 	return dst

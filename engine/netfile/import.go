@@ -482,6 +482,10 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 // the positive mean every method needs.
 const ZeroTimeMean = linktime.Floor
 
+// DefaultFactorStrength is the correlation between coincident links of the
+// spatial factor model a large network gets by default (as --corr-strength).
+const DefaultFactorStrength = 0.5
+
 func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
 	var probs engine.Problems
 	rows, err := ReadLinkCSV(bytes.NewReader(r.csv.Data), r.csv.Name)
@@ -531,14 +535,18 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 	case len(net.Links) <= DenseLinkLimit:
 		net.Correlation = engine.Correlation{Model: "random-psd", Seed: DefaultCorrSeed}
 		rep.note("correlation: random-psd (the paper's recipe), seed %d", DefaultCorrSeed)
+	case net.Coords != engine.CoordNone:
+		net.Correlation = engine.Correlation{Model: linktime.SpatialFactor, Strength: DefaultFactorStrength, Factors: linktime.DefaultFactors}
+		rep.note("correlation: %s, %d factors, strength %g (%d links is over the dense models' limit of %d; this model scales)",
+			linktime.SpatialFactor, linktime.DefaultFactors, DefaultFactorStrength, len(net.Links), DenseLinkLimit)
 	default:
 		net.Correlation = engine.Correlation{Model: "independent"}
-		rep.note("correlation: independent (%d links is over the dense models' limit of %d)", len(net.Links), DenseLinkLimit)
+		rep.note("correlation: independent (%d links is over the dense models' limit of %d, and without coordinates the spatial factor model has nothing to stand on)", len(net.Links), DenseLinkLimit)
 	}
 	if net.Correlation.Model == "explicit" && o.PSDProject {
 		rep.Problems = append(rep.Problems, projectIfNeeded(net, rep)...)
 	}
-	if net.Correlation.Model == "spatial" && net.Correlation.Length == 0 {
+	if m := net.Correlation.Model; (m == "spatial" || m == linktime.SpatialFactor) && net.Correlation.Length == 0 {
 		net.Correlation.Length = linktime.DefaultSpatialLength(net)
 		rep.note("spatial correlation length: %.4g (drawing-frame units)", net.Correlation.Length)
 	}

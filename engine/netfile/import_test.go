@@ -193,7 +193,7 @@ func TestImportBadFiles(t *testing.T) {
 			[]string{"ods: field ods[0]: OD 1-4: the destination cannot be reached from the origin"}},
 		{"od unknown node", csvFile("1,2,3,1\n"), netfile.ImportOptions{ODs: []string{"1-7"}}, []string{"OD \"1-7\": no such node pair"}},
 		{"over the dense limit", csvFile(big(netfile.DenseLinkLimit + 1)), netfile.ImportOptions{Corr: engine.Correlation{Model: "random-psd"}, ODs: []string{"0-1"}},
-			[]string{"random-psd correlation holds a dense 4001 × 4001 covariance; it is limited to 4000 links: choose independent links"}},
+			[]string{"random-psd correlation holds a dense 4001 × 4001 covariance; it is limited to 4000 links: choose spatial-factor (scales to any size) or independent links"}},
 		{"over the size limit", csvFile(big(netfile.MaxLinks + 1)), netfile.ImportOptions{ODs: []string{"0-1"}},
 			[]string{"50001 links: ontime takes at most 50000", "50002 nodes: ontime takes at most 20000"}},
 		{"unknown file", []netfile.File{{Name: "notes.txt", Data: []byte("x")}}, netfile.ImportOptions{}, []string{"notes.txt: unknown kind of file"}},
@@ -243,6 +243,10 @@ func TestImportRealTNTPFiles(t *testing.T) {
 	}{
 		{"berlin-mitte-center_net.tntp", 398 + 35, 871, []string{"288 links have a zero time", "zone centroids (nodes below FIRST THRU NODE 37)"}},
 		{"ChicagoSketch_net.tntp", 933, 2950, []string{"congested Cost of ChicagoSketch_flow.tntp", "coordinates read as planar"}},
+		// a flow file with a metadata block and "Tail Head" columns; over
+		// the dense models' limit, so the scalable model by default
+		{"ChicagoRegional_net.tntp", 12982 + 1787, 39018, []string{"congested Cost of ChicagoRegional_flow.tntp",
+			"correlation: spatial-factor, 64 factors, strength 0.5 (39018 links is over the dense models' limit of 4000; this model scales)"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, tc.file)); err != nil {

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
 // FormatName and FormatVersion identify ontime's own network format.
@@ -46,10 +47,11 @@ type jsonLink struct {
 }
 
 type jsonCorrelation struct {
-	Model      string      `json:"model"` // independent | random-psd | spatial | explicit
+	Model      string      `json:"model"` // independent | random-psd | spatial | spatial-factor | explicit
 	Seed       uint64      `json:"seed,omitempty"`
 	Strength   float64     `json:"strength,omitempty"`
 	Length     float64     `json:"length,omitempty"`
+	Factors    int         `json:"factors,omitempty"`
 	Covariance [][]float64 `json:"covariance,omitempty"`
 }
 
@@ -58,7 +60,7 @@ func WriteJSON(w io.Writer, net *engine.Network) error {
 	jn := jsonNetwork{Format: FormatName, Version: FormatVersion, Name: net.Name, Description: net.Description,
 		Coordinates: string(net.Coords), StepCap: net.StepCap, Zones: net.Zones,
 		Correlation: jsonCorrelation{Model: net.Correlation.Model, Seed: net.Correlation.Seed,
-			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Covariance: net.Correlation.Covariance}}
+			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Factors: net.Correlation.Factors, Covariance: net.Correlation.Covariance}}
 	for _, n := range net.Nodes {
 		jn.Nodes = append(jn.Nodes, jsonNode{n.ID, n.Coord[0], n.Coord[1]})
 	}
@@ -137,7 +139,7 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 	}
 	net.Index()
 	c := jn.Correlation
-	net.Correlation = engine.Correlation{Model: c.Model, Seed: c.Seed, Strength: c.Strength, Length: c.Length, Covariance: c.Covariance}
+	net.Correlation = engine.Correlation{Model: c.Model, Seed: c.Seed, Strength: c.Strength, Length: c.Length, Factors: c.Factors, Covariance: c.Covariance}
 	if err := checkCorrelation(net, func(field string, path []any, format string, args ...any) error {
 		return bad("correlation"+field, append([]any{"correlation"}, path...), format, args...)
 	}); err != nil {
@@ -166,12 +168,15 @@ func checkCorrelation(net *engine.Network, bad func(field string, path []any, fo
 	c := net.Correlation
 	switch c.Model {
 	case "independent", "random-psd":
-	case "spatial":
+	case "spatial", linktime.SpatialFactor:
 		if c.Strength < 0 || c.Strength > 1 {
 			return bad(".strength", []any{"strength"}, "must be in [0, 1], got %v", c.Strength)
 		}
 		if !(c.Length > 0) {
 			return bad(".length", []any{"length"}, "must be positive, got %v", c.Length)
+		}
+		if c.Factors < 0 || c.Factors > linktime.MaxFactors {
+			return bad(".factors", []any{"factors"}, "must be 1 to %d (0 or absent: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors)
 		}
 	case "explicit":
 		n := len(net.Links)

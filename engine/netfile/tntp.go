@@ -200,7 +200,8 @@ type FlowRow struct {
 	Volume, Cost float64
 }
 
-// ReadTNTPFlow reads a TNTP _flow file ("From To Volume Cost" header).
+// ReadTNTPFlow reads a TNTP _flow file ("From To Volume Cost" header; some
+// files name the ends "Tail Head" and open with a metadata block).
 func ReadTNTPFlow(r io.Reader, file string) ([]FlowRow, error) {
 	var rows []FlowRow
 	err := readTable(r, file, []string{"from", "to", "volume", "cost"}, func(line int, f map[string]string) error {
@@ -243,6 +244,10 @@ func ReadTNTPNodes(r io.Reader, file string) ([]NodeCoord, error) {
 	return nodes, err
 }
 
+// columnAlias maps other names TNTP files give a column to the one readTable
+// callers ask for (Chicago Regional's flow file says "Tail Head").
+var columnAlias = map[string]string{"tail": "from", "head": "to"}
+
 // readTable reads a whitespace-separated table whose first non-empty line is
 // a header; columns are matched by lower-cased name.
 func readTable(r io.Reader, file string, need []string, row func(line int, f map[string]string) error) error {
@@ -255,12 +260,16 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 			break
 		}
 		f := fields(s)
-		if len(f) == 0 {
-			continue
+		if len(f) == 0 || (header == nil && strings.HasPrefix(f[0], "<")) {
+			continue // blank, or a metadata line (<NUMBER OF ZONES> …) before the header
 		}
 		if header == nil {
 			for _, h := range f {
-				header = append(header, strings.ToLower(h))
+				h = strings.ToLower(h)
+				if a, ok := columnAlias[h]; ok {
+					h = a
+				}
+				header = append(header, h)
 			}
 			for _, n := range need {
 				if !slices.Contains(header, n) {

@@ -81,14 +81,17 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	switch c.Model {
 	case "random-psd", "spatial", "explicit":
 		if len(net.Links) > DenseLinkLimit {
-			probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation holds a dense %d × %d covariance; it is limited to %d links: choose independent links for this network", c.Model, len(net.Links), len(net.Links), DenseLinkLimit))
+			probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation holds a dense %d × %d covariance; it is limited to %d links: choose spatial-factor (scales to any size) or independent links for this network", c.Model, len(net.Links), len(net.Links), DenseLinkLimit))
 		}
-	case "independent":
+	case "independent", linktime.SpatialFactor:
 	default:
-		probs = append(probs, engine.InputError("correlation", 0, "model", "unknown model %q (independent, random-psd, spatial or explicit)", c.Model))
+		probs = append(probs, engine.InputError("correlation", 0, "model", "unknown model %q (independent, random-psd, spatial, %s or explicit)", c.Model, linktime.SpatialFactor))
 	}
-	if c.Model == "spatial" && (c.Strength < 0 || c.Strength > 1) {
+	if (c.Model == "spatial" || c.Model == linktime.SpatialFactor) && (c.Strength < 0 || c.Strength > 1) {
 		probs = append(probs, engine.InputError("correlation", 0, "strength", "must be in [0, 1], got %v", c.Strength))
+	}
+	if c.Model == linktime.SpatialFactor && (c.Factors < 0 || c.Factors > linktime.MaxFactors) {
+		probs = append(probs, engine.InputError("correlation", 0, "factors", "must be 1 to %d (0: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors))
 	}
 	if c.Model == "explicit" && len(probs) == 0 {
 		probs = append(probs, checkCovariance(net, src.file(), o.PSDProject)...)

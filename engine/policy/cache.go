@@ -22,6 +22,9 @@ func (env *Env) cacheKey(method string, settings any) string {
 	}
 	c := env.Model.Spec
 	fmt.Fprintf(h, "|%s|%d|%v|%v|%v", c.Model, c.Seed, c.Strength, c.Length, c.Covariance)
+	if c.Factors != 0 { // appended only when set, so existing cache keys stay
+		fmt.Fprintf(h, "|factors %d", c.Factors)
+	}
 	mb := env.MaxBudget()
 	ds := make([]int, 0, len(mb))
 	for d := range mb {

@@ -32,6 +32,7 @@ type contPath struct {
 	links []int
 	mean  float64
 	load  []float64
+	own   float64 // Σ_e Idio_e² (the factor model's own variances)
 }
 
 // NewCGR returns the policy with k continuation candidates per node.
@@ -62,6 +63,7 @@ func (c *CGR) continuations(j, d int) []contPath {
 			p[i].mean += c.model.Mean[e]
 			if p[i].load != nil {
 				floats.Add(p[i].load, c.model.F.RawRowView(e))
+				p[i].own += c.model.IdioVar(e)
 			}
 		}
 	}
@@ -92,7 +94,7 @@ func (c *CGR) Act(o *engine.Observation) int {
 				mean, sd = cond.Sum(route)
 			} else {
 				floats.AddTo(load, p.load, c.model.F.RawRowView(e))
-				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load)
+				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load, p.own+c.model.IdioVar(e))
 			}
 			if pr := onTime(o.Remaining, mean, sd); pr > bestP+scoreTie {
 				best, bestP = e, pr

@@ -24,6 +24,12 @@ import (
 // One table per destination covers every budget up to the largest asked.
 // The policy acts on (node, remaining budget, links left) by evaluating the
 // recursion's right-hand side at the true remaining budget.
+//
+// Memory: a capped table holds (cap+1) × nodes × budget bins float32s. On a
+// city (Chicago Regional: cap 162, 14,769 nodes, 1,400 bins) that is 13 GB
+// a destination, so above DOTTableLimit the table drops the links-left
+// dimension and solves the uncapped recursion (83 MB there): the policy then
+// ignores the cap, which the episode still enforces. CapIgnored says so.
 type DOT struct {
 	net   *engine.Network
 	Delta float64
@@ -31,7 +37,13 @@ type DOT struct {
 	pmf   []linkPMF
 	mu    sync.Mutex
 	tabs  map[int]*dotTable
+	// CapIgnored is set when a table was too large to carry the step cap.
+	CapIgnored bool
 }
+
+// DOTTableLimit is the most bytes one destination's table may take with the
+// links-left dimension; above it the table is uncapped (see DOT).
+const DOTTableLimit = 1 << 30
 
 type linkPMF struct {
 	lo int       // p[0] is the probability of bin lo (lo ≥ 1)
@@ -88,8 +100,11 @@ func (d *DOT) Solve(dest int, maxBudget float64) {
 func (d *DOT) solve(dest, n int) *dotTable {
 	nn := len(d.net.Nodes)
 	levels := 1
-	if d.cap > 0 {
+	capped := d.cap > 0 && int64(d.cap+1)*int64(nn)*int64(n)*4 <= DOTTableLimit
+	if capped {
 		levels = d.cap + 1
+	} else if d.cap > 0 {
+		d.CapIgnored = true
 	}
 	t := &dotTable{n: n, u: make([][]float32, levels)}
 	prev := make([]float64, nn*n)
@@ -104,7 +119,7 @@ func (d *DOT) solve(dest, n int) *dotTable {
 			t.u[h][i] = float32(x)
 		}
 	}
-	if d.cap <= 0 {
+	if !capped {
 		// No cap: one level, filled in increasing budget so u_j(t − kΔ),
 		// k ≥ 1, is final when u_i(t) is computed.
 		cur = prev
@@ -124,7 +139,7 @@ func (d *DOT) solve(dest, n int) *dotTable {
 		return t
 	}
 	store(0, prev)
-	for h := 1; h <= d.cap; h++ {
+	for h := 1; h < levels; h++ {
 		for i := range nn {
 			row := cur[i*n : (i+1)*n]
 			if i == dest {
@@ -183,7 +198,7 @@ func (d *DOT) Value(dest, i int, remaining float64, left int) float64 {
 		return 0
 	}
 	b = min(b, t.n-1)
-	return float64(t.u[d.level(left)][i*t.n+b])
+	return float64(t.u[t.level(left)][i*t.n+b])
 }
 
 func (d *DOT) table(dest int, remaining float64) *dotTable {
@@ -199,11 +214,12 @@ func (d *DOT) table(dest int, remaining float64) *dotTable {
 	return t
 }
 
-func (d *DOT) level(left int) int {
-	if d.cap <= 0 {
+// level is the table level for links left (0 in an uncapped table).
+func (t *dotTable) level(left int) int {
+	if len(t.u) == 1 {
 		return 0
 	}
-	return max(0, min(left, d.cap))
+	return max(0, min(left, len(t.u)-1))
 }
 
 // score is the recursion's right-hand side for link e at the true remaining
@@ -220,7 +236,7 @@ func (d *DOT) scorePMF(dest, j int, pm linkPMF, remaining float64, left int) flo
 		return 0
 	}
 	b = min(b, t.n-1)
-	lvl := d.level(left - 1)
+	lvl := t.level(left - 1)
 	u := t.u[lvl][j*t.n : (j+1)*t.n]
 	s := 0.0
 	for k := pm.lo; k < pm.lo+len(pm.p) && k <= b; k++ {

@@ -29,7 +29,8 @@ type Spec struct {
 	OutLinks    [][]int     `json:"out_links"`
 	Mean        []float64   `json:"mean"`
 	SD          []float64   `json:"sd"`
-	Factor      [][]float64 `json:"factor,omitempty"` // Σ = F Fᵀ; absent for independent links
+	Factor      [][]float64 `json:"factor,omitempty"` // Σ = F Fᵀ (+ diag(Idio²)); absent for independent links
+	Idio        []float64   `json:"idio,omitempty"`   // the factor model's own deviations; absent for the dense models
 	Floor       float64     `json:"floor"`
 	Correlation string      `json:"correlation"`
 	// ODs are the pairs the model covers; ODWeights how often training
@@ -97,6 +98,7 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 		for i := range n {
 			s.Factor[i] = append([]float64(nil), m.F.RawRowView(i)[:r]...)
 		}
+		s.Idio = m.Idio
 	}
 	if len(o.ODs) == 0 {
 		return nil, engine.Errorf(engine.EINVALID, "network %s: no OD pairs to train for", net.Name)

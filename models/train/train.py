@@ -46,6 +46,9 @@ class World:
         self.sd = torch.tensor(spec["sd"], dtype=torch.float32, device=device)
         self.factor = (torch.tensor(spec["factor"], dtype=torch.float32, device=device)
                        if spec.get("factor") else None)
+        # the spatial factor model: each link's own deviation beside the factors
+        self.idio = (torch.tensor(spec["idio"], dtype=torch.float32, device=device)
+                     if spec.get("idio") else None)
         self.floor = spec["floor"]
         amask = torch.zeros(self.N, self.E, dtype=torch.bool)
         for i, out in enumerate(spec["out_links"]):
@@ -81,6 +84,8 @@ class World:
         z_dim = self.factor.shape[1] if self.factor is not None else self.E
         z = torch.randn(n, z_dim, generator=gen, device=self.dev)
         x = self.mean + (z @ self.factor.T if self.factor is not None else z * self.sd)
+        if self.idio is not None:
+            x = x + torch.randn(n, self.E, generator=gen, device=self.dev) * self.idio
         return x.clamp(min=self.floor)
 
 

@@ -3,6 +3,7 @@
 // frame (metres for lon/lat networks); y is north.
 import L from "leaflet";
 import { getJSON } from "./util.js";
+import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
 
 const fmt = (x, d = 2) => Number(x).toFixed(d);
 
@@ -21,6 +22,7 @@ export function loadNetwork(name, src) {
 }
 
 export function drawNetwork(el, net, { onNodeClick } = {}) {
+  if (net.links.length > BIG_LINKS) return drawBigNetwork(el, net, { onNodeClick }, { ramp, fmt });
   const map = L.map(el, { crs: L.CRS.Simple, minZoom: -12, maxZoom: 6, zoomSnap: 0.25, attributionControl: false });
   const ll = (n) => L.latLng(n.y, n.x);
   const bounds = L.latLngBounds(net.nodes.map(ll));

@@ -1,0 +1,152 @@
+// The map of a city-sized network (thousands of links): one canvas, no DOM
+// per link or node. Links are drawn as a few multi-segment polylines, one
+// per shade; hover and clicks find the nearest link or node through a grid
+// index, so the cost of a mouse move does not grow with the network.
+import L from "leaflet";
+
+// BIG_LINKS is where the map switches from one SVG path per link (hover
+// and click handlers on each) to this renderer.
+export const BIG_LINKS = 3000;
+
+const SHADES = 8; // colour classes a shading is drawn in
+const HOVER_PX = 6; // how near the pointer a link must be to be picked
+const CLICK_PX = 10; // how near a click must be to a node
+
+// gridIndex buckets items by the cells their bounding boxes touch.
+function gridIndex(items, box, minX, minY, cell, cols, rows) {
+  const cells = new Map();
+  const clampX = (x) => Math.max(0, Math.min(cols - 1, Math.floor((x - minX) / cell)));
+  const clampY = (y) => Math.max(0, Math.min(rows - 1, Math.floor((y - minY) / cell)));
+  items.forEach((it, i) => {
+    const [x0, y0, x1, y1] = box(it);
+    for (let cx = clampX(x0); cx <= clampX(x1); cx++) {
+      for (let cy = clampY(y0); cy <= clampY(y1); cy++) {
+        const k = cy * cols + cx;
+        if (!cells.has(k)) cells.set(k, []);
+        cells.get(k).push(i);
+      }
+    }
+  });
+  // near calls fn for each item in the cells within r of (x, y).
+  return (x, y, r, fn) => {
+    for (let cx = clampX(x - r); cx <= clampX(x + r); cx++) {
+      for (let cy = clampY(y - r); cy <= clampY(y + r); cy++) {
+        for (const i of cells.get(cy * cols + cx) || []) fn(i);
+      }
+    }
+  };
+}
+
+function segDist(px, py, ax, ay, bx, by) {
+  const dx = bx - ax, dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
+  return Math.hypot(px - ax - t * dx, py - ay - t * dy);
+}
+
+export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
+  const renderer = L.canvas({ padding: 0.3 });
+  const map = L.map(el, { crs: L.CRS.Simple, minZoom: -12, maxZoom: 6, zoomSnap: 0.25, attributionControl: false, preferCanvas: true, renderer });
+  el.dataset.renderer = "canvas";
+  const ll = (n) => L.latLng(n.y, n.x);
+  const N = net.nodes, E = net.links;
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const n of N) {
+    minX = Math.min(minX, n.x); maxX = Math.max(maxX, n.x);
+    minY = Math.min(minY, n.y); maxY = Math.max(maxY, n.y);
+  }
+  const side = Math.max(maxX - minX, maxY - minY) || 1;
+  const cols = 256, cell = side / cols;
+  const linkAt = gridIndex(E, (l) => {
+    const a = N[l.from], b = N[l.to];
+    return [Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)];
+  }, minX, minY, cell, cols, cols);
+  const nodeAt = gridIndex(N, (n) => [n.x, n.y, n.x, n.y], minX, minY, cell, cols, cols);
+  map.fitBounds(L.latLngBounds([minY, minX], [maxY, maxX]).pad(0.05));
+
+  // one polyline per shade: its rings are the links of that class
+  let shades = [];
+  const seg = (l) => [ll(N[l.from]), ll(N[l.to])];
+  function draw(classOf) {
+    shades.forEach((p) => p.remove());
+    const rings = Array.from({ length: SHADES }, () => []);
+    E.forEach((l, i) => rings[classOf(i)].push(seg(l)));
+    shades = rings.map((r, k) => L.polyline(r, { renderer, weight: 1.5, color: ramp(k / (SHADES - 1)), opacity: 0.9, interactive: false }).addTo(map));
+    el.dataset.linksDrawn = String(E.length);
+  }
+  draw(() => 0);
+
+  function colorBy(what) {
+    const vals = E.map((l) => (what === "cv" ? l.sd / l.mean : l.mean));
+    const sorted = [...vals].sort((a, b) => a - b);
+    const lo = sorted[0], hi = sorted[Math.floor(sorted.length * 0.98)] || sorted[sorted.length - 1];
+    draw((i) => Math.max(0, Math.min(SHADES - 1, Math.floor(((vals[i] - lo) / (hi - lo || 1)) * SHADES))));
+    return { lo, hi, label: what === "cv" ? "coefficient of variation" : "mean time (min)", ramp };
+  }
+
+  // hover: the nearest link within HOVER_PX, one highlight and one tooltip
+  const hi = L.polyline([], { renderer, weight: 5, color: "#08306b", interactive: false });
+  const tip = L.tooltip({ sticky: true, direction: "top", offset: [0, -8] });
+  let pending = null, queued = false;
+  const perPx = () => 1 / Math.pow(2, map.getZoom()); // CRS.Simple: 2^zoom px a unit
+  map.on("mousemove", (ev) => {
+    pending = ev.latlng;
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      const p = pending;
+      const r = HOVER_PX * perPx();
+      let best = -1, bestD = r;
+      linkAt(p.lng, p.lat, r, (i) => {
+        const a = N[E[i].from], b = N[E[i].to];
+        const d = segDist(p.lng, p.lat, a.x, a.y, b.x, b.y);
+        if (d < bestD) { best = i; bestD = d; }
+      });
+      if (best < 0) {
+        hi.remove();
+        map.closeTooltip(tip);
+        return;
+      }
+      const l = E[best];
+      hi.setLatLngs(seg(l)).addTo(map);
+      tip.setLatLng(p).setContent(`link ${l.id}: ${N[l.from].id} → ${N[l.to].id}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
+      if (!map.hasLayer(tip)) tip.addTo(map);
+    });
+  });
+  map.on("mouseout", () => { hi.remove(); map.closeTooltip(tip); });
+  if (onNodeClick) {
+    map.on("click", (ev) => {
+      const r = CLICK_PX * perPx();
+      let best = -1, bestD = r;
+      nodeAt(ev.latlng.lng, ev.latlng.lat, r, (i) => {
+        const d = Math.hypot(N[i].x - ev.latlng.lng, N[i].y - ev.latlng.lat);
+        if (d < bestD) { best = i; bestD = d; }
+      });
+      if (best >= 0) onNodeClick(best, N[best]);
+    });
+  }
+
+  // only the marked nodes (origin, destination) exist as markers
+  const marks = new Map();
+  function markNode(i, kind) {
+    if (marks.has(i)) {
+      marks.get(i).remove();
+      marks.delete(i);
+    }
+    if (kind === "none") return;
+    const m = L.circleMarker(ll(N[i]), { renderer, radius: 6, color: "#333", weight: 1, fillColor: kind === "origin" ? "#1a9850" : "#d73027", fillOpacity: 1 });
+    m.bindTooltip(`node ${N[i].id}`, { direction: "top" });
+    marks.set(i, m.addTo(map));
+  }
+
+  let routes = [];
+  function addStep(key, color, k, linkId) {
+    routes.push(L.polyline(seg(E[linkId]), { renderer, weight: 4, color, opacity: 0.95, interactive: false }).addTo(map));
+  }
+  function clearPaths() {
+    routes.forEach((l) => l.remove());
+    routes = [];
+  }
+  return { map, colorBy, addStep, clearPaths, markNode, links: [], nodes: [] };
+}
