@@ -51,7 +51,12 @@ func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, mapJSON(n.Net))
+	e := s.maps.get(n)
+	if e.err != nil {
+		s.fail(w, r, e.err)
+		return
+	}
+	e.serve(w, r)
 }
 
 // mapJSON is what the map draws of a network.
@@ -61,7 +66,7 @@ func mapJSON(net *engine.Network) networkJSON {
 		out.Nodes = append(out.Nodes, nodeJSON{ID: nd.ID, X: nd.X, Y: nd.Y})
 	}
 	for i, l := range net.Links {
-		out.Links = append(out.Links, linkJSON{ID: i, From: l.From, To: l.To, Mean: l.Mean, SD: l.SD()})
+		out.Links = append(out.Links, linkJSON{ID: i, From: l.From, To: l.To, Mean: sig4(l.Mean), SD: sig4(l.SD())})
 	}
 	for _, od := range net.ODs {
 		tree := net.LET(od.Destination)
@@ -69,6 +74,13 @@ func mapJSON(net *engine.Network) networkJSON {
 			LETTime: tree.Time[od.Origin], LETPath: tree.Path(od.Origin, net)})
 	}
 	return out
+}
+
+// sig4 rounds to 4 significant digits: the map shows 2 decimals, and full
+// precision made a city's map JSON a third larger.
+func sig4(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	return v
 }
 
 // teachJSON is the five-node example at an observed A→B time.

@@ -28,6 +28,7 @@ type Deps struct {
 
 type server struct {
 	Deps
+	maps *mapCache
 }
 
 // NewServer returns the dashboard's handler.
@@ -35,7 +36,7 @@ func NewServer(d Deps) http.Handler {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &server{Deps: d}
+	s := &server{Deps: d, maps: &mapCache{}}
 	r := chi.NewRouter()
 	s.routes(r)
 	return r

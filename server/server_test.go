@@ -130,7 +130,23 @@ func TestErrorsFollowAccept(t *testing.T) {
 
 func TestNetworkJSON(t *testing.T) {
 	ts := newTestServer(t)
-	_, body := get(t, ts, "/api/networks/twobranch")
+	res, body := get(t, ts, "/api/networks/twobranch")
+	// The map JSON is cached gzipped: served so to a client that takes gzip
+	// (Go's transport asks and decompresses), and plain to one that does not.
+	if !res.Uncompressed || res.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("gzip: uncompressed by the transport %v, headers %v", res.Uncompressed, res.Header)
+	}
+	req, _ := http.NewRequest("GET", ts.URL+"/api/networks/twobranch", nil)
+	req.Header.Set("Accept-Encoding", "identity")
+	plain, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := io.ReadAll(plain.Body)
+	plain.Body.Close()
+	if plain.Header.Get("Content-Encoding") != "" || string(pb) != body {
+		t.Errorf("plain: encoding %q, body differs: %.100s", plain.Header.Get("Content-Encoding"), pb)
+	}
 	var n networkJSON
 	if err := json.Unmarshal([]byte(body), &n); err != nil {
 		t.Fatal(err)

@@ -23,7 +23,23 @@ type CGR struct {
 	k     int
 	cap   int
 	mu    sync.Mutex
-	conts map[[2]int][]contPath // (node, destination) → candidate paths
+	conts map[[2]int][]contPath     // (node, destination) → candidate paths
+	trees map[int]*engine.LETTree // destination → LET tree (k = 1)
+}
+
+// CGRYenLinkLimit is the network size up to which cgr's continuations are
+// Yen's k shortest paths. Above it (a city: Yen's k = 10 from one node runs
+// about a thousand Dijkstra searches over 15,000 nodes, and a trip meets
+// hundreds of nodes) the continuation is the one LET path from the link's
+// head, read off the destination's LET tree.
+const CGRYenLinkLimit = 4000
+
+// CGRK is cgr's number of continuation candidates on net.
+func CGRK(net *engine.Network) int {
+	if len(net.Links) > CGRYenLinkLimit {
+		return 1
+	}
+	return 10
 }
 
 // contPath is a continuation with its mean and loading Σ_e F_e precomputed,
@@ -37,7 +53,22 @@ type contPath struct {
 
 // NewCGR returns the policy with k continuation candidates per node.
 func NewCGR(net *engine.Network, model *linktime.Gaussian, k int) *CGR {
-	return &CGR{net: net, model: model, k: k, cap: net.StepCap, conts: map[[2]int][]contPath{}}
+	return &CGR{net: net, model: model, k: k, cap: net.StepCap, conts: map[[2]int][]contPath{}, trees: map[int]*engine.LETTree{}}
+}
+
+// letPath is the LET path from j to d (nil when d is unreachable).
+func (c *CGR) letPath(j, d int) [][]int {
+	c.mu.Lock()
+	t, ok := c.trees[d]
+	if !ok {
+		t = c.net.LET(d)
+		c.trees[d] = t
+	}
+	c.mu.Unlock()
+	if t.Next[j] < 0 {
+		return nil
+	}
+	return [][]int{t.Path(j, c.net)}
 }
 
 func (c *CGR) continuations(j, d int) []contPath {
@@ -49,7 +80,11 @@ func (c *CGR) continuations(j, d int) []contPath {
 		return p
 	}
 	paths := [][]int{nil}
-	if j != d {
+	switch {
+	case j == d:
+	case c.k <= 1:
+		paths = c.letPath(j, d)
+	default:
 		paths = kShortest(c.net, j, d, c.k, c.cap)
 	}
 	p = make([]contPath, len(paths))

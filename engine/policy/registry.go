@@ -164,7 +164,12 @@ func init() {
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
 			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
-				return NewCGR(env.Net, env.Model, 10), map[string]any{"k": 10, "correlation": env.Model.Spec.Model}, nil
+				k := CGRK(env.Net)
+				settings := map[string]any{"k": k, "correlation": env.Model.Spec.Model}
+				if k == 1 {
+					settings["continuations"] = "the LET path (network over the Yen limit)"
+				}
+				return NewCGR(env.Net, env.Model, k), settings, nil
 			}},
 		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#e69f00", Kind: Planner, Offered: true, Bench: true,
 			Doc:       "fourth-moment approach: path local search from LET on the sharp four-moment lateness bound",

@@ -1,0 +1,94 @@
+package bench_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+// cityFiles reads Chicago Regional's TNTP files (39,018 links).
+func cityFiles(tb testing.TB) []netfile.File {
+	tb.Helper()
+	p := filepath.Join(testenv.DataDir(tb), "tntp", "ChicagoRegional_net.tntp")
+	if _, err := os.Stat(p); err != nil {
+		testenv.Missing(tb, "ChicagoRegional_net.tntp in the data directory")
+	}
+	files, err := netfile.ReadFiles(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
+// peakRSSMB is the process's peak resident memory (VmHWM), in MB.
+func peakRSSMB() float64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// BenchmarkCityImport measures, on Chicago Regional, what `ontime networks
+// add` and opening the network cost: reading and validating the files, the
+// default spatial factor model, and the LET trees of the 5 OD pairs.
+// Reported: peak resident memory of the process.
+//
+//	ONTIME_DATA=../shared/networks go test -run '^$' -bench CityImport -benchtime 1x ./engine/bench/
+func BenchmarkCityImport(b *testing.B) {
+	for range b.N {
+		net, _, err := netfile.Import(cityFiles(b), netfile.ImportOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := linktime.New(net); err != nil {
+			b.Fatal(err)
+		}
+		for _, od := range net.ODs {
+			net.LET(od.Destination)
+		}
+	}
+	b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
+}
+
+// BenchmarkCityDOT measures one DOT table on Chicago Regional (the first OD
+// pair's destination, budgets up to 1.05 × its LET time): uncapped above
+// policy.DOTTableLimit, which it reports.
+//
+//	ONTIME_DATA=../shared/networks go test -run '^$' -bench CityDOT -benchtime 1x ./engine/bench/
+func BenchmarkCityDOT(b *testing.B) {
+	net, _, err := netfile.Import(cityFiles(b), netfile.ImportOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	od := net.ODs[0]
+	budget := 1.05 * net.LET(od.Destination).Time[od.Origin]
+	env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{{OD: od, Budget: budget, Cap: net.StepCap}}}
+	b.ResetTimer()
+	var dot *policy.DOT
+	for range b.N {
+		dot = policy.NewDOT(net, model, env.DefaultDOTDelta())
+		dot.Solve(od.Destination, budget)
+	}
+	b.StopTimer()
+	if dot.CapIgnored {
+		b.Logf("the table dropped the step cap (%d links) to stay under %d bytes", net.StepCap, policy.DOTTableLimit)
+	}
+	b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
+}
+
