@@ -91,4 +91,3 @@ func BenchmarkCityDOT(b *testing.B) {
 	}
 	b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
 }
-

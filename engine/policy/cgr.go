@@ -23,7 +23,7 @@ type CGR struct {
 	k     int
 	cap   int
 	mu    sync.Mutex
-	conts map[[2]int][]contPath     // (node, destination) → candidate paths
+	conts map[[2]int][]contPath   // (node, destination) → candidate paths
 	trees map[int]*engine.LETTree // destination → LET tree (k = 1)
 }
 
