@@ -109,6 +109,21 @@ func TestLiveMatchesThePoolsAndStops(t *testing.T) {
 	if res.Rates[1].Rate <= res.Rates[0].Rate || len(res.Curve["condrule"]) != 2 || res.Curve["let"][0] > res.Curve["let"][1] {
 		t.Errorf("rates %+v curve %v", res.Rates, res.Curve)
 	}
+	// The curve at the run's own factor is the run's rate (same
+	// realizations), whether the pools were kept or drawn again.
+	for _, keep := range []int{livePoolBytes, 0} {
+		defer func(b int) { livePoolBytes = b }(livePoolBytes)
+		livePoolBytes = keep
+		res, err := n.Live(context.Background(), LiveRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"let", "condrule"}, Episodes: 2500, Chunk: 500, Curve: []float64{1}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range []string{"let", "condrule"} {
+			if res.Curve[m][0] != res.Rates[i].Rate {
+				t.Errorf("keep %d bytes: %s curve at 1 is %v, rate %v", keep, m, res.Curve[m][0], res.Rates[i].Rate)
+			}
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	_, err = n.Live(ctx, LiveRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"let"}, Episodes: 10000, Chunk: 100},
 		func(u LiveUpdate) error { cancel(); return nil })

@@ -78,18 +78,14 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	}
 	r := &sim.Runner{Net: n.Net}
 	task := sim.Task{OD: req.OD, Budget: res.Budget, Cap: n.Net.StepCap}
-	var pools []*sim.Pool
+	pools := &livePools{n: n, kept: map[int]*sim.Pool{}}
 	out := make([]sim.Result, chunk)
 	for done := 0; done < req.Episodes; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		size := min(chunk, req.Episodes-done, PoolSize-done%PoolSize)
-		pi := done / PoolSize
-		if pi == len(pools) {
-			pools = append(pools, sim.NewPool(n.Model, n.Net.PoolKey(), sim.Test, pi, PoolSize, 0, nil))
-		}
-		p := pools[pi]
+		p := pools.get(done / PoolSize)
 		off := done % PoolSize
 		sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[off*p.Dim : (off+size)*p.Dim]}
 		for i, pol := range pols {
@@ -118,18 +114,25 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		}
 	}
 	res.Rates = rates
-	// The on-time curve over budget factors, on the same realizations.
+	// The on-time curve over budget factors, on the same realizations: pool
+	// by pool, so a pool that was not kept is drawn once more, not once per
+	// factor and method.
 	all := make([]sim.Result, min(PoolSize, req.Episodes))
-	for _, f := range req.Curve {
-		t := sim.Task{OD: req.OD, Budget: f * let, Cap: n.Net.StepCap}
-		for i, pol := range pols {
-			if pol == nil {
-				continue
-			}
-			ok, total := 0, 0
-			for _, p := range pools {
-				size := min(PoolSize, req.Episodes-p.Index*PoolSize)
-				sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[:size*p.Dim]}
+	onTime := make([][]int, len(req.Curve))
+	for k := range onTime {
+		onTime[k] = make([]int, len(pols))
+	}
+	total := 0
+	for pi := 0; pi*PoolSize < req.Episodes; pi++ {
+		p := pools.get(pi)
+		size := min(PoolSize, req.Episodes-pi*PoolSize)
+		sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[:size*p.Dim]}
+		for k, f := range req.Curve {
+			t := sim.Task{OD: req.OD, Budget: f * let, Cap: n.Net.StepCap}
+			for i, pol := range pols {
+				if pol == nil {
+					continue
+				}
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
@@ -137,17 +140,53 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 					return nil, err
 				}
 				for _, o := range all[:size] {
-					total++
 					if o.OnTime {
-						ok++
+						onTime[k][i]++
 					}
 				}
 			}
-			m := req.Methods[i]
-			res.Curve[m] = append(res.Curve[m], float64(ok)/float64(max(total, 1)))
+		}
+		total += size
+	}
+	for k := range req.Curve {
+		for i, pol := range pols {
+			if pol != nil {
+				m := req.Methods[i]
+				res.Curve[m] = append(res.Curve[m], float64(onTime[k][i])/float64(max(total, 1)))
+			}
 		}
 	}
 	return res, nil
+}
+
+// livePoolBytes is how much of the test pools a live run keeps in memory;
+// past it, a pool is drawn again when the curve reads it (Chicago Regional's
+// pool of 2,000 is 624 MB, and a run may read 100 pools).
+var livePoolBytes = 512 << 20 // a variable so a test can force the redraw
+
+// livePools hands out test pools by index: the last one drawn, and those
+// kept while they fit in livePoolBytes.
+type livePools struct {
+	n     *Net
+	kept  map[int]*sim.Pool
+	bytes int
+	last  *sim.Pool
+}
+
+func (lp *livePools) get(i int) *sim.Pool {
+	if p, ok := lp.kept[i]; ok {
+		return p
+	}
+	if lp.last != nil && lp.last.Index == i {
+		return lp.last
+	}
+	p := sim.NewPool(lp.n.Model, lp.n.Net.PoolKey(), sim.Test, i, PoolSize, 0, nil)
+	if b := len(p.X) * 8; lp.bytes+b <= livePoolBytes {
+		lp.kept[i] = p
+		lp.bytes += b
+	}
+	lp.last = p
+	return p
 }
 
 // Wilson is the 95% Wilson score interval of k successes in n trials.
