@@ -91,3 +91,48 @@ func BenchmarkCityDOT(b *testing.B) {
 	}
 	b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
 }
+
+// BenchmarkCityDecisions measures cgr's and cdot's decisions on Chicago
+// Regional (the spatial factor model): 50 realizations of the first OD
+// pair at budget factor 1, one goroutine. Reported: decisions/s.
+//
+//	ONTIME_DATA=../shared/networks go test -run '^$' -bench CityDecisions -benchtime 1x ./engine/bench/
+func BenchmarkCityDecisions(b *testing.B) {
+	net, _, err := netfile.Import(cityFiles(b), netfile.ImportOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	od := net.ODs[0]
+	task := sim.Task{OD: od, Budget: net.LET(od.Destination).Time[od.Origin], Cap: net.StepCap}
+	env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{task}}
+	pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, 50, 0, nil)
+	for _, name := range []string{"cgr", "cdot"} {
+		b.Run(name, func(b *testing.B) {
+			m, err := policy.Lookup(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pol, _, err := m.New(env)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := &sim.Runner{Net: net}
+			res := make([]sim.Result, pool.Size)
+			decisions := 0
+			b.ResetTimer()
+			for range b.N {
+				if err := r.Run(pol, task, pool, res); err != nil {
+					b.Fatal(err)
+				}
+				for _, x := range res {
+					decisions += x.Links
+				}
+			}
+			b.ReportMetric(float64(decisions)/b.Elapsed().Seconds(), "decisions/s")
+		})
+	}
+}
