@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	. "github.com/ontime-routing/ontime/engine/trainspec"
@@ -63,5 +64,40 @@ func TestEpisodesRoundTrip(t *testing.T) {
 	taken, err := ReadTaken(name + ".json")
 	if err != nil || !slices.Equal(taken[0], []int{0, 1}) {
 		t.Errorf("taken %v, %v", taken, err)
+	}
+}
+
+// The spatial factor model reaches the trainer as its K factor columns
+// and each link's own deviation: the trainer draws x = μ + F z + idio ⊙ ε.
+func TestWriteFactorModel(t *testing.T) {
+	net, err := builtin.Load("twobranch", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Correlation = engine.Correlation{Model: linktime.SpatialFactor, Strength: 0.5, Length: 10, Factors: 4}
+	m, err := linktime.New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := Write(dir, net, m, Options{ODs: net.ODs, BudgetLo: 0.98, BudgetHi: 1.02, ValidationSize: 10}); err != nil {
+		t.Fatal(err)
+	}
+	var back Spec
+	raw, _ := os.ReadFile(filepath.Join(dir, "spec.json"))
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Factor) != 5 || len(back.Factor[0]) != 4 || len(back.Idio) != 5 {
+		t.Fatalf("factor %d × %d, idio %d", len(back.Factor), len(back.Factor[0]), len(back.Idio))
+	}
+	for e := range 5 {
+		v := back.Idio[e] * back.Idio[e]
+		for _, f := range back.Factor[e] {
+			v += f * f
+		}
+		if sd := m.SD[e]; math.Abs(v-sd*sd) > 1e-9*(1+sd*sd) {
+			t.Errorf("link %d: factor and own variance %v, want σ² = %v", e, v, sd*sd)
+		}
 	}
 }
