@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -26,6 +27,20 @@ func cityFiles(tb testing.TB) []netfile.File {
 		tb.Fatal(err)
 	}
 	return files
+}
+
+// cityModel imports Chicago Regional with the defaults and builds its model.
+func cityModel(b *testing.B) (*engine.Network, *linktime.Gaussian) {
+	b.Helper()
+	net, _, err := netfile.Import(cityFiles(b), netfile.ImportOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return net, model
 }
 
 // peakRSSMB is the process's peak resident memory (VmHWM), in MB.
@@ -68,14 +83,7 @@ func BenchmarkCityImport(b *testing.B) {
 //
 //	ONTIME_DATA=../shared/networks go test -run '^$' -bench CityDOT -benchtime 1x ./engine/bench/
 func BenchmarkCityDOT(b *testing.B) {
-	net, _, err := netfile.Import(cityFiles(b), netfile.ImportOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		b.Fatal(err)
-	}
+	net, model := cityModel(b)
 	od := net.ODs[0]
 	budget := 1.05 * net.LET(od.Destination).Time[od.Origin]
 	env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{{OD: od, Budget: budget, Cap: net.StepCap}}}
@@ -98,14 +106,7 @@ func BenchmarkCityDOT(b *testing.B) {
 //
 //	ONTIME_DATA=../shared/networks go test -run '^$' -bench CityDecisions -benchtime 1x ./engine/bench/
 func BenchmarkCityDecisions(b *testing.B) {
-	net, _, err := netfile.Import(cityFiles(b), netfile.ImportOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		b.Fatal(err)
-	}
+	net, model := cityModel(b)
 	od := net.ODs[0]
 	task := sim.Task{OD: od, Budget: net.LET(od.Destination).Time[od.Origin], Cap: net.StepCap}
 	env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{task}}
