@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Static checks run by `make test`: formatting, vet, tidy module files, and
-# generated files current.
+# Static checks run by `make test`: formatting, vet, staticcheck (a go tool
+# of the module), tidy module files, and generated files current.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,7 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
+go tool staticcheck ./...
 # Without cgo the binary still builds; ONNX policies then say what is missing.
 CGO_ENABLED=0 go build -o /dev/null ./cmd/ontime
 if ! go mod tidy -diff >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -56,8 +57,10 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 		}
 	}
 	if v := q.Get("f"); v != "" {
-		if rq.factor, err = strconv.ParseFloat(v, 64); err != nil {
-			return nil, engine.Errorf(engine.EINVALID, "budget factor f=%q is not a number", v)
+		// NaN passes every range check by failing its comparisons, so it is
+		// refused here with Inf and non-positive factors.
+		if rq.factor, err = strconv.ParseFloat(v, 64); err != nil || !(rq.factor > 0) || math.IsInf(rq.factor, 0) {
+			return nil, engine.Errorf(engine.EINVALID, "budget factor f=%q: give a positive number", v)
 		}
 	}
 	if v := q.Get("r"); v != "" {

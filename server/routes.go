@@ -10,7 +10,10 @@ import (
 
 // routes lists every route of the dashboard.
 func (s *server) routes(r chi.Router) {
-	r.Use(middleware.RequestID, middleware.RealIP, middleware.Recoverer, securityHeaders)
+	// No RealIP: it trusts X-Forwarded-For from anyone (spoofable). Changes
+	// (POST) from another origin are refused: any web page could otherwise
+	// start jobs or delete networks on a dashboard its visitor can reach.
+	r.Use(middleware.RequestID, middleware.Recoverer, securityHeaders, http.NewCrossOriginProtection().Handler)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	r.Handle("/assets/*", http.StripPrefix("/assets/", assetHandler(s.Assets)))
 
@@ -64,7 +67,7 @@ func (s *server) routes(r chi.Router) {
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		next.ServeHTTP(w, r)

@@ -104,12 +104,44 @@ func TestPagesMakeNoExternalRequests(t *testing.T) {
 	}
 }
 
+// A change asked by another site's page is refused (a visitor's browser
+// could otherwise start jobs on a dashboard it reaches); the same origin, and
+// clients that send no Origin (the CLI, curl), are not.
+func TestCrossOriginChangesRefused(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		name    string
+		headers map[string]string
+		refused bool
+	}{
+		{"another site", map[string]string{"Origin": "https://elsewhere.example", "Sec-Fetch-Site": "cross-site"}, true},
+		{"another origin, no fetch metadata", map[string]string{"Origin": "https://elsewhere.example"}, true},
+		{"same origin", map[string]string{"Origin": ts.URL, "Sec-Fetch-Site": "same-origin"}, false},
+		{"no origin (CLI)", nil, false},
+	} {
+		req, _ := http.NewRequest("POST", ts.URL+"/api/bench", strings.NewReader("net=twobranch&methods=let&pools=1&size=100"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, v := range tc.headers {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if (res.StatusCode == http.StatusForbidden) != tc.refused {
+			t.Errorf("%s: status %d, refused want %v", tc.name, res.StatusCode, tc.refused)
+		}
+	}
+}
+
 // Errors answer in the form the request's Accept header asks for, on any
 // route: JSON for the front end's fetches, HTML for a browser's navigation.
 func TestErrorsFollowAccept(t *testing.T) {
 	ts := newTestServer(t)
 	for path, status := range map[string]int{"/api/networks/nowhere": 404, "/api/teach?x=abc": 400, "/api/teach?x=-1": 400,
-		"/api/bench/000000": 404, "/networks/nowhere": 404, "/compare?f=abc": 400} {
+		"/api/bench/000000": 404, "/networks/nowhere": 404, "/compare?f=abc": 400,
+		"/compare?f=NaN": 400, "/compare?f=-1": 400, "/compare?f=Inf": 400, "/live?f=NaN": 400} {
 		for _, accept := range []string{"application/json", "text/html,application/xhtml+xml,*/*;q=0.8"} {
 			req, _ := http.NewRequest("GET", ts.URL+path, nil)
 			req.Header.Set("Accept", accept)

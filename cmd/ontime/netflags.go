@@ -21,7 +21,6 @@ type netFlags struct {
 	strength float64
 	length   float64
 	factors  int
-	seedSet  bool
 }
 
 func (nf *netFlags) register(fs *flag.FlagSet) {

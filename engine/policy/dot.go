@@ -51,9 +51,8 @@ type linkPMF struct {
 }
 
 type dotTable struct {
-	n    int         // budget bins 0..n-1
-	u    [][]float32 // u[h][i*n + b]: links left h (a single level without cap)
-	done bool
+	n int         // budget bins 0..n-1
+	u [][]float32 // u[h][i*n + b]: links left h (a single level without cap)
 }
 
 // NewDOT discretizes every link's marginal law with step delta (≤ the floor).
