@@ -366,6 +366,21 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
   await shot("city-compare");
 });
 
+await test("on a 390-px phone no page is wider than the screen", async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    for (const u of ["/", `/networks/${net}`, `/compare?net=${net}`, `/live?net=${net}`, "/teach", `/bench?net=${net}`, "/models", "/jobs", "/about", "/networks/add"]) {
+      await visit(u, base + u);
+      const [sw, iw] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      assert.ok(sw <= iw, `${u}: ${sw} px wide on a ${iw}-px screen`);
+    }
+    await visit("compare", `${base}/compare?net=${net}`);
+    await shot("phone-compare");
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 await test("no external requests, no script errors", async () => {
   assert.deepEqual(external, []);
   assert.deepEqual(errors, []);
