@@ -25,6 +25,8 @@ check: setup
 
 test: check build
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race -short ./engine/... ./server/...
+	@scripts/fuzz.sh
 	node e2e/run.mjs $(BIN)
 
 # The browser tests as a newcomer meets them: no benchmark data directory.

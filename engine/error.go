@@ -8,6 +8,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 )
 
@@ -127,4 +128,12 @@ func (p Problems) Err() error {
 		return nil
 	}
 	return p
+}
+
+// PanicError turns a panic recovered in a worker goroutine into an internal
+// error carrying its stack, so the panic fails that request or job instead
+// of the whole process (a goroutine's panic cannot be recovered by the
+// request's own middleware).
+func PanicError(where string, p any) error {
+	return Errorf(EINTERNAL, "%s: panic: %v\n%s", where, p, debug.Stack())
 }

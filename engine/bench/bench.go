@@ -148,6 +148,11 @@ func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil { // a policy's bug fails the run, not the process
+					errs <- engine.PanicError("bench worker", p)
+				}
+			}()
 			r := &sim.Runner{Net: cfg.Net}
 			res := make([]sim.Result, cfg.PoolSize)
 			var buf []float64

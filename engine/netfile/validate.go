@@ -90,6 +90,9 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	if (c.Model == "spatial" || c.Model == linktime.SpatialFactor) && (c.Strength < 0 || c.Strength > 1) {
 		probs = append(probs, engine.InputError("correlation", 0, "strength", "must be in [0, 1], got %v", c.Strength))
 	}
+	if (c.Model == "spatial" || c.Model == linktime.SpatialFactor) && net.Coords == engine.CoordNone {
+		probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation decays with distance and needs node coordinates (in ontime JSON: \"coordinates\": \"planar\" or \"lonlat\")", c.Model))
+	}
 	if c.Model == linktime.SpatialFactor && (c.Factors < 0 || c.Factors > linktime.MaxFactors) {
 		probs = append(probs, engine.InputError("correlation", 0, "factors", "must be 1 to %d (0: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors))
 	}

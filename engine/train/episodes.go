@@ -240,6 +240,12 @@ func parallel(ctx context.Context, n int, f func(i int) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil { // a bug fails the training, not the process
+					once.Do(func() { first = engine.PanicError("training worker", p) })
+					next.Store(int64(n))
+				}
+			}()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || ctx.Err() != nil {

@@ -1,0 +1,35 @@
+package bench
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// A panic in a pool worker (a policy's bug) fails the run with an internal
+// error naming it; the process, and the other workers, go on.
+func TestWorkerPanicIsAnError(t *testing.T) {
+	net, err := builtin.Load("twobranch", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Net: net, Model: model, Pools: 4, PoolSize: 10, Workers: 2}
+	err = forEachPool(context.Background(), cfg, func(pool *sim.Pool, _ *sim.Runner, _ []sim.Result) error {
+		if pool.Index == 2 {
+			panic("policy bug")
+		}
+		return nil
+	})
+	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "policy bug") {
+		t.Fatalf("err %v", err)
+	}
+}

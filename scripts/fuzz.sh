@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a short, fixed time (FUZZTIME, default 10s;
+# `make test` calls it). A crasher lands in the package's testdata/fuzz/
+# and then fails `go test` as a regression test until fixed: commit it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t=${FUZZTIME:-10s}
+for pkg in $(go list ./...); do
+	dir=$(go list -f '{{.Dir}}' "$pkg")
+	for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //'); do
+		echo "fuzz: $target ($pkg, $t)"
+		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$t" "$pkg" >/tmp/fuzz.$$.log 2>&1 || {
+			cat /tmp/fuzz.$$.log >&2
+			rm -f /tmp/fuzz.$$.log
+			echo "fuzz: $target found a failing input (saved under testdata/fuzz/$target)" >&2
+			exit 1
+		}
+	done
+done
+rm -f /tmp/fuzz.$$.log
