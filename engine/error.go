@@ -19,6 +19,7 @@ const (
 	ENOTFOUND = "not_found"
 	EINTERNAL = "internal"
 	ECONFLICT = "conflict" // the request does not fit the present state (a finished job canceled)
+	ETOOMANY  = "too_many" // a bound on concurrent work is reached; try again later
 )
 
 // Error is an application error with a code and a message meant for people.

@@ -16,6 +16,7 @@ var codes = map[string]int{
 	engine.ENOTFOUND: http.StatusNotFound,
 	engine.EINTERNAL: http.StatusInternalServerError,
 	engine.ECONFLICT: http.StatusConflict,
+	engine.ETOOMANY:  http.StatusTooManyRequests,
 }
 
 func status(err error) int {

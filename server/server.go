@@ -24,11 +24,15 @@ type Deps struct {
 	// StepDelay paces the comparison animation between steps (0: as fast
 	// as the socket takes them, for tests).
 	StepDelay time.Duration
+	// MaxStreams and MaxStreamsPerClient bound concurrent streams (0: the
+	// defaults; negative: no bound).
+	MaxStreams, MaxStreamsPerClient int
 }
 
 type server struct {
 	Deps
-	maps *mapCache
+	maps    *mapCache
+	streams *streamLimit
 }
 
 // NewServer returns the dashboard's handler.
@@ -36,8 +40,19 @@ func NewServer(d Deps) http.Handler {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &server{Deps: d, maps: &mapCache{}}
+	s := &server{Deps: d, maps: &mapCache{}, streams: &streamLimit{max: orDefault(d.MaxStreams, DefaultMaxStreams), per: orDefault(d.MaxStreamsPerClient, DefaultMaxStreamsPerClient)}}
 	r := chi.NewRouter()
 	s.routes(r)
 	return r
+}
+
+// orDefault is v, def for 0, and 0 (no bound) for a negative v.
+func orDefault(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }

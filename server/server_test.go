@@ -473,3 +473,37 @@ func TestLiveStreamStopsWhenTheBrowserLeaves(t *testing.T) {
 		ts.Close()
 	}
 }
+
+// Streams are bounded per client address: past the bound a new one gets an
+// error message and is closed, and a slot frees when a stream ends.
+func TestStreamLimitPerClient(t *testing.T) {
+	l := lab.New(lab.Options{StateDir: t.TempDir()})
+	ts := httptest.NewServer(NewServer(Deps{Lab: l, Version: "test", Assets: assets.FS, StepDelay: time.Second, MaxStreamsPerClient: 1}))
+	t.Cleanup(func() { ts.Close(); l.Close() })
+	q := url.Values{"net": {"twobranch"}, "m": {"let"}}
+	first := dial(t, ts, "/ws/compare", q)
+	var msg map[string]any
+	if err := first.ReadJSON(&msg); err != nil { // the stream is open
+		t.Fatalf("first stream: %v %v", msg, err)
+	}
+	second := dial(t, ts, "/ws/compare", q)
+	msg = nil
+	if err := second.ReadJSON(&msg); err != nil || msg["type"] != "error" || !strings.Contains(msg["message"].(string), "limit for one address") {
+		t.Fatalf("second stream: %v %v", msg, err)
+	}
+	first.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c := dial(t, ts, "/ws/compare", q)
+		msg = nil
+		c.ReadJSON(&msg)
+		c.Close()
+		if msg["type"] != "error" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the slot did not free after the first stream closed: %v", msg)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -168,6 +168,14 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer st.close()
+	// The bound is told over the socket: a page cannot read the body of a
+	// refused upgrade.
+	release, err := s.streams.acquire(r)
+	if err != nil {
+		st.fail(err)
+		return
+	}
+	defer release()
 	start := time.Now()
 	n := rq.net
 	var pending []string
@@ -248,6 +256,14 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer st.close()
+	// The bound is told over the socket: a page cannot read the body of a
+	// refused upgrade.
+	release, err := s.streams.acquire(r)
+	if err != nil {
+		st.fail(err)
+		return
+	}
+	defer release()
 	n := rq.net
 	let, _ := n.Validate(rq.od, rq.factor)
 	var ms []methodJSON

@@ -32,6 +32,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	verbose := fs.Bool("v", false, "log every request's details (debug level)")
 	jobsN := fs.Int("jobs", 1, "background jobs (benchmarks, training) running at once; the rest queue")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx, for training jobs")
+	maxStreams := fs.Int("max-streams", server.DefaultMaxStreams, "comparisons and live runs streaming at once, in total (-1: no bound)")
+	perClient := fs.Int("max-streams-per-client", server.DefaultMaxStreamsPerClient, "streams at once from one client address (-1: no bound)")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -64,7 +66,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			log.Warn("network unavailable", "network", n.Name, "reason", n.Reason)
 		}
 	}
-	h := server.NewServer(server.Deps{Lab: l, Log: log, Version: version + " (" + buildCommit() + ")", Assets: assets.FS, StepDelay: *delay})
+	h := server.NewServer(server.Deps{Lab: l, Log: log, Version: version + " (" + buildCommit() + ")", Assets: assets.FS, StepDelay: *delay,
+		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
