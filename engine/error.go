@@ -15,11 +15,12 @@ import (
 // Error codes, in the style of benbjohnson/wtf: a small closed set that the
 // CLI and the HTTP layer map to exit messages and statuses in one place.
 const (
-	EINVALID  = "invalid"
-	ENOTFOUND = "not_found"
-	EINTERNAL = "internal"
-	ECONFLICT = "conflict" // the request does not fit the present state (a finished job canceled)
-	ETOOMANY  = "too_many" // a bound on concurrent work is reached; try again later
+	EINVALID   = "invalid"
+	ENOTFOUND  = "not_found"
+	EINTERNAL  = "internal"
+	ECONFLICT  = "conflict"  // the request does not fit the present state (a finished job canceled)
+	ETOOMANY   = "too_many"  // a bound on concurrent work is reached; try again later
+	EFORBIDDEN = "forbidden" // a change without the server's access token
 )
 
 // Error is an application error with a code and a message meant for people.

@@ -12,11 +12,12 @@ import (
 
 // codes maps the engine's error codes to HTTP statuses, in one place.
 var codes = map[string]int{
-	engine.EINVALID:  http.StatusBadRequest,
-	engine.ENOTFOUND: http.StatusNotFound,
-	engine.EINTERNAL: http.StatusInternalServerError,
-	engine.ECONFLICT: http.StatusConflict,
-	engine.ETOOMANY:  http.StatusTooManyRequests,
+	engine.EINVALID:   http.StatusBadRequest,
+	engine.ENOTFOUND:  http.StatusNotFound,
+	engine.EINTERNAL:  http.StatusInternalServerError,
+	engine.ECONFLICT:  http.StatusConflict,
+	engine.ETOOMANY:   http.StatusTooManyRequests,
+	engine.EFORBIDDEN: http.StatusForbidden,
 }
 
 func status(err error) int {

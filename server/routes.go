@@ -13,7 +13,7 @@ func (s *server) routes(r chi.Router) {
 	// No RealIP: it trusts X-Forwarded-For from anyone (spoofable). Changes
 	// (POST) from another origin are refused: any web page could otherwise
 	// start jobs or delete networks on a dashboard its visitor can reach.
-	r.Use(middleware.RequestID, middleware.Recoverer, securityHeaders, http.NewCrossOriginProtection().Handler)
+	r.Use(middleware.RequestID, middleware.Recoverer, securityHeaders, http.NewCrossOriginProtection().Handler, s.requireToken)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	r.Handle("/assets/*", http.StripPrefix("/assets/", assetHandler(s.Assets)))
 

@@ -27,6 +27,8 @@ type Deps struct {
 	// MaxStreams and MaxStreamsPerClient bound concurrent streams (0: the
 	// defaults; negative: no bound).
 	MaxStreams, MaxStreamsPerClient int
+	// Token, when set, is needed for every change (see requireToken).
+	Token string
 }
 
 type server struct {

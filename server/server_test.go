@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"slices"
@@ -505,5 +506,53 @@ func TestStreamLimitPerClient(t *testing.T) {
 			t.Fatalf("the slot did not free after the first stream closed: %v", msg)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// With a class token, changes need it (bearer or the cookie its link
+// sets) and viewing does not.
+func TestClassToken(t *testing.T) {
+	l := lab.New(lab.Options{StateDir: t.TempDir()})
+	ts := httptest.NewServer(NewServer(Deps{Lab: l, Version: "test", Assets: assets.FS, Token: "s3cret"}))
+	t.Cleanup(func() { ts.Close(); l.Close() })
+	post := func(c *http.Client, auth string) int {
+		req, _ := http.NewRequest("POST", ts.URL+"/api/bench", strings.NewReader("net=twobranch&m=let&pools=2&size=100"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if res, _ := get(t, ts, "/compare?net=twobranch"); res.StatusCode != 200 {
+		t.Errorf("viewing without the token: %d", res.StatusCode)
+	}
+	if s := post(http.DefaultClient, ""); s != http.StatusForbidden {
+		t.Errorf("change without the token: %d", s)
+	}
+	if s := post(http.DefaultClient, "Bearer wrong"); s != http.StatusForbidden {
+		t.Errorf("change with a wrong token: %d", s)
+	}
+	if s := post(http.DefaultClient, "Bearer s3cret"); s == http.StatusForbidden {
+		t.Errorf("change with the token: %d", s)
+	}
+	// The link sets the cookie and drops the token from the address.
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	res, err := browser.Get(ts.URL + "/bench?net=twobranch&token=s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || strings.Contains(res.Request.URL.RawQuery, "token") {
+		t.Errorf("link: %d at %s", res.StatusCode, res.Request.URL)
+	}
+	if s := post(browser, ""); s == http.StatusForbidden {
+		t.Errorf("change with the cookie: %d", s)
 	}
 }

@@ -34,6 +34,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx, for training jobs")
 	maxStreams := fs.Int("max-streams", server.DefaultMaxStreams, "comparisons and live runs streaming at once, in total (-1: no bound)")
 	perClient := fs.Int("max-streams-per-client", server.DefaultMaxStreamsPerClient, "streams at once from one client address (-1: no bound)")
+	token := fs.String("token", "", "access token for a class server: changes (uploads, jobs, deletions) need it, viewing does not (default $ONTIME_TOKEN); hand out http://HOST/?token=TOKEN")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -67,7 +68,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	h := server.NewServer(server.Deps{Lab: l, Log: log, Version: version + " (" + buildCommit() + ")", Assets: assets.FS, StepDelay: *delay,
-		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient})
+		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient, Token: orEnv(*token, getenv, "ONTIME_TOKEN")})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
