@@ -42,6 +42,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runNetworks(ctx, args[1:], getenv, stdout, stderr)
 	case "jobs":
 		return runJobs(ctx, args[1:], getenv, stdout, stderr)
+	case "loadtest":
+		return runLoadtest(ctx, args[1:], getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
 		return nil
@@ -64,6 +66,7 @@ Commands:
   train      train a GPG-HT policy for a network (PyTorch), export it to ONNX
   networks   list, show, export or fetch networks
   jobs       list or show the dashboard's background jobs, or cancel one
+  loadtest   drive a dashboard with concurrent browser-like sessions
   version    print the version and commit
 
 Run "ontime COMMAND -h" for a command's flags. Benchmark data is read from

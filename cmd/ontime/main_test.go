@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -221,5 +222,26 @@ func TestNetworksAddAndBenchStored(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, env, "bench", "--network", "grid"); err == nil {
 		t.Error("bench on a removed network")
+	}
+}
+
+// loadtest starts its own dashboard, drives it, and reports every figure
+// with no errors and the server's goroutines back to where they were.
+func TestLoadtest(t *testing.T) {
+	out, stderr, err := runCLI(t, nil, "loadtest", "--sessions", "5", "--comparisons", "2", "--network", "twobranch", "--methods", "let,condrule")
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out, stderr)
+	}
+	for _, want := range []string{"sessions 5, comparisons 10", "errors 0", "time to first frame: p50", "gap between frames", "server: goroutines"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	var before, after int
+	if i := strings.Index(out, "server: goroutines "); i >= 0 {
+		fmt.Sscanf(out[i:], "server: goroutines %d before, %d after", &before, &after)
+	}
+	if before == 0 || after > before+2 {
+		t.Errorf("goroutines %d before, %d after", before, after)
 	}
 }
