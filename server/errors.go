@@ -68,7 +68,12 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	web.ErrorPage(s.page(r, "", "Error"), code, message(err)).Render(r.Context(), w)
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func writeJSON(w http.ResponseWriter, v any) { writeJSONStatus(w, http.StatusOK, v) }
+
+// writeJSONStatus sets the JSON content type before the status: a header set
+// after WriteHeader is lost (a 202 went out as text/plain).
+func writeJSONStatus(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
 }

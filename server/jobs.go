@@ -24,8 +24,7 @@ func (s *server) handleBenchStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := s.Lab.StartBench(n, spec, s.Version)
-	w.WriteHeader(http.StatusAccepted)
-	writeJSON(w, st)
+	writeJSONStatus(w, http.StatusAccepted, st)
 }
 
 func parseBenchSpec(n *lab.Net, f map[string][]string) (lab.BenchSpec, error) {

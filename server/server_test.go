@@ -350,8 +350,8 @@ func TestBenchJob(t *testing.T) {
 	var st lab.JobStatus
 	json.NewDecoder(res.Body).Decode(&st)
 	res.Body.Close()
-	if res.StatusCode != http.StatusAccepted || st.ID == "" {
-		t.Fatalf("%d %+v", res.StatusCode, st)
+	if res.StatusCode != http.StatusAccepted || st.ID == "" || res.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("%d %s %+v", res.StatusCode, res.Header.Get("Content-Type"), st)
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for st.State != "done" {

@@ -58,9 +58,7 @@ func (s *server) formNetwork(w http.ResponseWriter, r *http.Request) (*lab.Net, 
 // clients, a redirect to the job's page for a plain form.
 func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Status) {
 	if wantsJSON(r) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusAccepted)
-		writeJSON(w, st)
+		writeJSONStatus(w, http.StatusAccepted, st)
 		return
 	}
 	http.Redirect(w, r, "/jobs/"+st.ID, http.StatusSeeOther)
@@ -235,8 +233,7 @@ func (s *server) handleUploadModel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		w.WriteHeader(http.StatusCreated)
-		writeJSON(w, m)
+		writeJSONStatus(w, http.StatusCreated, m)
 		return
 	}
 	http.Redirect(w, r, "/models?net="+url.QueryEscape(n.Net.Name)+"#user-"+n.Net.Name, http.StatusSeeOther)

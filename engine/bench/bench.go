@@ -105,6 +105,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	err := forEachPool(ctx, cfg, func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error {
 		for mi, p := range policies {
 			for ti, task := range tasks {
+				if err := ctx.Err(); err != nil { // a stop (SIGTERM, cancel) lands within one task's episodes
+					return err
+				}
 				if err := r.Run(p, task, pool, res); err != nil {
 					return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[mi], net.ODString(task.OD), err)
 				}

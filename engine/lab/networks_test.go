@@ -101,3 +101,32 @@ func TestStoredNetworkLifecycle(t *testing.T) {
 		t.Errorf("a built-in could be deleted: %v", err)
 	}
 }
+
+// Stopping the lab (SIGTERM on the dashboard) while a benchmark runs ends
+// within a bound and leaves the job recorded as stopped, never as running.
+func TestCloseStopsRunningJobs(t *testing.T) {
+	state := t.TempDir()
+	l := New(Options{StateDir: state})
+	n, err := l.Open("twobranch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := BenchSpec{Methods: []string{"let", "condrule"}, Budgets: []float64{0.9, 1, 1.1}, Pools: 10, PoolSize: 20000}
+	st := l.StartBench(n, spec, "test")
+	for st.State == "queued" {
+		time.Sleep(10 * time.Millisecond)
+		st, _, _, _ = l.Job(st.ID)
+	}
+	t0 := time.Now()
+	l.Close()
+	if d := time.Since(t0); d > closeWait+2*time.Second {
+		t.Errorf("Close took %s", d)
+	}
+	l = New(Options{StateDir: state})
+	defer l.Close()
+	l.Jobs().Recover() // what the dashboard does at start
+	st, _, _, err = l.Job(st.ID)
+	if err != nil || st.State == "running" || st.State == "queued" || st.State == "done" {
+		t.Fatalf("after the stop: %+v %v", st, err)
+	}
+}
