@@ -37,6 +37,9 @@ func storeGrid(t *testing.T, url0 string) {
 // whose status, curve and log follow the run; the model then appears on
 // the models page and runs in a comparison.
 func TestTrainFromDashboard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains or runs many episodes; the full run (make test) covers it")
+	}
 	t.Setenv("ONTIME_TRAINER", testenv.Trainer(t))
 	ts := newTestServer(t)
 	storeGrid(t, ts.URL)

@@ -31,6 +31,9 @@ func summaryOf(rep *bench.Report) map[string]map[float64]float64 {
 // while the history-using ones reach the adaptive optimum, and the
 // clairvoyant bound matches its value integrated numerically.
 func TestTwoBranchBaselines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains or runs many episodes; the full run (make test) covers it")
+	}
 	net, m := twobranch(t, "")
 	methods := []string{"let", "dot", "fma", "mlr", "bestpath", "cgr", "cdot", "clairvoyant", "pql", "ctd", "segac", "segac-let"}
 	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: methods,

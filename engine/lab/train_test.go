@@ -52,6 +52,9 @@ func waitJob(t *testing.T, l *Lab, id string, states ...string) jobs.Status {
 // validated checkpoint. A canceled job leaves no model; built-ins and bad
 // requests are refused with the reason.
 func TestTrainingJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains or runs many episodes; the full run (make test) covers it")
+	}
 	if err := exec.Command("/usr/bin/python3", "-c", "import torch, onnx").Run(); err != nil {
 		testenv.Missing(t, "PyTorch and onnx for /usr/bin/python3 (make setup installs python3-torch python3-onnx)")
 	}
@@ -155,6 +158,9 @@ func TestTrainingJob(t *testing.T) {
 
 // The learners train as a job; afterwards every request finds them built.
 func TestLearnersJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains or runs many episodes; the full run (make test) covers it")
+	}
 	l := New(Options{StateDir: t.TempDir()})
 	defer l.Close()
 	n, err := l.Open(Example)

@@ -142,6 +142,9 @@ func reliability() (*engine.Network, *linktime.Gaussian) {
 // At a generous budget the reliable methods take the steady route, at a
 // tight one the risky route, so none passes by following LET.
 func TestRiskyVersusSteady(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains or runs many episodes; the full run (make test) covers it")
+	}
 	net, m := reliability()
 	od := engine.OD{Origin: 0, Destination: 3}
 	tight, generous := 0.95*20, 1.1*20

@@ -55,6 +55,9 @@ func build(t testing.TB, env *policy.Env, name string) engine.Policy {
 // within Monte Carlo error: at B the draws of the unseen branches, given
 // the observed A→B time, tell which branch is likelier on time.
 func TestRolloutReachesTheTwoBranchOptimum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains or runs many episodes; the full run (make test) covers it")
+	}
 	net, err := builtin.Load(builtin.Example, "")
 	if err != nil {
 		t.Fatal(err)
