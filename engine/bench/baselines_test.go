@@ -97,6 +97,9 @@ func TestTwoBranchIndependentPQL(t *testing.T) {
 // method on every pool; DOT is at least every fixed-path method up to
 // discretization error; the learners come within 0.02 of DOT.
 func TestSFNIndependentSanity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs many episodes on the benchmark data; the full run (make test) covers it")
+	}
 	net, err := builtin.Load("sfn", testenv.DataDir(t))
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +149,9 @@ func TestSFNIndependentSanity(t *testing.T) {
 // DOT's default grid is fine enough: halving it moves no Sioux Falls result
 // (per OD pair and budget, on common pools) by more than 0.002.
 func TestDOTGridHalving(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs many episodes on the benchmark data; the full run (make test) covers it")
+	}
 	net, m := loadModel(t, testenv.DataDir(t), "sfn")
 	cfg := bench.Config{Net: net, Model: m, Methods: []string{"dot"}, Budgets: []float64{0.95, 1, 1.05}, ODs: net.ODs, Pools: 5, PoolSize: 2000}
 	coarse, err := bench.Run(context.Background(), cfg)

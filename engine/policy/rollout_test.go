@@ -77,6 +77,9 @@ func TestRolloutReachesTheTwoBranchOptimum(t *testing.T) {
 // paired Monte Carlo error, on two OD pairs at factor 1 (base dot, whose
 // decisions are cheap enough for many draws in a test).
 func TestRolloutAtLeastItsBase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs many episodes on the benchmark data; the full run (make test) covers it")
+	}
 	net, err := builtin.Load("sfn", testenv.DataDir(t))
 	if err != nil {
 		t.Fatal(err)
