@@ -556,3 +556,17 @@ func TestClassToken(t *testing.T) {
 		t.Errorf("change with the cookie: %d", s)
 	}
 }
+
+// Names in paths never reach outside their directory: encoded "../" in a
+// model, plot, job or network name is refused.
+func TestPathTraversalRefused(t *testing.T) {
+	ts := newTestServer(t)
+	for _, p := range []string{"/models/user/twobranch/..%2F..%2Fstate.db", "/models/user/twobranch/%2E%2E%2Fx.onnx",
+		"/plots/model/..%2F..%2Fetc%2Fpasswd", "/plots/job/..%2Fx.svg", "/api/bench/..%2F..%2Fx.json", "/networks/..%2F..%2Fetc/export",
+		"/api/networks/..%2Fsfn"} {
+		res, body := get(t, ts, p)
+		if res.StatusCode < 400 || res.StatusCode >= 500 || strings.Contains(body, "SQLite") || strings.Contains(body, "root:") {
+			t.Errorf("%s: %d %.100s", p, res.StatusCode, body)
+		}
+	}
+}
