@@ -37,13 +37,17 @@ var upgrader = websocket.Upgrader{
 // answers pongs and cancels the context when the browser leaves or says
 // stop.
 type stream struct {
-	conn   *websocket.Conn
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex
+	conn    *websocket.Conn
+	ctx     context.Context
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	release func() // the stream's slot under the server's bounds
 }
 
-func openStream(w http.ResponseWriter, r *http.Request) (*stream, error) {
+// openStream upgrades the request and takes a slot under the stream bounds;
+// past a bound it says so over the socket (a page cannot read the body of
+// a refused upgrade), closes, and returns the error.
+func (s *server) openStream(w http.ResponseWriter, r *http.Request) (*stream, error) {
 	conn, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return nil, err // the upgrader has answered the request
@@ -79,6 +83,11 @@ func openStream(w http.ResponseWriter, r *http.Request) (*stream, error) {
 			}
 		}
 	}()
+	if st.release, err = s.streams.acquire(r); err != nil {
+		st.fail(err)
+		st.close()
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -100,6 +109,9 @@ func (st *stream) close() {
 	st.mu.Unlock()
 	st.cancel()
 	st.conn.Close()
+	if st.release != nil {
+		st.release()
+	}
 }
 
 func (st *stream) fail(err error) {
@@ -163,19 +175,11 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("speed"); v == "0" {
 		delay = 0
 	}
-	st, err := openStream(w, r)
+	st, err := s.openStream(w, r)
 	if err != nil {
 		return
 	}
 	defer st.close()
-	// The bound is told over the socket: a page cannot read the body of a
-	// refused upgrade.
-	release, err := s.streams.acquire(r)
-	if err != nil {
-		st.fail(err)
-		return
-	}
-	defer release()
 	start := time.Now()
 	n := rq.net
 	var pending []string
@@ -251,19 +255,11 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	st, err := openStream(w, r)
+	st, err := s.openStream(w, r)
 	if err != nil {
 		return
 	}
 	defer st.close()
-	// The bound is told over the socket: a page cannot read the body of a
-	// refused upgrade.
-	release, err := s.streams.acquire(r)
-	if err != nil {
-		st.fail(err)
-		return
-	}
-	defer release()
 	n := rq.net
 	let, _ := n.Validate(rq.od, rq.factor)
 	var ms []methodJSON
