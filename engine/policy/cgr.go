@@ -23,8 +23,8 @@ type CGR struct {
 	k     int
 	cap   int
 	mu    sync.Mutex
-	conts map[[2]int][]contPath   // (node, destination) → candidate paths
-	trees map[int]*engine.LETTree // destination → LET tree (k = 1)
+	conts map[[2]int][]contPath // (node, destination) → candidate paths
+	let   *LET                  // LET trees, for k = 1
 }
 
 // CGRYenLinkLimit is the network size up to which cgr's continuations are
@@ -53,18 +53,12 @@ type contPath struct {
 
 // NewCGR returns the policy with k continuation candidates per node.
 func NewCGR(net *engine.Network, model *linktime.Gaussian, k int) *CGR {
-	return &CGR{net: net, model: model, k: k, cap: net.StepCap, conts: map[[2]int][]contPath{}, trees: map[int]*engine.LETTree{}}
+	return &CGR{net: net, model: model, k: k, cap: net.StepCap, conts: map[[2]int][]contPath{}, let: NewLET(net)}
 }
 
 // letPath is the LET path from j to d (nil when d is unreachable).
 func (c *CGR) letPath(j, d int) [][]int {
-	c.mu.Lock()
-	t, ok := c.trees[d]
-	if !ok {
-		t = c.net.LET(d)
-		c.trees[d] = t
-	}
-	c.mu.Unlock()
+	t := c.let.Tree(d)
 	if t.Next[j] < 0 {
 		return nil
 	}
