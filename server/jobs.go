@@ -23,7 +23,11 @@ func (s *server) handleBenchStart(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	st := s.Lab.StartBench(n, spec, s.Version)
+	st, err := s.Lab.StartBench(n, spec, s.Version, clientOf(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	writeJSONStatus(w, http.StatusAccepted, st)
 }
 

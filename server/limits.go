@@ -24,12 +24,19 @@ type streamLimit struct {
 	max, per  int // 0: no bound
 }
 
+// clientOf is the address a request came from, without its port: the key
+// of the per-client bounds (streams here, jobs in the jobs service).
+func clientOf(r *http.Request) string {
+	client, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return client
+}
+
 // acquire takes a slot for r's client, or says which bound is reached.
 func (l *streamLimit) acquire(r *http.Request) (release func(), err error) {
-	client, _, splitErr := net.SplitHostPort(r.RemoteAddr)
-	if splitErr != nil {
-		client = r.RemoteAddr
-	}
+	client := clientOf(r)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.max > 0 && l.total >= l.max {

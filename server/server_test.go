@@ -570,3 +570,47 @@ func TestPathTraversalRefused(t *testing.T) {
 		}
 	}
 }
+
+// A client past its jobs bound gets 429 with the reason; canceling one of
+// its jobs gives the slot back.
+func TestJobBoundPerClient(t *testing.T) {
+	l := lab.New(lab.Options{StateDir: t.TempDir(), MaxJobsPerClient: 1})
+	ts := httptest.NewServer(NewServer(Deps{Lab: l, Version: "test", Assets: assets.FS}))
+	t.Cleanup(func() { ts.Close(); l.Close() })
+	start := func(size string) (*http.Response, string) {
+		res, err := http.PostForm(ts.URL+"/api/bench", url.Values{"net": {"twobranch"}, "m": {"let,condrule,dot"}, "pools": {"10"}, "size": {size}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b)
+	}
+	res, body := start("20000") // seconds of work: still active when the next arrives
+	var st lab.JobStatus
+	json.Unmarshal([]byte(body), &st)
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("first job: %d %s", res.StatusCode, body)
+	}
+	res, body = start("19999")
+	if res.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, "limit for one address") {
+		t.Fatalf("second job: %d %s", res.StatusCode, body)
+	}
+	res, err := http.PostForm(ts.URL+"/api/jobs/"+st.ID+"/cancel", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, b := get(t, ts, "/api/bench/"+st.ID)
+		json.Unmarshal([]byte(b), &st)
+		if st.State == "canceled" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if res, body = start("19999"); res.StatusCode != http.StatusAccepted {
+		t.Fatalf("after cancel: %d %s", res.StatusCode, body)
+	}
+}

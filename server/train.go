@@ -31,7 +31,7 @@ func (s *server) handleTrainStart(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	st, err := s.Lab.StartTraining(n, q)
+	st, err := s.Lab.StartTraining(n, q, clientOf(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -188,7 +188,7 @@ func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleJobRestart(w http.ResponseWriter, r *http.Request) {
-	st, err := s.Lab.Restart(chi.URLParam(r, "id"), s.Version)
+	st, err := s.Lab.Restart(chi.URLParam(r, "id"), s.Version, clientOf(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -308,7 +308,7 @@ func (s *server) handleLearnersStart(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	st, err := s.Lab.StartLearners(n)
+	st, err := s.Lab.StartLearners(n, clientOf(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/assets"
+	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/train"
 	"github.com/ontime-routing/ontime/server"
@@ -34,6 +35,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx, for training jobs")
 	maxStreams := fs.Int("max-streams", server.DefaultMaxStreams, "comparisons and live runs streaming at once, in total (-1: no bound)")
 	perClient := fs.Int("max-streams-per-client", server.DefaultMaxStreamsPerClient, "streams at once from one client address (-1: no bound)")
+	maxJobs := fs.Int("max-jobs", jobs.DefaultMaxActive, "background jobs queued or running at once, in total (-1: no bound)")
+	jobsPerClient := fs.Int("max-jobs-per-client", jobs.DefaultMaxPerOwner, "jobs queued or running at once for one client address (-1: no bound)")
 	token := fs.String("token", "", "access token for a class server: changes (uploads, jobs, deletions) need it, viewing does not (default $ONTIME_TOKEN); hand out http://HOST/?token=TOKEN")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
@@ -50,7 +53,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir,
 		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
-		StateDir: stateDir(*state, getenv), Concurrency: *jobsN,
+		StateDir: stateDir(*state, getenv), Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
 		// The trainer runs at a lower priority: pages stay interactive on two cores.
 		Trainer: train.Trainer{Python: *python, Script: getenv(train.ScriptEnv), Nice: 10}})
 	defer l.Close()

@@ -56,7 +56,8 @@ type Task struct {
 	ID      string // the same ID again returns the job unless it failed, was canceled or interrupted
 	Kind    string
 	Network string
-	Spec    any // what was asked, stored as JSON
+	Spec    any    // what was asked, stored as JSON
+	Owner   string // who asked (a client address; "" for the process itself), for the per-owner bound
 	Run     func(ctx context.Context, p *Progress) (result any, err error)
 }
 
@@ -66,8 +67,19 @@ type Options struct {
 	// Keep is the eviction rule: the newest Keep finished jobs of each kind
 	// stay (in memory and in the store), older ones are deleted (default 50).
 	Keep int
-	Logf func(format string, args ...any)
+	// MaxActive bounds the jobs queued or running at once, in total
+	// (default DefaultMaxActive), and MaxPerOwner those of one owner
+	// (default DefaultMaxPerOwner); -1 lifts a bound. A dashboard left
+	// running for a class must not let one tab queue a day of work.
+	MaxActive, MaxPerOwner int
+	Logf                   func(format string, args ...any)
 }
+
+// Default bounds on active (queued or running) jobs.
+const (
+	DefaultMaxActive   = 32
+	DefaultMaxPerOwner = 4
+)
 
 // Service runs jobs.
 type Service struct {
@@ -92,11 +104,18 @@ func New(ctx context.Context, st *store.Store, o Options) *Service {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	if o.MaxActive == 0 {
+		o.MaxActive = DefaultMaxActive
+	}
+	if o.MaxPerOwner == 0 {
+		o.MaxPerOwner = DefaultMaxPerOwner
+	}
 	return &Service{ctx: ctx, st: st, opts: o, byID: map[string]*job{}}
 }
 
 // Submit queues a task, or returns the job already under its ID when that
-// one is queued, running or done.
+// one is queued, running or done. A new job over the active bounds is
+// refused with ETOOMANY, saying which bound.
 func (s *Service) Submit(t Task) (Status, error) {
 	spec, err := json.Marshal(t.Spec)
 	if err != nil {
@@ -111,6 +130,9 @@ func (s *Service) Submit(t Task) (Status, error) {
 	} else if rec := s.stored(t.ID); rec != nil && rec.State == Done {
 		return statusOf(rec), nil
 	}
+	if err := s.admit(t.Owner); err != nil {
+		return Status{}, err
+	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	j := &job{task: t, spec: spec, ctx: ctx, cancel: cancel,
 		st: Status{ID: t.ID, Kind: t.Kind, Network: t.Network, State: Queued, Started: time.Now()}}
@@ -119,6 +141,27 @@ func (s *Service) Submit(t Task) (Status, error) {
 	s.persist(j)
 	s.dispatch()
 	return s.withPosition(j, j.status()), nil
+}
+
+// admit checks the active bounds for one more job of owner (s.mu held).
+func (s *Service) admit(owner string) error {
+	total, mine := 0, 0
+	for _, j := range s.byID {
+		if Finished(j.status().State) {
+			continue
+		}
+		total++
+		if owner != "" && j.task.Owner == owner {
+			mine++
+		}
+	}
+	if s.opts.MaxActive > 0 && total >= s.opts.MaxActive {
+		return engine.Errorf(engine.ETOOMANY, "%d jobs are queued or running, the limit: try again when one finishes", total)
+	}
+	if owner != "" && s.opts.MaxPerOwner > 0 && mine >= s.opts.MaxPerOwner {
+		return engine.Errorf(engine.ETOOMANY, "you have %d jobs queued or running, the limit for one address: wait for one to finish or cancel one", mine)
+	}
+	return nil
 }
 
 // dispatch starts queued jobs while there is room (s.mu held).

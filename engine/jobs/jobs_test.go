@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/store"
 )
 
@@ -181,5 +183,50 @@ func TestEviction(t *testing.T) {
 	}
 	if _, err := s.Get("j0"); err == nil {
 		t.Error("j0 was not evicted")
+	}
+}
+
+// Active jobs are bounded per owner and in total; a refusal says which
+// bound, resubmitting an active job is not a new one, and a finished job
+// gives its slot back.
+func TestActiveBounds(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	s := New(ctx, nil, Options{MaxActive: 3, MaxPerOwner: 2})
+	release := make(chan struct{})
+	defer close(release)
+	task := func(id, owner string) Task { t := blocker(id, release); t.Owner = owner; return t }
+	for _, id := range []string{"a1", "a2"} {
+		if _, err := s.Submit(task(id, "10.0.0.1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Submit(task("a1", "10.0.0.1")); err != nil {
+		t.Fatalf("the same job again is not a new one: %v", err)
+	}
+	_, err := s.Submit(task("a3", "10.0.0.1"))
+	if engine.ErrorCode(err) != engine.ETOOMANY || !strings.Contains(err.Error(), "for one address") {
+		t.Fatalf("third job of one owner: %v", err)
+	}
+	if _, err := s.Submit(task("b1", "10.0.0.2")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Submit(task("c1", "10.0.0.3"))
+	if engine.ErrorCode(err) != engine.ETOOMANY || !strings.Contains(err.Error(), "3 jobs are queued or running") {
+		t.Fatalf("job over the total: %v", err)
+	}
+	if _, err := s.Cancel("a2"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, s, "a2", Canceled)
+	if _, err := s.Submit(task("a3", "10.0.0.1")); err != nil {
+		t.Fatalf("a canceled job gives its slot back: %v", err)
+	}
+
+	free := New(ctx, nil, Options{MaxActive: -1, MaxPerOwner: -1})
+	for i := range 40 {
+		if _, err := free.Submit(task(fmt.Sprint("f", i), "x")); err != nil {
+			t.Fatalf("no bounds: %v", err)
+		}
 	}
 }

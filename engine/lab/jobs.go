@@ -87,19 +87,21 @@ const jobKind = "bench"
 func (l *Lab) Jobs() *jobs.Service {
 	l.jobsOnce.Do(func() {
 		st, _ := l.store() // no state directory: jobs live in this process only
-		l.js = jobs.New(l.ctx, st, jobs.Options{Concurrency: l.opts.Concurrency, Logf: l.opts.Logf})
+		l.js = jobs.New(l.ctx, st, jobs.Options{Concurrency: l.opts.Concurrency, Logf: l.opts.Logf,
+			MaxActive: l.opts.MaxJobs, MaxPerOwner: l.opts.MaxJobsPerClient})
 	})
 	return l.js
 }
 
-// StartBench queues spec on n unless the same run is queued, running or
-// done (then that job is returned).
-func (l *Lab) StartBench(n *Net, spec BenchSpec, version string) JobStatus {
+// StartBench queues spec on n for owner (a client address, "" for the
+// process itself) unless the same run is queued, running or done (then
+// that job is returned); a new job over the jobs' bounds is refused.
+func (l *Lab) StartBench(n *Net, spec BenchSpec, version, owner string) (JobStatus, error) {
 	h := sha256.Sum256(fmt.Appendf(nil, "%s|%s|%v|%v|%d|%d", n.Net.Name, n.Net.PoolKey(), spec.Methods, spec.Budgets, spec.Pools, spec.PoolSize))
 	id := hex.EncodeToString(h[:6])
 	flags := n.Flags(spec)
 	opts := l.opts
-	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{spec, flags},
+	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{spec, flags}, Owner: owner,
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
 			cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,
 				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: n.ModelsDir(), UserModel: n.userModel,
@@ -118,10 +120,10 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, version string) JobStatus {
 			return bench.Run(ctx, cfg)
 		}}
 	st, err := l.Jobs().Submit(task)
-	if err != nil { // a spec always marshals; kept for the record
-		st = jobs.Status{ID: id, Network: n.Net.Name, State: jobs.Failed, Error: err.Error()}
+	if err != nil {
+		return JobStatus{}, err
 	}
-	return JobStatus{Status: st, Flags: flags}
+	return JobStatus{Status: st, Flags: flags}, nil
 }
 
 // Job returns a benchmark job's status, its report when done, and its spec.

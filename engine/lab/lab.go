@@ -38,6 +38,10 @@ type Options struct {
 	// Concurrency is how many background jobs run at once (default 1; the
 	// rest queue).
 	Concurrency int
+	// MaxJobs and MaxJobsPerClient bound the jobs queued or running at
+	// once, in total and per owner (0: the jobs service's defaults; -1: no
+	// bound).
+	MaxJobs, MaxJobsPerClient int
 }
 
 // Lab holds the opened networks.

@@ -38,7 +38,10 @@ func TestStoredNetworkLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := BenchSpec{Methods: []string{"let", "dot", "cgr"}, Budgets: []float64{1}, Pools: 2, PoolSize: 200}
-	st := l.StartBench(n, spec, "test")
+	st, err := l.StartBench(n, spec, "test", "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for st.State == "queued" || st.State == "running" {
 		time.Sleep(10 * time.Millisecond)
 		st, _, _, _ = l.Job(st.ID)
@@ -112,7 +115,10 @@ func TestCloseStopsRunningJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := BenchSpec{Methods: []string{"let", "condrule"}, Budgets: []float64{0.9, 1, 1.1}, Pools: 10, PoolSize: 20000}
-	st := l.StartBench(n, spec, "test")
+	st, err := l.StartBench(n, spec, "test", "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for st.State == "queued" {
 		time.Sleep(10 * time.Millisecond)
 		st, _, _, _ = l.Job(st.ID)

@@ -63,8 +63,9 @@ func (l *Lab) TrainingAvailable(name string) string {
 // StartTraining queues a GPG-HT training run for a stored network. The
 // model, its imitation checkpoint and card are written to a temporary
 // directory and moved into the network's models directory only when the
-// run succeeds: a canceled or failed job leaves no model behind.
-func (l *Lab) StartTraining(n *Net, q train.Request) (jobs.Status, error) {
+// run succeeds: a canceled or failed job leaves no model behind. owner is
+// who asked, for the jobs' per-client bound.
+func (l *Lab) StartTraining(n *Net, q train.Request, owner string) (jobs.Status, error) {
 	if why := l.TrainingAvailable(n.Net.Name); why != "" {
 		return jobs.Status{}, engine.Errorf(engine.EINVALID, "%s", why)
 	}
@@ -76,7 +77,7 @@ func (l *Lab) StartTraining(n *Net, q train.Request) (jobs.Status, error) {
 	raw, _ := json.Marshal(spec)
 	h := sha256.Sum256(fmt.Appendf(raw, "|%s|%s", n.Net.Name, n.Net.PoolKey()))
 	dir := n.ModelsDir()
-	task := jobs.Task{ID: "t" + hex.EncodeToString(h[:6]), Kind: trainKind, Network: n.Net.Name, Spec: spec,
+	task := jobs.Task{ID: "t" + hex.EncodeToString(h[:6]), Kind: trainKind, Network: n.Net.Name, Spec: spec, Owner: owner,
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
 			return l.runTraining(ctx, p, n, cfg, spec.Command, dir)
 		}}
@@ -238,8 +239,8 @@ func (t *trainProgress) update(e train.Event) (string, float64) {
 }
 
 // Restart starts a failed, canceled or interrupted job again with its
-// stored spec (the same id).
-func (l *Lab) Restart(id string, version string) (jobs.Status, error) {
+// stored spec (the same id), for owner.
+func (l *Lab) Restart(id, version, owner string) (jobs.Status, error) {
 	st, err := l.Jobs().Get(id)
 	if err != nil {
 		return st, err
@@ -257,13 +258,14 @@ func (l *Lab) Restart(id string, version string) (jobs.Status, error) {
 		if err := l.Jobs().Spec(id, &spec); err != nil {
 			return st, err
 		}
-		return l.StartTraining(n, spec.Request)
+		return l.StartTraining(n, spec.Request, owner)
 	case jobKind:
 		var spec benchJob
 		if err := l.Jobs().Spec(id, &spec); err != nil {
 			return st, err
 		}
-		return l.StartBench(n, spec.BenchSpec, version).Status, nil
+		st, err := l.StartBench(n, spec.BenchSpec, version, owner)
+		return st.Status, err
 	}
 	return st, engine.Errorf(engine.EINVALID, "job %s is of kind %q, which cannot start again", id, st.Kind)
 }
@@ -274,7 +276,7 @@ const learnersKind = "learners"
 // segac, …: every offered method trained on the training stream) for its
 // benchmark destinations, so no request waits for one to train; each is
 // kept like a learner trained on first use (and cached on disk).
-func (l *Lab) StartLearners(n *Net) (jobs.Status, error) {
+func (l *Lab) StartLearners(n *Net, owner string) (jobs.Status, error) {
 	var names []string
 	for _, m := range policy.Methods {
 		if m.Offered && m.Kind == policy.Learner {
@@ -282,7 +284,7 @@ func (l *Lab) StartLearners(n *Net) (jobs.Status, error) {
 		}
 	}
 	h := sha256.Sum256([]byte(n.Net.Name + "|" + n.Net.PoolKey() + "|" + strings.Join(names, ",")))
-	task := jobs.Task{ID: "l" + hex.EncodeToString(h[:6]), Kind: learnersKind, Network: n.Net.Name, Spec: map[string]any{"learners": names},
+	task := jobs.Task{ID: "l" + hex.EncodeToString(h[:6]), Kind: learnersKind, Network: n.Net.Name, Spec: map[string]any{"learners": names}, Owner: owner,
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
 			built := map[string]string{}
 			for i, name := range names {

@@ -79,17 +79,17 @@ func TestTrainingJob(t *testing.T) {
 		t.Fatal("gpght runs before any model was trained")
 	}
 	if sfn, err := l.Open("twobranch"); err == nil {
-		if _, err := l.StartTraining(sfn, tinyRequest()); engine.ErrorCode(err) != engine.EINVALID {
+		if _, err := l.StartTraining(sfn, tinyRequest(), ""); engine.ErrorCode(err) != engine.EINVALID {
 			t.Errorf("training a built-in: %v", err)
 		}
 	}
 	bad := tinyRequest()
 	bad.Budgets = [2]float64{1.2, 1.1}
-	if _, err := l.StartTraining(n, bad); err == nil || !strings.Contains(err.Error(), "budgets") {
+	if _, err := l.StartTraining(n, bad, ""); err == nil || !strings.Contains(err.Error(), "budgets") {
 		t.Errorf("bad budgets: %v", err)
 	}
 
-	st, err := l.StartTraining(n, tinyRequest())
+	st, err := l.StartTraining(n, tinyRequest(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestTrainingJob(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(n.ModelsDir(), "grid.onnx"))
 	again := tinyRequest()
 	again.Seed = 1
-	st2, err := l.StartTraining(n, again)
+	st2, err := l.StartTraining(n, again, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,10 +146,10 @@ func TestTrainingJob(t *testing.T) {
 	if string(before) != string(after) {
 		t.Error("a canceled job changed the model")
 	}
-	if _, err := l.Restart(st.ID, "test"); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := l.Restart(st.ID, "test", ""); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Errorf("restarting a finished job: %v", err)
 	}
-	re, err := l.Restart(st2.ID, "test")
+	re, err := l.Restart(st2.ID, "test", "")
 	if err != nil || re.ID != st2.ID || jobs.Finished(re.State) {
 		t.Fatalf("restart of the canceled job: %+v, %v", re, err)
 	}
@@ -167,7 +167,7 @@ func TestLearnersJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := l.StartLearners(n)
+	st, err := l.StartLearners(n, "")
 	if err != nil {
 		t.Fatal(err)
 	}
