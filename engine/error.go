@@ -21,6 +21,7 @@ const (
 	ECONFLICT  = "conflict"  // the request does not fit the present state (a finished job canceled)
 	ETOOMANY   = "too_many"  // a bound on concurrent work is reached; try again later
 	EFORBIDDEN = "forbidden" // a change without the server's access token
+	ESTORAGE   = "storage"   // the state directory cannot be written (a full disk); nothing stored was lost
 )
 
 // Error is an application error with a code and a message meant for people.

@@ -18,6 +18,7 @@ var codes = map[string]int{
 	engine.ECONFLICT:  http.StatusConflict,
 	engine.ETOOMANY:   http.StatusTooManyRequests,
 	engine.EFORBIDDEN: http.StatusForbidden,
+	engine.ESTORAGE:   http.StatusInsufficientStorage,
 }
 
 func status(err error) int {

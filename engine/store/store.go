@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver
+	"modernc.org/sqlite" // the "sqlite" driver
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -141,6 +141,20 @@ func (s *Store) PutNetwork(ctx context.Context, n Network) error {
 	if err != nil && s.hasNetwork(ctx, n.Name) {
 		return engine.Errorf(engine.EINVALID, "a network called %q is already stored: choose another name", n.Name)
 	}
+	return writeErr(err)
+}
+
+// writeErr names a write the disk refused (full, or failing) for people;
+// SQLite rolled it back, so what was stored before is intact.
+func writeErr(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff { // the primary result code
+		case 13, 10: // SQLITE_FULL, SQLITE_IOERR
+			return &engine.Error{Code: engine.ESTORAGE, Err: err,
+				Message: fmt.Sprintf("the state directory could not be written (is its disk full?): %v; nothing stored before was lost", err)}
+		}
+	}
 	return err
 }
 
@@ -226,9 +240,9 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return writeErr(err)
 	}
-	return tx.Commit()
+	return writeErr(tx.Commit())
 }
 
 // Job is a background job's record.
@@ -253,7 +267,7 @@ func (s *Store) PutJob(ctx context.Context, j Job) error {
 	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO jobs (`+jobColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, j.ID, j.Kind, j.Network, j.State, j.Error, string(j.Spec),
 		j.Started.UTC().Format(timeFormat), j.Seconds, j.Result, string(j.Events), j.Log)
-	return err
+	return writeErr(err)
 }
 
 // Job returns a job by id.

@@ -21,6 +21,12 @@ func Write(path string, write func(io.Writer) error) error {
 		tmp.Close()
 		return err
 	}
+	// On disk before the rename: a crash after it never finds an empty
+	// file where the old one was (a full disk fails here, not later).
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
