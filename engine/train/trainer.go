@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -114,6 +115,13 @@ func (s *session) run(ctx context.Context, cmd string, args ...string) (map[stri
 		msg := tail.String()
 		if strings.Contains(msg, "No module named 'torch'") || strings.Contains(msg, "No module named 'onnx'") {
 			return nil, engine.Errorf(engine.EINVALID, "%s has no PyTorch or onnx: apt-get install python3-torch python3-onnx (Debian), or pass --python with an interpreter that has them", s.t.Python)
+		}
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				// Not the trainer's own error: the system or a person stopped it.
+				return nil, fmt.Errorf("the trainer (%s) was killed by %v before it finished: out of memory, or stopped by someone; nothing was installed, start the job again\n%s", cmd, ws.Signal(), msg)
+			}
 		}
 		return nil, fmt.Errorf("trainer %s failed: %w\n%s", cmd, err, msg)
 	}

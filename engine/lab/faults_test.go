@@ -1,0 +1,85 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine/jobs"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/train"
+)
+
+// killedTrainer stands in for the Python interpreter: it passes the
+// dependency check, and as the trainer it reports progress, then dies by
+// SIGKILL mid-run (what the kernel's OOM killer or a `kill -9` does).
+const killedTrainer = `#!/bin/sh
+if [ "$1" = "-c" ]; then exit 0; fi
+echo '{"phase":"start","links":4}'
+echo 'loading the spec' >&2
+kill -9 $$
+`
+
+// A trainer killed mid-run fails its job with the reason, leaves the
+// network's previous model as it was and no temporary files, and the lab
+// goes on working: a benchmark on the same network runs to the end.
+func TestTrainerKilledMidRun(t *testing.T) {
+	dir := t.TempDir()
+	python := filepath.Join(dir, "python")
+	if err := os.WriteFile(python, []byte(killedTrainer), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "train.py")
+	os.WriteFile(script, nil, 0o644)
+	ctx := context.Background()
+	l := New(Options{StateDir: t.TempDir(), Trainer: train.Trainer{Python: python, Script: script}})
+	defer l.Close()
+	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Save(ctx, imp, "grid"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := l.Open("grid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A model from an earlier run, which the failed one must not touch.
+	os.MkdirAll(n.ModelsDir(), 0o755)
+	earlier := map[string]string{"grid.onnx": "earlier model", "grid.card.json": `{"earlier":true}`}
+	for f, body := range earlier {
+		os.WriteFile(filepath.Join(n.ModelsDir(), f), []byte(body), 0o644)
+	}
+
+	st, err := l.StartTraining(n, tinyRequest(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = waitJob(t, l, st.ID, jobs.Failed)
+	if !strings.Contains(st.Error, "killed") || !strings.Contains(st.Error, "start the job again") {
+		t.Errorf("the failure does not say the trainer was killed: %q", st.Error)
+	}
+	for f, body := range earlier {
+		if got, _ := os.ReadFile(filepath.Join(n.ModelsDir(), f)); string(got) != body {
+			t.Errorf("%s changed to %q", f, got)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(n.ModelsDir(), ".train-*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(n.ModelsDir(), "grid.imitation.onnx")); err == nil {
+		t.Error("a half-trained checkpoint was installed")
+	}
+	if log, _ := l.Jobs().Log(st.ID); !strings.Contains(log, "loading the spec") {
+		t.Errorf("the trainer's last words are not in the log: %q", log)
+	}
+
+	b, err := l.StartBench(n, BenchSpec{Methods: []string{"let", "dot"}, Budgets: []float64{1}, Pools: 2, PoolSize: 100}, "test", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, l, b.ID, jobs.Done)
+}
