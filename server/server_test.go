@@ -21,7 +21,6 @@ import (
 
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
@@ -386,43 +385,6 @@ func TestBenchJob(t *testing.T) {
 	if res.StatusCode != 400 {
 		t.Errorf("pools=99: %d", res.StatusCode)
 	}
-}
-
-// Without a model GPG-HT is shown as unavailable and every baseline works.
-func TestWorksWithoutModels(t *testing.T) {
-	l := lab.New(lab.Options{ModelsDir: t.TempDir()})
-	ts := httptest.NewServer(NewServer(Deps{Lab: l, Assets: assets.FS}))
-	defer ts.Close()
-	_, body := get(t, ts, "/compare?net=twobranch")
-	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
-	if u := doc.Find(`[data-testid="unavailable-gpght"]`).Text(); !strings.Contains(u, "ontime train") {
-		t.Errorf("gpght unavailability: %q", u)
-	}
-	if _, ok := doc.Find(`[data-testid="method-gpght"]`).Attr("disabled"); !ok {
-		t.Error("gpght can still be picked")
-	}
-	c := dial(t, ts, "/ws/compare", url.Values{"net": {"twobranch"}, "m": {"let,gpght"}})
-	var errs, results int
-	for {
-		var msg map[string]any
-		if c.ReadJSON(&msg) != nil {
-			break
-		}
-		if msg["type"] == "start" {
-			for _, m := range msg["methods"].([]any) {
-				if m.(map[string]any)["error"] != nil {
-					errs++
-				}
-			}
-		}
-		if msg["type"] == "result" {
-			results++
-		}
-	}
-	if errs != 1 || results != 1 {
-		t.Errorf("errors %d, results %d", errs, results)
-	}
-	_ = policy.Ablations
 }
 
 // logRecorder keeps the messages the server logs.

@@ -3,7 +3,9 @@
 package ort
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	onnx "github.com/yalue/onnxruntime_go"
@@ -53,6 +55,10 @@ func Open(model string, opts ...Option) (Session, error) {
 			return nil, err
 		}
 		o.library = lib
+	} else if _, err := os.Stat(o.library); err != nil {
+		// Checked before loading: a wrong path must not poison the
+		// process's one environment for a later, right one.
+		return nil, errors.Join(ErrNoLibrary, err)
 	}
 	if err := initEnv(o.library); err != nil {
 		return nil, err
