@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine/store"
+)
+
+// shutdownBound is how long the dashboard may take to stop after SIGTERM
+// with a benchmark running: the jobs' 10 s wait plus the server's 5 s.
+const shutdownBound = 16 * time.Second
+
+// SIGTERM while a benchmark runs: the dashboard process exits cleanly
+// within the bound, and the job is recorded as interrupted (its page
+// offers to start it again), never left running.
+func TestSIGTERMDuringWork(t *testing.T) {
+	if dir := os.Getenv("ONTIME_SERVE_CHILD"); dir != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM) // as main does
+		defer stop()
+		err := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--state", dir, "--warm=false", "--data", ""},
+			func(string) string { return "" }, os.Stdout, os.Stderr)
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	state := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestSIGTERMDuringWork$")
+	cmd.Env = append(os.Environ(), "ONTIME_SERVE_CHILD="+state)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var base string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "dashboard on "); ok {
+			base = strings.TrimSuffix(strings.Fields(rest)[0], "/")
+			break
+		}
+	}
+	if base == "" {
+		t.Fatal("the dashboard did not say its address")
+	}
+	go func() { // keep the pipe drained
+		for sc.Scan() {
+		}
+	}()
+	res, err := http.PostForm(base+"/api/bench", url.Values{"net": {"twobranch"}, "m": {"let,condrule,dot"}, "pools": {"10"}, "size": {"20000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ ID, State string }
+	json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	for deadline := time.Now().Add(20 * time.Second); st.State != "running"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) || (st.State != "" && st.State != "queued") {
+			t.Fatalf("job %+v", st)
+		}
+		res, err := http.Get(base + "/api/jobs/" + st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.NewDecoder(res.Body).Decode(&st)
+		res.Body.Close()
+	}
+
+	t0 := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("the dashboard's exit after SIGTERM: %v", err)
+		}
+		t.Logf("stopped %v after SIGTERM", time.Since(t0).Round(time.Millisecond))
+	case <-time.After(shutdownBound):
+		t.Fatalf("the dashboard still runs %v after SIGTERM", shutdownBound)
+	}
+	s, err := store.Open(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	job, err := s.Job(context.Background(), st.ID)
+	if err != nil || job.State != "interrupted" {
+		t.Fatalf("the job after SIGTERM: %+v %v", job, err)
+	}
+}
