@@ -8,7 +8,7 @@ BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)
 
-.PHONY: run test e2e-without-data setup build check bench results models screenshots clean
+.PHONY: run test e2e-without-data setup build check bench perf results models screenshots clean
 
 setup:
 	@scripts/setup.sh
@@ -40,6 +40,11 @@ screenshots: build
 # Speed figures (numbers go in the issue notes, never in timed tests).
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+# docs/performance.md: speed, load and scale measured on this machine (needs
+# the data; run it idle; about an hour). PERF_SECTIONS=a,b refreshes some.
+perf: build
+	$(BIN) perf --out docs/performance.md $(if $(PERF_SECTIONS),--sections $(PERF_SECTIONS))
 
 # docs/results.md: every method on the benchmarks (needs the data; minutes).
 results: build

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -12,6 +13,9 @@ import (
 // holds a goroutine, a websocket and its computation. The total suits a
 // class (the load target is 200 sessions); one client may hold a few tabs.
 const (
+	// DefaultStepDelay paces a comparison's animation: a step every 350
+	// ms reads as a race on the map.
+	DefaultStepDelay           = 350 * time.Millisecond
 	DefaultMaxStreams          = 256
 	DefaultMaxStreamsPerClient = 8
 )

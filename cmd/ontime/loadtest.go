@@ -5,15 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"os"
-	"runtime"
 	"strings"
-	"time"
 
-	"github.com/ontime-routing/ontime/assets"
-	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/internal/loadtest"
 	"github.com/ontime-routing/ontime/server"
 )
@@ -33,7 +26,7 @@ func runLoadtest(ctx context.Context, args []string, getenv func(string) string,
 	methods := fs.String("methods", "let,dot,cdot,gpght", "methods of each comparison")
 	factor := fs.Float64("factor", 1, "budget factor")
 	data := fs.String("data", "", "benchmark data directory for the own dashboard (default $ONTIME_DATA)")
-	delay := fs.Duration("step-delay", 0, "the own dashboard's pause between animated steps")
+	delay := fs.Duration("step-delay", server.DefaultStepDelay, "the own dashboard's pause between animated steps (its default is the dashboard's; 0 streams as fast as it computes)")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
@@ -42,62 +35,33 @@ func runLoadtest(ctx context.Context, args []string, getenv func(string) string,
 	}
 	cfg := loadtest.Config{Base: strings.TrimRight(*addr, "/"), Sessions: *sessions, Comparisons: *comparisons, Network: *network,
 		Methods: strings.Split(*methods, ","), Factor: *factor}
-	var before runtime.MemStats
-	var goroutines int
+	fmt.Fprintf(stderr, "loadtest: %d sessions × %d comparisons of %s on %s against %s\n", cfg.Sessions, cfg.Comparisons, *methods, *network, orOwn(cfg.Base))
+	var rep *loadtest.Report
+	var err error
 	if *addr == "" {
-		state, err := os.MkdirTemp("", "ontime-loadtest-")
+		var srv *loadtest.Server
+		rep, srv, err = loadtest.RunOwn(ctx, cfg, loadtest.Own{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ORTLib: getenv("ONTIME_ORT_LIB"),
+			Version: version, StepDelay: *delay})
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(state)
-		l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), StateDir: state, ORTLib: getenv("ONTIME_ORT_LIB")})
-		defer l.Close()
-		n, err := l.Open(*network)
-		if err != nil {
+		rep.Write(stdout)
+		srv.Write(stdout)
+	} else {
+		if rep, err = loadtest.Run(ctx, cfg); err != nil {
 			return err
 		}
-		for _, m := range cfg.Methods { // solve tables and load models before measuring
-			if _, err := n.Policy(m); err != nil {
-				return fmt.Errorf("method %s: %w", m, err)
-			}
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		srv := &http.Server{Handler: server.NewServer(server.Deps{Lab: l, Version: version, Assets: assets.FS, StepDelay: *delay,
-			MaxStreams: -1, MaxStreamsPerClient: -1})}
-		go srv.Serve(ln)
-		defer srv.Close()
-		cfg.Base = "http://" + ln.Addr().String()
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		goroutines = runtime.NumGoroutine()
-	}
-	fmt.Fprintf(stderr, "loadtest: %d sessions × %d comparisons of %s on %s against %s\n", cfg.Sessions, cfg.Comparisons, *methods, *network, cfg.Base)
-	rep, err := loadtest.Run(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	rep.Write(stdout)
-	if *addr == "" {
-		// Streams end with their connections; give the server a moment to
-		// see every close before counting what is left.
-		var after runtime.MemStats
-		var g int
-		for range 50 {
-			time.Sleep(100 * time.Millisecond)
-			if g = runtime.NumGoroutine(); g <= goroutines {
-				break
-			}
-		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		fmt.Fprintf(stdout, "server: goroutines %d before, %d after; heap %.1f MB before, %.1f MB after\n",
-			goroutines, g, float64(before.HeapAlloc)/(1<<20), float64(after.HeapAlloc)/(1<<20))
+		rep.Write(stdout)
 	}
 	if rep.Errors > 0 {
 		return fmt.Errorf("%d errors", rep.Errors)
 	}
 	return nil
+}
+
+func orOwn(base string) string {
+	if base == "" {
+		return "its own dashboard"
+	}
+	return base
 }

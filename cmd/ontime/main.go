@@ -44,6 +44,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runJobs(ctx, args[1:], getenv, stdout, stderr)
 	case "loadtest":
 		return runLoadtest(ctx, args[1:], getenv, stdout, stderr)
+	case "perf":
+		return runPerf(ctx, args[1:], getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
 		return nil
@@ -67,6 +69,7 @@ Commands:
   networks   list, show, export or fetch networks
   jobs       list or show the dashboard's background jobs, or cancel one
   loadtest   drive a dashboard with concurrent browser-like sessions
+  perf       measure this machine and write the performance report
   version    print the version and commit
 
 Run "ontime COMMAND -h" for a command's flags. Benchmark data is read from

@@ -29,7 +29,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	cache := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE or the user cache dir)")
 	noCache := fs.Bool("no-cache", false, "train learners afresh instead of reusing cached ones")
 	device := fs.String("device", "cpu", "ONNX policies: cpu or cuda (falls back to cpu with a log line)")
-	delay := fs.Duration("step-delay", 350*time.Millisecond, "pause between animated steps of a comparison")
+	delay := fs.Duration("step-delay", server.DefaultStepDelay, "pause between animated steps of a comparison")
 	verbose := fs.Bool("v", false, "log every request's details (debug level)")
 	jobsN := fs.Int("jobs", 1, "background jobs (benchmarks, training) running at once; the rest queue")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx, for training jobs")
