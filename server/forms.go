@@ -23,11 +23,11 @@ type runQuery struct {
 	methods     []string
 }
 
-// network opens the network named by ?net= (twobranch by default).
+// network opens the network named by ?net= (ringtown by default).
 func (s *server) network(q url.Values) (*lab.Net, error) {
 	name := q.Get("net")
 	if name == "" {
-		name = lab.Example
+		name = lab.DefaultNetwork
 	}
 	return s.Lab.Open(name)
 }
@@ -169,7 +169,7 @@ func (s *server) page(r *http.Request, active, title string) web.Page {
 		p.Networks = append(p.Networks, web.NetLink{Name: n.Name, Available: n.Available})
 	}
 	if p.Network == "" {
-		p.Network = lab.Example
+		p.Network = lab.DefaultNetwork
 	}
 	return p
 }

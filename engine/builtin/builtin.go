@@ -31,12 +31,12 @@ const (
 	AnaheimSigmaScale = 0.4
 )
 
-// Example is the embedded five-node example: the network every install
-// has, the default of the dashboard's pages and the teaching view's.
+// Example is the embedded five-node example: the teaching view's network
+// (every install has it and Ringtown, which is generated).
 const Example = "twobranch"
 
 // Names lists the built-in networks.
-var Names = []string{Example, "sfn", "anaheim"}
+var Names = []string{Example, Ringtown, "sfn", "anaheim"}
 
 // IsExample reports whether net is the embedded five-node example itself
 // (not a file that happens to share its name).
@@ -49,6 +49,7 @@ func IsBuiltin(name string) bool { return slices.Contains(Names, name) }
 // Describe gives a one-line description of each built-in network.
 var Describe = map[string]string{
 	"twobranch": "the paper's five-node example (embedded; A-E, T = 106 at factor 1)",
+	Ringtown:    "ontime's own town, 81 nodes, 288 links; a fast ring road that jams, steady avenues (generated, offline)",
 	"sfn":       "Sioux Falls, 24 nodes, 76 links; SEGAC means and variances (needs the data directory)",
 	"anaheim":   "Anaheim, 416 nodes, 914 links; UE costs, σ = 0.4·μ·U (needs the data directory)",
 }
@@ -64,6 +65,8 @@ func Load(name, dataDir string) (*engine.Network, error) {
 		if err == nil {
 			net.Factors = []float64{1} // T = 106, the closed form's budget
 		}
+	case Ringtown:
+		net, err = newRingtown()
 	case "sfn":
 		net, err = loadSFN(dataDir)
 	case "anaheim":

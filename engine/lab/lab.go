@@ -201,9 +201,13 @@ func (l *Lab) Warm(ctx context.Context, maxFactor float64) {
 	}
 }
 
-// Example is the embedded five-node example's name: the pages' default
-// network and the teaching view's.
+// Example is the embedded five-node example's name: the teaching view's
+// network.
 const Example = builtin.Example
+
+// DefaultNetwork is the pages' default: ontime's own generated town, a
+// real map on every install, offline included.
+const DefaultNetwork = builtin.Ringtown
 
 // Teaching opens the five-node example the teaching view is built on.
 func (l *Lab) Teaching() (*Net, error) { return l.Open(Example) }

@@ -30,7 +30,7 @@ func TestWilson(t *testing.T) {
 func TestNetworksWithoutData(t *testing.T) {
 	l := New(Options{DataDir: t.TempDir()})
 	nets := l.Networks()
-	if len(nets) != 3 || !nets[0].Available || nets[1].Available || !strings.Contains(nets[1].Reason, "ontime networks fetch") {
+	if len(nets) != 4 || !nets[0].Available || !nets[1].Available || nets[2].Available || !strings.Contains(nets[2].Reason, "ontime networks fetch") {
 		t.Errorf("%+v", nets)
 	}
 	if _, err := l.Open("nowhere"); engine.ErrorCode(err) != engine.ENOTFOUND {
