@@ -119,7 +119,7 @@ await test(`network view of ${net}: every link drawn, clicking picks an OD`, asy
 // Realization r of a comparison is the first of test pool r, so
 // `ontime bench --pools r+1 --pool-size 1` scores the same one.
 await test(`compare on ${net}: every method's outcome equals ontime bench on that realization`, async () => {
-  const od = haveSFN ? ["2", "15"] : ["37", "45"];
+  const od = haveSFN ? ["2", "15"] : ["22", "28"];
   const methods = haveSFN ? ["let", "dot", "cgr", "cdot", "gpght"] : ["let", "dot", "cgr", "bestpath"];
   const r = 4;
   await visit("compare", `${base}/compare?net=${net}&o=${od[0]}&d=${od[1]}&f=1.05&r=${r}&m=${methods.join(",")}`);

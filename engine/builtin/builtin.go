@@ -49,7 +49,7 @@ func IsBuiltin(name string) bool { return slices.Contains(Names, name) }
 // Describe gives a one-line description of each built-in network.
 var Describe = map[string]string{
 	"twobranch": "the paper's five-node example (embedded; A-E, T = 106 at factor 1)",
-	Ringtown:    "ontime's own town, 81 nodes, 288 links; a fast ring road that jams, steady avenues (generated, offline)",
+	Ringtown:    "ontime's own town, 49 nodes, 168 links; a fast ring road that jams, steady avenues (generated, offline)",
 	"sfn":       "Sioux Falls, 24 nodes, 76 links; SEGAC means and variances (needs the data directory)",
 	"anaheim":   "Anaheim, 416 nodes, 914 links; UE costs, σ = 0.4·μ·U (needs the data directory)",
 }
