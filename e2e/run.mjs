@@ -99,6 +99,34 @@ await test("home lists the networks", async () => {
   await shot("home");
 });
 
+// The visitor's sixty seconds: without a click, the home page shows ontime's
+// own town with two routes, their probabilities of arriving on time and
+// their distributions with the budget marked; the budget slider moves the
+// answer, and the numbers are the engine's (/api/story).
+await test("home tells the story without a click; the budget slider moves the answer", async () => {
+  await visit("home", base + "/");
+  const story = await (await page.request.get(`${base}/api/story`)).json();
+  assert.ok(story.routes.length >= 2, "the story has two routes");
+  assert.equal(await page.locator("#story-map path.leaflet-interactive").count() > 0, true, "the map is drawn");
+  assert.equal(await page.locator('[data-testid^="story-route-"]').count(), 2, "two routes at the opening budget");
+  assert.equal(await page.locator('[data-testid="story-budget-line"]').count(), 1, "the budget is marked");
+  const k = story.factors.indexOf(story.factor);
+  const p1 = Number(await page.locator('[data-testid="story-p-1"]').textContent());
+  assert.equal(p1.toFixed(3), story.routes[story.best[k]].on_time[k].toFixed(3), "P is the engine's");
+  // Loosen the budget to the end of the slider by keyboard: the answer moves.
+  await page.locator('[data-testid="story-budget"]').focus();
+  await page.keyboard.press("End");
+  const last = story.factors.length - 1;
+  const out = await page.locator('[data-testid="story-budget-out"]').textContent();
+  assert.match(out, new RegExp((story.factors[last] * story.let_time).toFixed(2)));
+  const shown = await page.locator('[data-testid^="story-route-"]').count();
+  assert.equal(shown, story.best[last] === 0 ? 1 : 2);
+  const p0 = Number(await page.locator('[data-testid="story-p-0"]').textContent());
+  assert.equal(p0.toFixed(3), story.routes[0].on_time[last].toFixed(3));
+  assert.match(await page.locator('[data-testid="story-compare"]').getAttribute("href"), /\/compare\?net=ringtown&o=\d+&d=\d+&f=/);
+  await shot("home-story");
+});
+
 await test(`network view of ${net}: every link drawn, clicking picks an OD`, async () => {
   await visit(`network ${net}`, `${base}/networks/${net}`);
   const api = await (await page.request.get(`${base}/api/networks/${net}`)).json();

@@ -154,3 +154,34 @@ func (s *server) handleModelPlot(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Write(svg)
 }
+
+// handleStoryJSON answers the home page's story: ?net= (ringtown by
+// default) and an OD pair ?o=&d= (default: the network's first pair whose
+// most reliable route changes with the budget).
+func (s *server) handleStoryJSON(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	n, err := s.network(q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	od, ok := n.StoryOD()
+	if q.Get("o") != "" || q.Get("d") != "" {
+		if od.Origin, err = node(n, "o", q.Get("o"), n.Net.OriginIndex); err == nil {
+			od.Destination, err = node(n, "d", q.Get("d"), n.Net.NodeIndex)
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	} else if !ok {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "network %s has no OD pairs: give ?o= and ?d=", n.Net.Name))
+		return
+	}
+	st, err := n.Story(od)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, st)
+}

@@ -21,7 +21,7 @@ func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
-	render(w, r, web.Home(s.page(r, "networks", "Networks"), s.Lab.Networks()))
+	render(w, r, web.Home(s.page(r, "networks", "ontime: arrive on time"), s.Lab.Networks(), lab.DefaultNetwork))
 }
 
 func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {

@@ -50,6 +50,7 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/api/networks/{name}", s.handleNetworkJSON)
 		r.Get("/api/imports/{token}", s.handleImportJSON)
 		r.Get("/api/teach", s.handleTeachJSON)
+		r.Get("/api/story", s.handleStoryJSON)
 		r.Post("/api/bench", s.handleBenchStart)
 		r.Get("/api/bench/{file}", s.handleBenchJob)
 		r.Post("/api/train", s.handleTrainStart)

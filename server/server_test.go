@@ -576,3 +576,20 @@ func TestJobBoundPerClient(t *testing.T) {
 		t.Fatalf("after cancel: %d %s", res.StatusCode, body)
 	}
 }
+
+// The home page's story answers on ringtown by default and on any pair
+// asked; a bad pair is a 400 naming it.
+func TestStoryJSON(t *testing.T) {
+	ts := newTestServer(t)
+	res, body := get(t, ts, "/api/story")
+	var st lab.Story
+	if err := json.Unmarshal([]byte(body), &st); err != nil || res.StatusCode != 200 || st.Network != "ringtown" || len(st.Routes) < 2 || !strings.Contains(body, `"on_time"`) {
+		t.Fatalf("%d %v %.300s", res.StatusCode, err, body)
+	}
+	if res, body := get(t, ts, "/api/story?net=twobranch&o=A&d=E"); res.StatusCode != 200 || !strings.Contains(body, `"od":"A-E"`) {
+		t.Errorf("twobranch: %d %.200s", res.StatusCode, body)
+	}
+	if res, body := get(t, ts, "/api/story?o=1&d=999"); res.StatusCode != 400 || !strings.Contains(body, "999") {
+		t.Errorf("bad pair: %d %.200s", res.StatusCode, body)
+	}
+}

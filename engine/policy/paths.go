@@ -155,3 +155,16 @@ func sortedPaths(c map[string][]int) [][]int {
 	}
 	return out
 }
+
+// CandidatePaths lists up to k loopless paths from o to d by mean time
+// within the network's step cap: bestpath's candidates, for pages that
+// show routes side by side.
+func CandidatePaths(net *engine.Network, o, d, k int) [][]int {
+	return kShortest(net, o, d, k, net.StepCap)
+}
+
+// PathOnTime is a fixed path's exact on-time probability for budget under
+// the full covariance (what bestpath maximizes).
+func PathOnTime(model *linktime.Gaussian, links []int, budget float64) float64 {
+	return gaussianOnTime(model, links, budget)
+}

@@ -1,0 +1,132 @@
+package lab
+
+import (
+	"math"
+	"slices"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// The story's budget grid (factors of the LET time), its candidate paths
+// and the realizations its arrival-time distributions are drawn from.
+const (
+	storyLo, storyHi, storyStep = 0.85, 1.40, 0.01
+	storyCandidates             = 12
+	storySamples                = 2000
+	storyQuantiles              = 200
+)
+
+// StoryRoute is one fixed route of the story.
+type StoryRoute struct {
+	Links []int    `json:"links"`
+	Nodes []string `json:"nodes"`
+	Mean  float64  `json:"mean"`
+	SD    float64  `json:"sd"`
+	// Fastest: the route fastest on average (the LET path).
+	Fastest bool `json:"fastest"`
+	// OnTime is the exact on-time probability at each factor of the grid.
+	OnTime []float64 `json:"on_time"`
+	// Times are quantiles of its arrival time over the common test pool's
+	// realizations (storyQuantiles of them, in order): the distribution
+	// the page draws.
+	Times []float64 `json:"times"`
+	// Drive is realization 0's time on each link, for the animation.
+	Drive []float64 `json:"drive"`
+}
+
+// Story is the home page's first lesson on one OD pair: the route fastest
+// on average against the route most likely on time, as the budget moves.
+type Story struct {
+	Network string       `json:"network"`
+	OD      string       `json:"od"`
+	Origin  string       `json:"origin"`
+	Dest    string       `json:"destination"`
+	LETTime float64      `json:"let_time"`
+	Factors []float64    `json:"factors"`
+	Routes  []StoryRoute `json:"routes"`
+	// Best is the index of the most reliable route at each factor.
+	Best []int `json:"best"`
+	// Factor is where the page opens: the first of the network's benchmark
+	// factors at which the two answers differ (else 1).
+	Factor float64 `json:"factor"`
+}
+
+// StoryOD is the OD pair the home page tells the story on: the first
+// benchmark pair whose most reliable route changes with the budget.
+func (n *Net) StoryOD() (engine.OD, bool) {
+	for _, od := range n.Net.ODs {
+		if s, err := n.Story(od); err == nil && len(s.Routes) > 1 {
+			return od, true
+		}
+	}
+	if len(n.Net.ODs) > 0 {
+		return n.Net.ODs[0], true
+	}
+	return engine.OD{}, false
+}
+
+// Story computes the story for od.
+func (n *Net) Story(od engine.OD) (*Story, error) {
+	let, err := n.Validate(od, 1)
+	if err != nil {
+		return nil, err
+	}
+	s := &Story{Network: n.Net.Name, OD: n.Net.ODString(od), Origin: n.Net.Nodes[od.Origin].ID, Dest: n.Net.Nodes[od.Destination].ID, LETTime: let}
+	for f := storyLo; f <= storyHi+1e-9; f += storyStep {
+		s.Factors = append(s.Factors, math.Round(f*100)/100)
+	}
+	fastest := n.Net.LET(od.Destination).Path(od.Origin, n.Net)
+	cands := policy.CandidatePaths(n.Net, od.Origin, od.Destination, storyCandidates)
+	// The routes shown: the fastest, then each path that is the most
+	// reliable somewhere on the grid, in the order the grid meets them.
+	routes := [][]int{fastest}
+	for _, f := range s.Factors {
+		best, bestP := fastest, policy.PathOnTime(n.Model, fastest, f*let)
+		for _, c := range cands {
+			if p := policy.PathOnTime(n.Model, c, f*let); p > bestP+1e-9 {
+				best, bestP = c, p
+			}
+		}
+		i := slices.IndexFunc(routes, func(r []int) bool { return slices.Equal(r, best) })
+		if i < 0 {
+			routes = append(routes, best)
+			i = len(routes) - 1
+		}
+		s.Best = append(s.Best, i)
+	}
+	pool := sim.NewPool(n.Model, n.Net.PoolKey(), sim.Test, 0, storySamples, 0, nil)
+	drive := n.Realization(0)
+	for i, links := range routes {
+		r := StoryRoute{Links: links, Nodes: n.Net.PathNodes(links), Fastest: i == 0}
+		for _, l := range links {
+			r.Mean += n.Net.Links[l].Mean
+			r.Drive = append(r.Drive, drive[l])
+		}
+		_, r.SD = n.Model.Condition(nil, nil).Sum(links)
+		for _, f := range s.Factors {
+			r.OnTime = append(r.OnTime, policy.PathOnTime(n.Model, links, f*let))
+		}
+		times := make([]float64, pool.Size)
+		for k := range pool.Size {
+			x := pool.Row(k)
+			for _, l := range links {
+				times[k] += x[l]
+			}
+		}
+		slices.Sort(times)
+		for q := range storyQuantiles {
+			r.Times = append(r.Times, times[(2*q+1)*len(times)/(2*storyQuantiles)])
+		}
+		s.Routes = append(s.Routes, r)
+	}
+	s.Factor = 1
+	for _, f := range n.Net.BudgetFactors() {
+		if k := slices.Index(s.Factors, math.Round(f*100)/100); k >= 0 && s.Best[k] != 0 {
+			s.Factor = s.Factors[k]
+			break
+		}
+	}
+	return s, nil
+}

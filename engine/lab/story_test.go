@@ -1,0 +1,54 @@
+package lab
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// The story on ringtown's first pair: the fastest route first, at least one
+// other that is the most reliable somewhere on the grid, probabilities that
+// grow with the budget, the page opening where the answers differ, and
+// sampled distributions that agree with the exact moments.
+func TestStoryRingtown(t *testing.T) {
+	n, err := New(Options{}).Open(DefaultNetwork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	od, ok := n.StoryOD()
+	if !ok {
+		t.Fatal("no story pair")
+	}
+	s, err := n.Story(od)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Routes) < 2 || !s.Routes[0].Fastest || s.Routes[1].Fastest {
+		t.Fatalf("routes %+v", s.Routes)
+	}
+	k := -1
+	for i, f := range s.Factors {
+		if f == s.Factor {
+			k = i
+		}
+	}
+	if k < 0 || s.Best[k] == 0 {
+		t.Fatalf("opens at %.2f, where the best route is %d", s.Factor, s.Best)
+	}
+	for _, r := range s.Routes {
+		for i := 1; i < len(r.OnTime); i++ {
+			if r.OnTime[i] < r.OnTime[i-1]-1e-12 {
+				t.Fatalf("P(on time) falls as the budget grows: %v", r.OnTime)
+			}
+		}
+		// The sample median is near the mean (Gaussian sums, floors rarely bind).
+		med := r.Times[len(r.Times)/2]
+		if !scalar.EqualWithinAbs(med, r.Mean, 3*r.SD/math.Sqrt(2000)+0.02*r.Mean) {
+			t.Errorf("median %.3f, mean %.3f ± %.3f", med, r.Mean, r.SD)
+		}
+		if len(r.Drive) != len(r.Links) {
+			t.Error("drive and links differ in length")
+		}
+	}
+}
