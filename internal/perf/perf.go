@@ -134,23 +134,6 @@ func short(commit string) string {
 	return commit
 }
 
-// peakRSSMB is the process's peak resident memory so far (VmHWM), in MB.
-func peakRSSMB() float64 {
-	return procStatusMB("VmHWM:")
-}
-
-func procStatusMB(field string) float64 {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
-			var kb float64
-			fmt.Sscan(f[1], &kb)
-			return kb / 1024
-		}
-	}
-	return 0
-}
-
 // verdict says whether a measured figure meets a target.
 func verdict(ok bool, target string) string {
 	if ok {
