@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
@@ -60,17 +62,17 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 		// NaN passes every range check by failing its comparisons, so it is
 		// refused here with Inf and non-positive factors.
 		if rq.factor, err = strconv.ParseFloat(v, 64); err != nil || !(rq.factor > 0) || math.IsInf(rq.factor, 0) {
-			return nil, engine.Errorf(engine.EINVALID, "budget factor f=%q: give a positive number", v)
+			return nil, fieldErr("f", "budget factor f=%q: give a positive number", v)
 		}
 	}
 	if v := q.Get("r"); v != "" {
 		if rq.realization, err = strconv.Atoi(v); err != nil || rq.realization < 0 {
-			return nil, engine.Errorf(engine.EINVALID, "realization r=%q: give a whole number ≥ 0", v)
+			return nil, fieldErr("r", "realization r=%q: give a whole number ≥ 0", v)
 		}
 	}
 	if v := q.Get("n"); v != "" {
 		if rq.episodes, err = strconv.Atoi(v); err != nil || rq.episodes < 1 || rq.episodes > 200000 {
-			return nil, engine.Errorf(engine.EINVALID, "episodes n=%q: give 1 to 200000", v)
+			return nil, fieldErr("n", "episodes n=%q: give 1 to 200000", v)
 		}
 	}
 	rq.methods = defaultMethods(n)
@@ -78,11 +80,47 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 		if rq.methods, err = parseMethods(n, m); err != nil {
 			return nil, err
 		}
+		if len(rq.methods) == 0 {
+			return nil, fieldErr("m", "no method chosen: tick at least one")
+		}
 	}
 	if _, err := n.Validate(rq.od, rq.factor); err != nil {
+		var e *engine.Error
+		if errors.As(err, &e) && e.Field == "" {
+			e.Field = "o,d" // the pair itself: same node, or no way there
+		}
 		return nil, err
 	}
 	return rq, nil
+}
+
+// fieldErr is a bad query field's error, naming the field so that a page
+// can reset it (parseRunForPage).
+func fieldErr(field, format string, args ...any) error {
+	e := engine.Errorf(engine.EINVALID, format, args...)
+	e.Field = field
+	return e
+}
+
+// parseRunForPage reads a page's run query forgivingly: each bad field is
+// reset to its default and said in a note, and the page renders; only a
+// network that cannot be opened fails. Streams and the API stay strict.
+func (s *server) parseRunForPage(q url.Values) (*runQuery, []string, error) {
+	q = maps.Clone(q)
+	var notes []string
+	for range 8 { // each round drops one bad field; there are fewer than 8
+		rq, err := s.parseRun(q)
+		var e *engine.Error
+		if err == nil || !errors.As(err, &e) || e.Code != engine.EINVALID || e.Field == "" {
+			return rq, notes, err
+		}
+		notes = append(notes, e.Message+" — reset to its default")
+		for _, f := range strings.Split(e.Field, ",") {
+			q.Del(f)
+		}
+	}
+	rq, err := s.parseRun(q)
+	return rq, notes, err
 }
 
 // parseMethods reads m= values (each a comma-separated list) into distinct
@@ -99,7 +137,7 @@ func parseMethods(n *lab.Net, values []string) ([]string, error) {
 	offered := n.Methods()
 	for _, m := range out {
 		if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
-			return nil, engine.Errorf(engine.EINVALID, "method m=%q is not offered on %s", m, n.Net.Name)
+			return nil, fieldErr("m", "method m=%q is not offered on %s", m, n.Net.Name)
 		}
 	}
 	return out, nil
@@ -108,7 +146,7 @@ func parseMethods(n *lab.Net, values []string) ([]string, error) {
 func node(n *lab.Net, field, id string, index func(string) (int, bool)) (int, error) {
 	i, ok := index(id)
 	if !ok {
-		return 0, engine.Errorf(engine.EINVALID, "%s=%q: network %s has no such node", field, id, n.Net.Name)
+		return 0, fieldErr(field, "%s=%q: network %s has no such node", field, id, n.Net.Name)
 	}
 	return i, nil
 }

@@ -53,13 +53,13 @@ func (s *server) handleLive(w http.ResponseWriter, r *http.Request) {
 // runPage renders a page whose state is a run query (compare, live), with
 // the request's out-of-range flags.
 func (s *server) runPage(w http.ResponseWriter, r *http.Request, active, title string, view func(web.Page, web.RunForm) templ.Component) {
-	rq, err := s.parseRun(r.URL.Query())
+	rq, notes, err := s.parseRunForPage(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	p := s.page(r, active, title+rq.net.Net.Name)
-	p.Network, p.Flags = rq.net.Net.Name, flags(rq)
+	p.Network, p.Flags, p.Notes = rq.net.Net.Name, flags(rq), notes
 	render(w, r, view(p, s.form(rq)))
 }
 

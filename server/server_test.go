@@ -62,8 +62,8 @@ func TestPagesRender(t *testing.T) {
 		{"/models", 200, []string{"model-twobranch"}},
 		{"/about", 200, []string{"about-ontime", "about-methods", "about-sources", "licence-tntp"}},
 		{"/networks/nowhere", 404, []string{"error"}},
-		{"/compare?net=twobranch&o=Z", 400, []string{"error"}},
-		{"/compare?net=twobranch&m=nope", 400, []string{"error"}},
+		{"/compare?net=twobranch&o=Z", 200, []string{"input-notes", "compare-form"}},
+		{"/compare?net=twobranch&m=nope", 200, []string{"input-notes", "compare-form"}},
 		{"/nothing-here", 404, []string{"error"}},
 	} {
 		res, body := get(t, ts, tc.path)
@@ -140,8 +140,8 @@ func TestCrossOriginChangesRefused(t *testing.T) {
 func TestErrorsFollowAccept(t *testing.T) {
 	ts := newTestServer(t)
 	for path, status := range map[string]int{"/api/networks/nowhere": 404, "/api/teach?x=abc": 400, "/api/teach?x=-1": 400,
-		"/api/bench/000000": 404, "/networks/nowhere": 404, "/compare?f=abc": 400,
-		"/compare?f=NaN": 400, "/compare?f=-1": 400, "/compare?f=Inf": 400, "/live?f=NaN": 400} {
+		"/api/bench/000000": 404, "/networks/nowhere": 404, "/ws/compare?f=abc": 400,
+		"/ws/compare?f=NaN": 400, "/ws/compare?f=-1": 400, "/ws/compare?f=Inf": 400, "/ws/live?f=NaN": 400} {
 		for _, accept := range []string{"application/json", "text/html,application/xhtml+xml,*/*;q=0.8"} {
 			req, _ := http.NewRequest("GET", ts.URL+path, nil)
 			req.Header.Set("Accept", accept)
@@ -591,5 +591,39 @@ func TestStoryJSON(t *testing.T) {
 	}
 	if res, body := get(t, ts, "/api/story?o=1&d=999"); res.StatusCode != 400 || !strings.Contains(body, "999") {
 		t.Errorf("bad pair: %d %.200s", res.StatusCode, body)
+	}
+}
+
+// A page never dead-ends on a bad or empty parameter: each is reset to its
+// default, said in a note, and the rest of the form is kept; the streams
+// behind the pages stay strict (TestErrorsFollowAccept).
+func TestPagesResetBadInput(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		path  string
+		notes []string
+		keep  string // a kept field's value on the page
+	}{
+		{"/compare?net=ringtown&f=NaN&r=x&o=22&d=28", []string{"f=\"NaN\"", "r=\"x\""}, `value="22"`},
+		{"/compare?net=ringtown&m=&f=1.1", []string{"no method chosen"}, `value="1.10"`},
+		{"/live?net=ringtown&m=", []string{"no method chosen"}, ""},
+		{"/live?net=ringtown&n=0&m=let", []string{"episodes n=\"0\""}, ""},
+		{"/compare?net=ringtown&o=22&d=22", []string{"same node"}, ""},
+	} {
+		res, body := get(t, ts, tc.path)
+		if res.StatusCode != 200 {
+			t.Errorf("%s: %d", tc.path, res.StatusCode)
+			continue
+		}
+		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+		notes := doc.Find(`[data-testid="input-notes"]`).Text()
+		for _, want := range tc.notes {
+			if !strings.Contains(notes, want) {
+				t.Errorf("%s: notes %q lack %q", tc.path, notes, want)
+			}
+		}
+		if tc.keep != "" && !strings.Contains(body, tc.keep) {
+			t.Errorf("%s: the good fields were not kept (%s)", tc.path, tc.keep)
+		}
 	}
 }

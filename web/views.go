@@ -18,6 +18,7 @@ type Page struct {
 	Network  string // the network in view, kept across the nav links
 	Networks []NetLink
 	Flags    []string // warnings shown on top of the page (requests outside a model's range, …)
+	Notes    []string // inputs the page could not use and reset to their defaults
 }
 
 // NetLink is a network in the picker.
