@@ -264,6 +264,25 @@ await test("teaching view: moving the slider flips the choice", async () => {
   await shot("teach-nohistory");
 });
 
+// The compare page opens on a comparison: its defaults (ringtown's first
+// pair at the budget where the answers differ) make the methods differ,
+// and each shows its P(on time).
+await test("compare opens on a comparison whose methods differ, each with P(on time)", async () => {
+  await visit("compare", `${base}/compare?net=ringtown`);
+  await done();
+  const rows = page.locator('[data-testid^="result-"]');
+  const links = new Set(), rates = [];
+  for (let i = 0; i < await rows.count(); i++) {
+    const row = rows.nth(i);
+    if (await row.getAttribute("data-outcome") === "unavailable") continue;
+    links.add(await row.locator(".links").textContent());
+    rates.push(Number(await row.locator(".rate").textContent()));
+  }
+  assert.ok(links.size >= 2, `the methods drove the same number of links: ${[...links]}`);
+  assert.ok(rates.length >= 2 && rates.every((r) => r >= 0 && r <= 1), `rates ${rates}`);
+  assert.ok(new Set(rates).size >= 2, `every method has the same P(on time): ${rates}`);
+});
+
 await test("live reliability: rates stream, plots appear", async () => {
   await visit("live", `${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
   await done();

@@ -42,7 +42,7 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	rq := &runQuery{net: n, factor: 1, episodes: 2000}
+	rq := &runQuery{net: n, factor: n.OpeningFactor(), episodes: 2000}
 	if len(n.Net.ODs) > 0 {
 		rq.od = n.Net.ODs[0]
 	} else {

@@ -161,6 +161,9 @@ type resultJSON struct {
 	Links      int     `json:"links"`
 	Remaining  float64 `json:"remaining"`
 	DecisionMS float64 `json:"decision_ms"` // wall time per decision
+	// Rate is the method's P(on time) here, estimated on lab.RateSize
+	// common test realizations; absent on networks too large for it.
+	Rate *float64 `json:"on_time_rate,omitempty"`
 }
 
 // handleCompareWS streams a comparison: every method's steps through one
@@ -240,6 +243,9 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 		}
 		res := resultJSON{Type: "result", Method: ro.Method, DecisionMS: ro.DecisionMS, End: lab.EndName(ro.Result.End), OnTime: ro.Result.OnTime, Time: ro.Result.Time,
 			Links: ro.Result.Links, Remaining: c.Budget - ro.Result.Time}
+		if rate, ok, err := n.OnTimeRate(st.ctx, ro.Method, rq.od, rq.factor); err == nil && ok {
+			res.Rate = &rate
+		}
 		if st.send(res) != nil {
 			return
 		}

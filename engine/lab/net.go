@@ -35,6 +35,10 @@ type Net struct {
 	cardMod  time.Time // the card file's time when read
 	card     *policy.ModelCard
 	cardErr  error
+
+	rates    rates // the compare page's on-time estimates
+	openOnce sync.Once
+	opening  float64 // OpeningFactor
 }
 
 type builtPolicy struct {

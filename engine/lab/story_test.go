@@ -1,8 +1,11 @@
 package lab
 
 import (
+	"context"
 	"math"
 	"testing"
+
+	"github.com/ontime-routing/ontime/engine/sim"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -50,5 +53,46 @@ func TestStoryRingtown(t *testing.T) {
 		if len(r.Drive) != len(r.Links) {
 			t.Error("drive and links differ in length")
 		}
+	}
+}
+
+// The compare page's on-time rate of a fixed path equals counting, over
+// the same common realizations, how often the path's time is within the
+// budget; a second call is the cached value; the opening factor is the
+// story's.
+func TestOnTimeRateAndOpeningFactor(t *testing.T) {
+	n, err := New(Options{}).Open(DefaultNetwork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	od := n.Net.ODs[0]
+	f := n.OpeningFactor()
+	s, _ := n.Story(od)
+	if f != s.Factor || f == 1 {
+		t.Errorf("opening factor %.2f, story's %.2f", f, s.Factor)
+	}
+	rate, ok, err := n.OnTimeRate(context.Background(), "let", od, f)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	budget := f * n.Net.LET(od.Destination).Time[od.Origin]
+	path := n.Net.LET(od.Destination).Path(od.Origin, n.Net)
+	pool := sim.NewPool(n.Model, n.Net.PoolKey(), sim.Test, 0, RateSize, 0, nil)
+	k := 0
+	for i := range pool.Size {
+		sum := 0.0
+		for _, l := range path {
+			sum += pool.Row(i)[l]
+		}
+		if sum <= budget {
+			k++
+		}
+	}
+	if want := float64(k) / RateSize; rate != want {
+		t.Errorf("let's rate %.4f, counted %.4f", rate, want)
+	}
+	again, _, _ := n.OnTimeRate(context.Background(), "let", od, f)
+	if again != rate {
+		t.Error("the cached rate differs")
 	}
 }

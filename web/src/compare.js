@@ -62,7 +62,7 @@ export async function comparePage() {
             const tr = document.createElement("tr");
             tr.dataset.testid = `result-${mm.name}`;
             tr.setAttribute("data-testid", `result-${mm.name}`);
-            tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="links">0</td><td class="time">0</td><td class="left">${fmt(msg.budget, 2)}</td><td class="outcome">${mm.error ? "unavailable: " + escapeHTML(mm.error) : "driving…"}</td><td class="latency" data-testid="latency-${escapeHTML(mm.name)}">–</td>`;
+            tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="links">0</td><td class="time">0</td><td class="left">${fmt(msg.budget, 2)}</td><td class="outcome">${mm.error ? "unavailable: " + escapeHTML(mm.error) : "driving…"}</td><td class="rate" data-testid="rate-${escapeHTML(mm.name)}">–</td><td class="latency" data-testid="latency-${escapeHTML(mm.name)}">–</td>`;
             if (mm.error) tr.dataset.outcome = "unavailable";
             if (mm.warning) tr.title = mm.warning;
             $("#result-rows").appendChild(tr);
@@ -92,6 +92,7 @@ export async function comparePage() {
           tr.querySelector(".outcome").textContent = msg.on_time ? "on time" : outcomeText[msg.end] || msg.end;
           tr.classList.add(msg.on_time ? "ok" : "late");
           tr.querySelector(".latency").textContent = fmt(msg.decision_ms, 3);
+          if (msg.on_time_rate !== undefined) tr.querySelector(".rate").textContent = fmt(msg.on_time_rate, 3);
           break;
         }
         case "done":
@@ -113,5 +114,5 @@ export async function comparePage() {
     run();
   });
   document.body.dataset.ready = "1";
-  if (new URLSearchParams(location.search).has("m")) run();
+  run(); // the page opens on a comparison: its defaults are chosen to differ
 }

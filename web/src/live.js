@@ -99,5 +99,5 @@ export function livePage() {
     status("Stopped.");
   });
   document.body.dataset.ready = "1";
-  if (new URLSearchParams(location.search).has("m")) run();
+  run(); // the page opens running its defaults (Stop ends it)
 }
