@@ -79,14 +79,14 @@ func (s *server) handleBenchJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch ext {
-	case "csv", "json":
-		ct := map[string]string{"csv": "text/csv; charset=utf-8", "json": "application/json"}[ext]
+	case "csv", "json", "summary.csv", "tex":
+		ct := map[string]string{"csv": "text/csv; charset=utf-8", "summary.csv": "text/csv; charset=utf-8", "json": "application/json", "tex": "application/x-tex; charset=utf-8"}[ext]
 		w.Header().Set("Content-Type", ct)
 		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="ontime-bench-%s-%s.%s"`, st.Network, id, ext))
 		rep.Write(w, ext)
 	case "html":
 		render(w, r, web.Report(id, rep, lab.Colors(rep.Methods)))
 	default:
-		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "unknown format %q (csv, json, html)", ext))
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "unknown format %q (csv, summary.csv, tex, json, html)", ext))
 	}
 }

@@ -27,23 +27,40 @@ func render(t *testing.T, c templ.Component) *goquery.Document {
 
 func TestReportMarksTheBestMethodButNeverABound(t *testing.T) {
 	p := 0.01
-	rep := &bench.Report{Methods: []string{"let", "cgr", "clairvoyant"}, Budgets: []float64{1},
-		Summary: []bench.Summary{{Method: "let", Budget: 1, Mean: 0.5}, {Method: "cgr", Budget: 1, Mean: 0.53}, {Method: "clairvoyant", Budget: 1, Mean: 0.7}},
-		Paired:  []bench.Paired{{A: "let", B: "cgr", Budget: 1, Gain: -0.03, CILow: -0.04, CIHigh: -0.02, P: 0.001, PHolm: &p}, {A: "cgr", B: "clairvoyant", Budget: 1}}}
-	rep.Provenance.Methods = []bench.MethodInfo{{Name: "let"}, {Name: "cgr"}, {Name: "clairvoyant", Bound: true}}
+	rep := &bench.Report{Methods: []string{"let", "cgr", "dot", "clairvoyant"}, Budgets: []float64{1, 1.05},
+		Summary: []bench.Summary{
+			// At 1: cgr beats let and dot in every pool; clairvoyant is a bound.
+			{Method: "let", Budget: 1, PoolMeans: []float64{0.50, 0.51, 0.49, 0.50, 0.50}},
+			{Method: "cgr", Budget: 1, PoolMeans: []float64{0.53, 0.54, 0.52, 0.53, 0.535}},
+			{Method: "dot", Budget: 1, PoolMeans: []float64{0.51, 0.52, 0.50, 0.51, 0.512}},
+			{Method: "clairvoyant", Budget: 1, PoolMeans: []float64{0.7, 0.7, 0.7, 0.7, 0.7}},
+			// At 1.05: cgr has the best mean but dot is not separated from it.
+			{Method: "let", Budget: 1.05, PoolMeans: []float64{0.60, 0.61, 0.59, 0.60, 0.60}},
+			{Method: "cgr", Budget: 1.05, PoolMeans: []float64{0.65, 0.66, 0.64, 0.65, 0.66}},
+			{Method: "dot", Budget: 1.05, PoolMeans: []float64{0.66, 0.64, 0.65, 0.64, 0.66}},
+			{Method: "clairvoyant", Budget: 1.05, PoolMeans: []float64{0.8, 0.8, 0.8, 0.8, 0.8}},
+		},
+		Paired: []bench.Paired{{A: "let", B: "cgr", Budget: 1, Gain: -0.03, CILow: -0.04, CIHigh: -0.02, P: 0.001, PHolm: &p}, {A: "cgr", B: "clairvoyant", Budget: 1}}}
+	rep.Provenance.Methods = []bench.MethodInfo{{Name: "let"}, {Name: "cgr"}, {Name: "dot"}, {Name: "clairvoyant", Bound: true}}
 	doc := render(t, Report("abc", rep, map[string]string{"let": "#7f7f7f"}))
-	if !doc.Find(`[data-testid="rate-cgr-1.00"]`).HasClass("best") || doc.Find(`[data-testid="rate-clairvoyant-1.00"]`).HasClass("best") {
-		t.Error("best marking")
+	mark := func(m, b string) string { v, _ := doc.Find(`[data-testid="rate-` + m + `-` + b + `"]`).Attr("data-mark"); return v }
+	if mark("cgr", "1.00") != "best" || mark("clairvoyant", "1.00") != "" || mark("let", "1.00") != "" {
+		t.Errorf("at 1.00: cgr %q, clairvoyant %q, let %q", mark("cgr", "1.00"), mark("clairvoyant", "1.00"), mark("let", "1.00"))
 	}
-	if got := doc.Find(`[data-testid="rate-let-1.00"]`).Text(); got != "0.5000" {
+	if mark("cgr", "1.05") != "tied" || mark("dot", "1.05") != "tied" || mark("let", "1.05") != "" || doc.Find(".best").Length() != 1 {
+		t.Errorf("at 1.05: cgr %q, dot %q, let %q; %d bold", mark("cgr", "1.05"), mark("dot", "1.05"), mark("let", "1.05"), doc.Find(".best").Length())
+	}
+	if got := strings.Join(strings.Fields(doc.Find(`[data-testid="rate-let-1.00"]`).Text()), " "); got != "0.5000 ± 0.0088" {
 		t.Errorf("let cell %q", got)
 	}
 	// Only the Holm family's rows are listed.
 	if n := doc.Find(`[data-testid="paired-table"] tbody tr`).Length(); n != 1 {
 		t.Errorf("%d paired rows", n)
 	}
-	if href, _ := doc.Find(`[data-testid="download-csv"]`).Attr("href"); href != "/api/bench/abc.csv" {
-		t.Errorf("csv link %q", href)
+	for id, want := range map[string]string{"download-csv": "/api/bench/abc.csv", "download-summary-csv": "/api/bench/abc.summary.csv", "download-tex": "/api/bench/abc.tex"} {
+		if href, _ := doc.Find(`[data-testid="` + id + `"]`).Attr("href"); href != want {
+			t.Errorf("%s link %q", id, href)
+		}
 	}
 }
 

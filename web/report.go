@@ -7,15 +7,6 @@ import (
 	"github.com/ontime-routing/ontime/engine/bench"
 )
 
-func summary(rep *bench.Report, m string, b float64) float64 {
-	for _, s := range rep.Summary {
-		if s.Method == m && s.Budget == b {
-			return s.Mean
-		}
-	}
-	return math.NaN()
-}
-
 func perOD(rep *bench.Report, m, od string, b float64) float64 {
 	for _, s := range rep.PerOD {
 		if s.Method == m && s.OD == od && s.Budget == b {
@@ -25,18 +16,14 @@ func perOD(rep *bench.Report, m, od string, b float64) float64 {
 	return math.NaN()
 }
 
-// isBest marks the highest rate at a budget among methods that are not bounds.
-func isBest(rep *bench.Report, m string, b float64) bool {
-	if rep.IsBound(m) {
-		return false
+func markName(m bench.Mark) string {
+	switch m {
+	case bench.Best:
+		return "best"
+	case bench.Tied:
+		return "tied"
 	}
-	v := summary(rep, m, b)
-	for _, o := range rep.Methods {
-		if !rep.IsBound(o) && summary(rep, o, b) > v+1e-12 {
-			return false
-		}
-	}
-	return true
+	return ""
 }
 
 func signed(x float64) string { return fmt.Sprintf("%+.4f", x) }

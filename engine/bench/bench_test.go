@@ -3,12 +3,14 @@ package bench_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -238,6 +240,55 @@ func TestConfigErrors(t *testing.T) {
 	} {
 		if _, err := bench.Run(context.Background(), cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)
+		}
+	}
+}
+
+// The summary CSV and the LaTeX table carry what the page shows: means,
+// intervals and marks, without float noise; the CSV parses. A bound is
+// compared but outside the Holm family.
+func TestSummaryExports(t *testing.T) {
+	net, m := twobranch(t, "")
+	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: []string{"let", "condrule", "clairvoyant"},
+		Budgets: []float64{1}, ODs: net.ODs, Pools: 5, PoolSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.Write(&buf, "summary.csv"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+3*2 || strings.Join(rows[0], ",") != "network,method,od,budget,mean,ci_low,ci_high,mark,pools" {
+		t.Fatalf("rows %v", rows)
+	}
+	marks := map[string]string{}
+	for _, r := range rows[1:] {
+		if len(r[4]) > 8 {
+			t.Errorf("float noise: %q", r[4])
+		}
+		if r[2] == "all" {
+			marks[r[1]] = r[7]
+		}
+	}
+	if marks["condrule"] != "best" || marks["clairvoyant"] != "" || marks["let"] != "" {
+		t.Errorf("marks %v", marks)
+	}
+	for _, p := range rep.Paired {
+		if (p.A == "clairvoyant" || p.B == "clairvoyant") && p.PHolm != nil {
+			t.Errorf("a bound is in the Holm family: %+v", p)
+		}
+	}
+	buf.Reset()
+	if err := rep.Write(&buf, "tex"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`\begin{tabular}{lrrr}`, `\textbf{`, `$\pm$`, `\bottomrule`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("LaTeX lacks %s:\n%s", want, buf.String())
 		}
 	}
 }

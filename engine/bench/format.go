@@ -12,7 +12,9 @@ import (
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
-// Write writes the report as "md", "json" or "csv".
+// Write writes the report as "md", "json", "csv" (every pool's rate),
+// "summary.csv" (the tables' means, intervals and marks) or "tex" (the
+// summary table for a paper).
 func (rep *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case "md", "":
@@ -23,8 +25,12 @@ func (rep *Report) Write(w io.Writer, format string) error {
 		return enc.Encode(rep)
 	case "csv":
 		return rep.WriteCSV(w)
+	case "summary.csv":
+		return rep.WriteSummaryCSV(w)
+	case "tex":
+		return rep.WriteLaTeX(w)
 	}
-	return engine.Errorf(engine.EINVALID, "unknown format %q (md, json or csv)", format)
+	return engine.Errorf(engine.EINVALID, "unknown format %q (md, json, csv, summary.csv or tex)", format)
 }
 
 // WriteMarkdown writes the tables in the paper's shape: on-time rate by
@@ -46,21 +52,14 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		pv.Correlation.MeanAbs, pv.Correlation.MaxAbs, pv.Correlation.Rank, pv.BenchSeed)
 	header(&b, "budget", rep.Methods)
 	for _, bud := range rep.Budgets {
-		vals := make([]float64, len(rep.Methods))
-		for i, m := range rep.Methods {
-			vals[i] = rep.summary(m, bud)
-		}
-		row(&b, fmtBudget(bud), rep.boldRow(vals))
+		row(&b, fmtBudget(bud), mdCells(rep.SummaryRow(bud), true))
 	}
+	fmt.Fprintf(&b, "\nMean ± half the 95%% t-interval over pools. **Bold**: the best mean, separated from every other method by paired t-tests (Holm over the row, %g); ≈: the best mean and every method the tests cannot separate from it. Bounds (clairvoyant) are outside every test.\n", Alpha)
 	b.WriteString("\n### Per OD pair\n\n")
 	header(&b, "OD (LET min, links) | budget", rep.Methods)
 	for _, od := range rep.ODs {
 		for _, bud := range rep.Budgets {
-			vals := make([]float64, len(rep.Methods))
-			for i, m := range rep.Methods {
-				vals[i] = rep.perOD(m, od.OD, bud)
-			}
-			row(&b, fmt.Sprintf("%s (%.4f, %d) | %s", od.OD, od.LETTime, od.LETLinks, fmtBudget(bud)), rep.boldRow(vals))
+			row(&b, fmt.Sprintf("%s (%.4f, %d) | %s", od.OD, od.LETTime, od.LETLinks, fmtBudget(bud)), mdCells(rep.ODRow(od.OD, bud), false))
 		}
 	}
 	if len(rep.Paired) > 0 {
@@ -94,19 +93,20 @@ func poolSize(pv Provenance) int {
 	return pv.Pools[0].Size
 }
 
-// boldRow formats values with the best non-bound value in bold.
-func (rep *Report) boldRow(vals []float64) []string {
-	best := -1.0
-	for i, v := range vals {
-		if !rep.IsBound(rep.Methods[i]) && v > best {
-			best = v
+// mdCells formats a marked row: the mean (with its interval when asked),
+// bold where separated, ≈ where tied.
+func mdCells(cells []Cell, interval bool) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = fmt.Sprintf("%.4f", c.Mean)
+		if interval && c.High == c.High {
+			out[i] += fmt.Sprintf(" ± %.4f", (c.High-c.Low)/2)
 		}
-	}
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = fmt.Sprintf("%.4f", v)
-		if len(vals) > 1 && !rep.IsBound(rep.Methods[i]) && v == best {
+		switch c.Mark {
+		case Best:
 			out[i] = "**" + out[i] + "**"
+		case Tied:
+			out[i] += " ≈"
 		}
 	}
 	return out
@@ -129,30 +129,12 @@ func fmtP(p float64) string {
 	return fmt.Sprintf("%.4f", p)
 }
 
-func (rep *Report) summary(method string, budget float64) float64 {
-	for _, s := range rep.Summary {
-		if s.Method == method && s.Budget == budget {
-			return s.Mean
-		}
-	}
-	return 0
-}
-
-func (rep *Report) perOD(method, od string, budget float64) float64 {
-	for _, s := range rep.PerOD {
-		if s.Method == method && s.OD == od && s.Budget == budget {
-			return s.Mean
-		}
-	}
-	return 0
-}
-
 // WriteCSV writes tidy rows: one per method, OD pair ("all" for the mean
 // over pairs), budget and pool.
 func (rep *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"network", "method", "od", "budget", "pool", "on_time_rate"})
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	f := fmtRate
 	for _, s := range rep.Summary {
 		for k, v := range s.PoolMeans {
 			_ = cw.Write([]string{rep.Network, s.Method, "all", f(s.Budget), strconv.Itoa(k), f(v)})
