@@ -50,7 +50,8 @@ type Config struct {
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
 	// only the finished line is written, to keep logs readable.
 	ProgressTTY bool
-	// OnProgress, if set, hears each stage: "methods" (building method
+	// OnProgress, if set, hears each stage: "methods:NAME" as method NAME
+	// starts building (done = methods built so far), "methods" (building method
 	// done of total) and "pools" (pool done of total).
 	OnProgress func(stage string, done, total int)
 	Version    string
@@ -82,6 +83,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Provenance = cfg.provenance()
 	for i, name := range cfg.Methods {
 		m, _ := policy.Lookup(name)
+		if cfg.OnProgress != nil {
+			cfg.OnProgress("methods:"+name, i, len(cfg.Methods)) // which one is building (a learner trains for minutes)
+		}
 		t0 := time.Now()
 		p, settings, err := m.New(env)
 		if err != nil {

@@ -110,7 +110,7 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, version, owner string) (JobStat
 					// Building methods (training learners) counts for the first quarter.
 					f := 0.0
 					switch {
-					case stage == "methods" && total > 0:
+					case strings.HasPrefix(stage, "methods") && total > 0:
 						f = 0.25 * float64(done) / float64(total)
 					case stage == "pools" && total > 0:
 						f = 0.25 + 0.75*float64(done)/float64(total)

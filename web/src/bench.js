@@ -5,14 +5,26 @@ export function benchPage() {
   const box = $("#bench-report");
   const bar = $("#progress");
   form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/bench?net=${encodeURIComponent(form.querySelector('[name="net"]').value)}`; });
+  const runButton = form.querySelector('[type="submit"]');
+  // While a run is under way its button is off: a second press would only
+  // find the same job.
   async function poll(id) {
+    runButton.disabled = true;
+    try {
+      await follow(id);
+    } finally {
+      runButton.disabled = false;
+    }
+  }
+  async function follow(id) {
     bar.hidden = false;
     for (;;) {
       let st;
       try { st = await getJSON(`/api/bench/${id}`); } catch (err) { status(err.message, "error"); return; }
       bar.value = st.fraction;
       const stage = st.state === "queued" ? `waiting for ${st.position - 1} job(s) ahead (one runs at a time)`
-        : st.stage === "methods" ? `building methods (${st.done}/${st.total}; learners train on first use)` : `pool ${st.done}/${st.total}`;
+        : st.stage.startsWith("methods:") ? `building ${st.stage.slice(8)} (method ${st.done + 1} of ${st.total}; learners train on first use), ${Math.round(100 * st.fraction)}% of the run`
+        : st.stage === "methods" ? `built ${st.done} of ${st.total} methods` : `pool ${st.done} of ${st.total}, ${Math.round(100 * st.fraction)}% of the run`;
       const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds)} s left` : "";
       status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s${eta}` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
       if (["failed", "interrupted", "canceled"].includes(st.state)) { status(`${st.state}: ${st.error}`, "error"); return; }
