@@ -5,7 +5,7 @@
 //   node e2e/run.mjs [path/to/ontime]
 import { chromium } from "playwright-core";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
@@ -66,9 +66,21 @@ page.on("request", (r) => {
   if (!r.url().startsWith(base) && !r.url().startsWith("data:")) external.push(r.url());
 });
 const errors = [];
+// Every page visited is checked with axe-core (npm) in the page itself:
+// serious or critical violations are collected and fail the last test.
+const axeSource = readFileSync(new URL("../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
+const axeViolations = [];
+async function axeCheck(name) {
+  await page.evaluate(axeSource); // evaluate, not a script tag: the pages' CSP allows no inline script
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`));
+  for (const f of found) axeViolations.push(`${name} (${page.url().replace(base, "")}): ${f}`);
+}
 async function visit(name, url) {
   await page.goto(url);
   await ready();
+  await axeCheck(name);
 }
 page.on("pageerror", (e) => errors.push(String(e)));
 
@@ -440,6 +452,10 @@ await test("on a 390-px phone no page is wider than the screen", async () => {
 await test("no external requests, no script errors", async () => {
   assert.deepEqual(external, []);
   assert.deepEqual(errors, []);
+});
+
+await test("no serious or critical axe-core violation on any page visited", async () => {
+  assert.deepEqual(axeViolations, []);
 });
 
 await browser.close();

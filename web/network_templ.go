@@ -56,7 +56,7 @@ func Home(p Page, nets []lab.NetworkInfo, story string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\" data-testid=\"story\" aria-labelledby=\"story-title\"><h2 id=\"story-title\">Fast on average is not on time</h2><p class=\"lead\">ontime finds the route most likely to arrive within your time budget on roads whose travel times are random and correlated. Move the budget: the answer changes.</p><div class=\"story-grid\"><div id=\"story-map\" class=\"map story-map\" role=\"img\" aria-label=\"Map of ontime's town with the two routes\"></div><div class=\"story-panel\"><label for=\"story-budget\">Time budget: <output id=\"story-budget-out\" for=\"story-budget\" data-testid=\"story-budget-out\">…</output></label> <input type=\"range\" id=\"story-budget\" data-testid=\"story-budget\" min=\"0\" max=\"0\" value=\"0\"><div id=\"story-answer\" class=\"story-answer\" data-testid=\"story-answer\" aria-live=\"polite\"></div><table class=\"story-routes\" data-testid=\"story-routes\"><caption>The two routes at this budget (mean and σ of the arrival time; P exact under the joint Gaussian law)</caption> <thead><tr><th scope=\"col\">route</th><th scope=\"col\">mean min</th><th scope=\"col\">σ min</th><th scope=\"col\">P(on time)</th></tr></thead> <tbody></tbody></table><div id=\"story-dist\" class=\"story-dist\" data-testid=\"story-dist\"></div><p class=\"story-links\"><a id=\"story-compare\" data-testid=\"story-compare\" href=\"/compare\">Race every method on this trip</a> · <a href=\"/teach\">Lessons</a> · <a href=\"/bench\">Benchmarks</a></p></div></div></section><h2>Networks</h2><p>ontime compares routing policies by the probability of arriving on time, on common samples, with paired statistics.</p><p><a class=\"button\" href=\"/networks/add\" data-testid=\"add-network\">Add a network</a> — a TNTP, CSV or JSON file of your own.</p><ul class=\"cards\" data-testid=\"network-list\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\" data-testid=\"story\" aria-labelledby=\"story-title\"><h2 id=\"story-title\">Fast on average is not on time</h2><p class=\"lead\">ontime finds the route most likely to arrive within your time budget on roads whose travel times are random and correlated. Move the budget: the answer changes.</p><div class=\"story-grid\"><div id=\"story-map\" class=\"map story-map\" role=\"region\" aria-label=\"Map of ontime's town with the two routes\"></div><div class=\"story-panel\"><label for=\"story-budget\">Time budget: <output id=\"story-budget-out\" for=\"story-budget\" data-testid=\"story-budget-out\">…</output></label> <input type=\"range\" id=\"story-budget\" data-testid=\"story-budget\" min=\"0\" max=\"0\" value=\"0\"><div id=\"story-answer\" class=\"story-answer\" data-testid=\"story-answer\" aria-live=\"polite\"></div><table class=\"story-routes\" data-testid=\"story-routes\"><caption>The two routes at this budget (mean and σ of the arrival time; P exact under the joint Gaussian law)</caption> <thead><tr><th scope=\"col\">route</th><th scope=\"col\">mean min</th><th scope=\"col\">σ min</th><th scope=\"col\">P(on time)</th></tr></thead> <tbody></tbody></table><div id=\"story-dist\" class=\"story-dist\" data-testid=\"story-dist\"></div><p class=\"story-links\"><a id=\"story-compare\" data-testid=\"story-compare\" href=\"/compare\">Race every method on this trip</a> · <a href=\"/teach\">Lessons</a> · <a href=\"/bench\">Benchmarks</a></p></div></div></section><h2>Networks</h2><p>ontime compares routing policies by the probability of arriving on time, on common samples, with paired statistics.</p><p><a class=\"button\" href=\"/networks/add\" data-testid=\"add-network\">Add a network</a> — a TNTP, CSV or JSON file of your own.</p><ul class=\"cards\" data-testid=\"network-list\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -339,14 +339,14 @@ func Network(p Page, v NetworkView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\" data-testid=\"network-map\" role=\"img\" aria-label=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\" data-testid=\"network-map\" role=\"region\" aria-label=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var20 string
 			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs("Map of " + v.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/network.templ`, Line: 104, Col: 120}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/network.templ`, Line: 104, Col: 123}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 			if templ_7745c5c3_Err != nil {

@@ -13,6 +13,22 @@ import { status } from "./util.js";
 
 const pages = { networks: () => (document.querySelector("#story") ? storyPage() : document.querySelector("#map") ? networkPage() : (document.body.dataset.ready = "1")), compare: comparePage, live: livePage, teach: teachPage, bench: benchPage, jobs: jobPage };
 
+// A region that scrolls must be reachable by keyboard (WCAG 2.1.1): tables
+// scroll sideways on a phone, the steps list down. Each one that scrolls
+// now gets a tab stop; checked again as pages fill in.
+function focusableScrollers() {
+  for (const el of document.querySelectorAll("table, .steps, .log")) {
+    const scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+    if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+  }
+}
+let pending = 0;
+new MutationObserver(() => {
+  if (!pending) pending = requestAnimationFrame(() => { pending = 0; focusableScrollers(); });
+}).observe(document.body, { childList: true, subtree: true });
+window.addEventListener("resize", focusableScrollers);
+focusableScrollers();
+
 const start = pages[document.body.dataset.page];
 if (start) {
   Promise.resolve()
