@@ -1,11 +1,14 @@
 package server
 
 import (
+	"io"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -131,12 +134,8 @@ func (s *server) handleTeachJSON(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleModelPlot(w http.ResponseWriter, r *http.Request) {
-	name, ok := strings.CutSuffix(chi.URLParam(r, "file"), ".svg")
-	if !ok {
-		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "plots are .svg files"))
-		return
-	}
-	n, err := s.Lab.Open(name)
+	file := chi.URLParam(r, "file")
+	n, err := s.Lab.Open(strings.TrimSuffix(file, path.Ext(file)))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -146,13 +145,7 @@ func (s *server) handleModelPlot(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	svg, err := trainingCurve(card)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "image/svg+xml")
-	w.Write(svg)
+	s.figure(w, r, file, func() (*plot.Plot, error) { return trainingCurve(card) }, func(w io.Writer) error { return trainingCSV(card, w) })
 }
 
 // handleStoryJSON answers the home page's story: ?net= (ringtown by

@@ -2,10 +2,14 @@ package server
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
+	"net/http"
+	"path"
 	"slices"
 	"strconv"
 
@@ -13,19 +17,43 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
 )
 
 // Plots are drawn by gonum/plot as SVG from numbers the engine computed.
 
+// svgBytes draws p as SVG, w × h for the plot itself, with its legend in
+// a strip of its own below it: a legend never sits on the data.
 func svgBytes(p *plot.Plot, w, h vg.Length) ([]byte, error) {
-	wt, err := p.WriterTo(w, h, "svg")
-	if err != nil {
-		return nil, err
+	return drawPlot(p, w, h, "svg")
+}
+
+// drawPlot draws p as "svg" or "png" (legend below the plot).
+func drawPlot(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
+	leg := p.Legend
+	p.Legend = plot.NewLegend() // p draws without it; it goes in its strip
+	defer func() { p.Legend = leg }()
+	leg.Top, leg.Left = true, true
+	leg.XOffs, leg.YOffs = vg.Points(8), -vg.Points(4)
+	probe := vgsvg.New(w, h)
+	r := leg.Rectangle(draw.New(probe))
+	strip := r.Size().Y + vg.Points(10)
+	var canvas vg.CanvasWriterTo
+	switch format {
+	case "png":
+		canvas = vgimg.PngCanvas{Canvas: vgimg.New(w, h+strip)}
+	default:
+		canvas = vgsvg.New(w, h+strip)
 	}
+	dc := draw.New(canvas)
+	p.Draw(draw.Crop(dc, 0, 0, strip, 0))
+	leg.Draw(draw.Crop(dc, 0, 0, 0, -h))
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if _, err := canvas.WriteTo(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -63,31 +91,67 @@ func budgetLine(p *plot.Plot, budget, lo, hi float64) error {
 }
 
 // trainingCurve plots a model card's validation curve.
-func trainingCurve(card *lab.ModelCard) ([]byte, error) {
+func trainingCurve(card *lab.ModelCard) (*plot.Plot, error) {
 	x := "policy-gradient iteration" // older cards
 	if len(card.Rounds) > 0 {
 		x = "checkpoint (0: imitation, then each round)"
 	}
-	p := newPlot("Validation on-time rate during training", x, "on-time rate")
+	// The budgets' rates lie tenths apart and training moves them by
+	// thousandths: each curve is drawn as its change from the imitation
+	// checkpoint (the dotted zero line), so the change is what shows.
+	p := newPlot("Validation on-time rate: change since the imitation checkpoint", x, "Δ on-time rate")
+	if len(card.Curve) == 0 {
+		return p, nil
+	}
+	first := card.Curve[0]
+	lo, hi := 0.0, 0.0
 	for k, f := range card.ValidationFactors {
+		if k >= len(first.Validation) {
+			continue
+		}
 		var xy plotter.XYs
 		for _, c := range card.Curve {
 			if k < len(c.Validation) {
-				xy = append(xy, plotter.XY{X: float64(c.Iteration), Y: c.Validation[k]})
+				d := c.Validation[k] - first.Validation[k]
+				lo, hi = math.Min(lo, d), math.Max(hi, d)
+				xy = append(xy, plotter.XY{X: float64(c.Iteration), Y: d})
 			}
 		}
-		l, err := plotter.NewLine(xy)
+		l, pts, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return nil, err
 		}
-		l.Color = plotutilColor(k)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("budget %.2f × LET", f), l)
+		l.Color, l.Width = plotutilColor(k), vg.Points(1.5)
+		pts.Color, pts.Radius = plotutilColor(k), vg.Points(2)
+		p.Add(l, pts)
+		p.Legend.Add(fmt.Sprintf("budget %.2f × LET (imitation: %.4f)", f, first.Validation[k]), l, pts)
 	}
-	// Headroom above 1 keeps the legend off the curves.
-	p.Y.Min, p.Y.Max = 0, 1.3
-	return svgBytes(p, 7*vg.Inch, 3.5*vg.Inch)
+	zero, err := plotter.NewLine(plotter.XYs{{X: float64(first.Iteration), Y: 0}, {X: float64(card.Curve[len(card.Curve)-1].Iteration), Y: 0}})
+	if err != nil {
+		return nil, err
+	}
+	zero.Color, zero.Width, zero.Dashes = color.Black, vg.Points(1), []vg.Length{vg.Points(1), vg.Points(3)}
+	p.Add(zero)
+	p.Legend.Add("the imitation checkpoint's level", zero)
+	pad := math.Max((hi-lo)*0.1, 0.001)
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	return p, nil
+}
+
+// trainingCSV is the data of trainingCurve.
+func trainingCSV(card *lab.ModelCard, w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"checkpoint", "budget_factor", "validation_on_time_rate", "change_since_imitation"})
+	for _, c := range card.Curve {
+		for k, v := range c.Validation {
+			if k < len(card.ValidationFactors) && k < len(card.Curve[0].Validation) {
+				cw.Write([]string{strconv.Itoa(c.Iteration), strconv.FormatFloat(card.ValidationFactors[k], 'f', -1, 64), strconv.FormatFloat(v, 'f', -1, 64),
+					strconv.FormatFloat(v-card.Curve[0].Validation[k], 'f', 6, 64)})
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func plotutilColor(k int) color.Color {
@@ -155,14 +219,14 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 		pc.Add(cl)
 		pc.Legend.Add(m, cl)
 	}
-	ph.Y.Min, ph.Y.Max = 0, top*1.45 // headroom for the legend
+	ph.Y.Min, ph.Y.Max = 0, top*1.05
 	if err := budgetLine(ph, res.Budget, 0, top); err != nil {
 		return nil, nil, nil, err
 	}
 	if err := budgetLine(pc, res.Budget, 0, 1); err != nil {
 		return nil, nil, nil, err
 	}
-	pc.Legend.Top, pc.Legend.Left = false, false
+	pc.Y.Min, pc.Y.Max = 0, 1
 	if hist, err = svgBytes(ph, 6*vg.Inch, 3.5*vg.Inch); err != nil {
 		return nil, nil, nil, err
 	}
@@ -189,8 +253,7 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 			pf.Add(l, pts)
 			pf.Legend.Add(m, l, pts)
 		}
-		pf.Legend.Top, pf.Legend.Left = true, true
-		pf.Y.Min, pf.Y.Max = 0, 1.3
+		pf.Y.Min, pf.Y.Max = 0, 1
 		curve, err = svgBytes(pf, 6*vg.Inch, 3.5*vg.Inch)
 	}
 	return hist, cdf, curve, err
@@ -200,19 +263,13 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 // checkpoint's on-time rate per validation factor, the chosen teachers'
 // level dashed and the imitation checkpoint's dotted, on an axis zoomed to
 // the data (the differences are a few thousandths).
-func jobCurve(raw []json.RawMessage) ([]byte, error) {
-	var pts []lab.CurvePoint
-	for _, r := range raw {
-		var pt lab.CurvePoint
-		if json.Unmarshal(r, &pt) == nil && len(pt.Rates) > 0 {
-			pts = append(pts, pt)
-		}
-	}
+func jobCurve(raw []json.RawMessage) (*plot.Plot, error) {
+	pts := curvePoints(raw)
 	p := newPlot("Validation on-time rate so far", "checkpoint (0: imitation, then each round or chunk)", "on-time rate")
 	if len(pts) == 0 {
 		p.Title.Text = "Waiting for the first validated checkpoint"
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
-		return svgBytes(p, 7*vg.Inch, 3.5*vg.Inch)
+		return p, nil
 	}
 	lo, hi := 1.0, 0.0
 	var teacher, imitation []float64
@@ -270,10 +327,63 @@ func jobCurve(raw []json.RawMessage) ([]byte, error) {
 			}
 		}
 	}
-	// Room above the data for the legend, so it never covers a curve.
-	pad := math.Max((hi-lo)*0.15, 0.005)
-	p.Y.Min, p.Y.Max = math.Max(0, lo-pad), hi+pad+math.Max(hi-lo, 0.01)*0.45
+	pad := math.Max((hi-lo)*0.15, 0.002)
+	p.Y.Min, p.Y.Max = math.Max(0, lo-pad), math.Min(1, hi+pad)
 	p.X.Min, p.X.Max = 0, last
-	p.Legend.Top, p.Legend.Left = true, true
-	return svgBytes(p, 7*vg.Inch, 3.5*vg.Inch)
+	return p, nil
+}
+
+func curvePoints(raw []json.RawMessage) []lab.CurvePoint {
+	var pts []lab.CurvePoint
+	for _, r := range raw {
+		var pt lab.CurvePoint
+		if json.Unmarshal(r, &pt) == nil && len(pt.Rates) > 0 {
+			pts = append(pts, pt)
+		}
+	}
+	return pts
+}
+
+// jobCSV is the data of jobCurve: every validated point in order.
+func jobCSV(raw []json.RawMessage, w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"point", "kind", "name", "budget_factor", "on_time_rate", "elapsed_seconds"})
+	for i, pt := range curvePoints(raw) {
+		for k, r := range pt.Rates {
+			f := ""
+			if k < len(pt.Factors) {
+				f = strconv.FormatFloat(pt.Factors[k], 'f', -1, 64)
+			}
+			cw.Write([]string{strconv.Itoa(i), pt.Kind, pt.Name, f, strconv.FormatFloat(r, 'f', -1, 64), strconv.FormatFloat(pt.Elapsed, 'f', 1, 64)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// figure answers a figure as NAME.svg, NAME.png (the same drawing) or
+// NAME.csv (its data), as the file's extension asks.
+func (s *server) figure(w http.ResponseWriter, r *http.Request, file string, build func() (*plot.Plot, error), data func(io.Writer) error) {
+	ext := path.Ext(file)
+	switch ext {
+	case ".svg", ".png":
+		p, err := build()
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		b, err := drawPlot(p, 7*vg.Inch, 3.5*vg.Inch, ext[1:])
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", map[string]string{".svg": "image/svg+xml", ".png": "image/png"}[ext])
+		w.Write(b)
+	case ".csv":
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="ontime-%s"`, file))
+		data(w)
+	default:
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "figures are .svg, .png or .csv files"))
+	}
 }

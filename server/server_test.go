@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -625,5 +626,29 @@ func TestPagesResetBadInput(t *testing.T) {
 		if tc.keep != "" && !strings.Contains(body, tc.keep) {
 			t.Errorf("%s: the good fields were not kept (%s)", tc.path, tc.keep)
 		}
+	}
+}
+
+// A model's training curve downloads as SVG, PNG and its data as CSV; the
+// CSV has one row per checkpoint and validation factor.
+func TestModelFigureDownloads(t *testing.T) {
+	ts := newTestServer(t)
+	for ext, ctype := range map[string]string{"svg": "image/svg+xml", "png": "image/png", "csv": "text/csv; charset=utf-8"} {
+		res, body := get(t, ts, "/plots/model/twobranch."+ext)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != ctype || len(body) < 50 {
+			t.Errorf("%s: %d %s %d bytes", ext, res.StatusCode, res.Header.Get("Content-Type"), len(body))
+		}
+		if ext == "png" && !strings.HasPrefix(body, "\x89PNG") {
+			t.Error("not a PNG")
+		}
+		if ext == "csv" {
+			rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+			if err != nil || len(rows) < 2 || rows[0][0] != "checkpoint" {
+				t.Errorf("csv: %v %v", err, rows)
+			}
+		}
+	}
+	if res, _ := get(t, ts, "/plots/model/twobranch.gif"); res.StatusCode != 404 {
+		t.Errorf("gif: %d", res.StatusCode)
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
@@ -161,11 +163,8 @@ func (s *server) handleJobCancel(w http.ResponseWriter, r *http.Request) {
 
 // handleJobPlot draws a training job's learning curve so far.
 func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
-	id, ok := strings.CutSuffix(chi.URLParam(r, "file"), ".svg")
-	if !ok {
-		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "plots are .svg files"))
-		return
-	}
+	file := chi.URLParam(r, "file")
+	id := strings.TrimSuffix(file, path.Ext(file))
 	var spec lab.TrainJob
 	if err := s.Lab.Jobs().Spec(id, &spec); err != nil {
 		s.fail(w, r, err)
@@ -177,14 +176,8 @@ func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	raw, _ := s.Lab.Jobs().Events(id, 0)
-	svg, err := jobCurve(raw)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(svg)
+	s.figure(w, r, file, func() (*plot.Plot, error) { return jobCurve(raw) }, func(w io.Writer) error { return jobCSV(raw, w) })
 }
 
 func (s *server) handleJobRestart(w http.ResponseWriter, r *http.Request) {

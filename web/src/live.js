@@ -73,7 +73,8 @@ export function livePage() {
         update(msg.rates);
       },
       onPlots(msg) {
-        const fig = (svg, cap, id) => (svg ? `<figure data-testid="${id}">${svg}<figcaption>${cap}</figcaption></figure>` : "");
+        // Each figure downloads as the SVG drawn (the engine's numbers).
+        const fig = (svg, cap, id) => (svg ? `<figure data-testid="${id}">${svg}<figcaption>${cap} <a download="ontime-${id}.svg" href="${URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }))}" data-testid="${id}-svg">Download SVG</a></figcaption></figure>` : "");
         $("#plots").innerHTML =
           fig(msg.histogram, "Arrival times per method; the dashed line is the budget.", "plot-histogram") +
           fig(msg.cdf, "Arrival-time CDF; where each curve crosses the budget is its on-time rate.", "plot-cdf") +
