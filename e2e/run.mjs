@@ -253,7 +253,7 @@ if (data && existsSync(join(data, "tntp", "berlin-mitte-center_net.tntp"))) {
 }
 
 await test("teaching view: moving the slider flips the choice", async () => {
-  await visit("teach", `${base}/teach`);
+  await visit("teach", `${base}/teach/history`);
   const slider = page.locator('[data-testid="observed"]');
   for (const [x, want] of [["4.2", "B→C"], ["5.8", "B→D"]]) {
     await slider.fill(x);
@@ -264,7 +264,7 @@ await test("teaching view: moving the slider flips the choice", async () => {
   await page.locator('[data-testid="score-run"]').click();
   await done();
   await shot("teach");
-  await page.goto(`${base}/teach?nohist=1`);
+  await page.goto(`${base}/teach/history?nohist=1`);
   await ready();
   for (const x of ["4.2", "5.8"]) {
     await slider.fill(x);
@@ -293,6 +293,32 @@ await test("compare opens on a comparison whose methods differ, each with P(on t
   assert.ok(links.size >= 2, `the methods drove the same number of links: ${[...links]}`);
   assert.ok(rates.length >= 2 && rates.every((r) => r >= 0 && r <= 1), `rates ${rates}`);
   assert.ok(new Set(rates).size >= 2, `every method has the same P(on time): ${rates}`);
+});
+
+// The lessons: each figure responds to its one control, the answer is
+// there to reveal, and the arrow keys step from one lesson to the next.
+await test("lessons: each figure follows its control; arrow keys step between lessons", async () => {
+  await visit("lessons", `${base}/teach`);
+  assert.equal(await page.locator('[data-testid^="lesson-"]').count(), 5);
+  for (const slug of ["mean", "budget", "adapt", "learning"]) {
+    await visit(`lesson ${slug}`, `${base}/teach/${slug}`);
+    const figure = page.locator('[data-testid="lesson-figure"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson-figure"]').innerHTML.length > 0);
+    const before = await figure.innerHTML();
+    await page.locator('[data-testid="lesson-control"]').focus();
+    await page.keyboard.press("Home");
+    await page.waitForFunction((b) => document.querySelector('[data-testid="lesson-figure"]').innerHTML !== b, before, { timeout: 30000 });
+    await page.locator('[data-testid="lesson-question"] summary').click();
+    assert.ok((await page.locator('[data-testid="lesson-answer"]').textContent()).length > 40, `${slug}: an answer`);
+    await shot(`lesson-${slug}`);
+  }
+  await visit("lesson mean", `${base}/teach/mean?present=1`);
+  await page.locator("h1").click();
+  await page.keyboard.press("ArrowRight");
+  await page.waitForURL(/\/teach\/budget\?present=1$/);
+  assert.equal(await page.evaluate(() => document.body.classList.contains("present")), true);
+  await ready();
+  await shot("lesson-present");
 });
 
 await test("live reliability: rates stream, plots appear", async () => {
@@ -430,7 +456,7 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
 await test("on a 390-px phone no page is wider than the screen", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    for (const u of ["/", `/networks/${net}`, `/compare?net=${net}`, `/live?net=${net}`, "/teach", `/bench?net=${net}`, "/models", "/jobs", "/about", "/networks/add"]) {
+    for (const u of ["/", `/networks/${net}`, `/compare?net=${net}`, `/live?net=${net}`, "/teach", "/teach/mean", "/teach/budget", "/teach/adapt", "/teach/history", "/teach/learning", `/bench?net=${net}`, "/models", "/jobs", "/about", "/networks/add"]) {
       await visit(u, base + u);
       const [sw, iw, wide] = await page.evaluate(() => {
         const wide = [];

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
 )
 
 // networkJSON is what the map draws.
@@ -177,4 +178,64 @@ func (s *server) handleStoryJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, st)
+}
+
+// lessonNetwork is the network a lesson's figure is computed on: Sioux
+// Falls where the data is, else the embedded example (which has a model
+// and OD pairs on every install).
+func (s *server) lessonNetwork() (*lab.Net, error) {
+	if n, err := s.Lab.Open("sfn"); err == nil {
+		return n, nil
+	}
+	return s.Lab.Open(lab.Example)
+}
+
+// handleLessonAdapt answers the adapt lesson's rates at ?f=.
+func (s *server) handleLessonAdapt(w http.ResponseWriter, r *http.Request) {
+	n, err := s.lessonNetwork()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f, err := strconv.ParseFloat(r.URL.Query().Get("f"), 64)
+	if err != nil || !(f > 0.5 && f <= 2) {
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "f=%q: give a budget factor in (0.5, 2]", r.URL.Query().Get("f")))
+		return
+	}
+	a, err := n.Adapt(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, a)
+}
+
+// handleLessonLearning answers the learning lesson's curve: the model
+// card's validation at each checkpoint.
+func (s *server) handleLessonLearning(w http.ResponseWriter, r *http.Request) {
+	n, err := s.lessonNetwork()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	card, err := n.Card()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	type point struct {
+		Checkpoint int       `json:"checkpoint"`
+		Rates      []float64 `json:"rates"`
+	}
+	out := struct {
+		Network string    `json:"network"`
+		Factors []float64 `json:"factors"`
+		Best    string    `json:"best"`
+		Curve   []point   `json:"curve"`
+		Command string    `json:"command"`
+	}{Network: n.Net.Name, Factors: card.ValidationFactors, Best: card.Best, Command: card.Command}
+	for _, c := range card.Curve {
+		out.Curve = append(out.Curve, point{c.Iteration, c.Validation})
+	}
+	writeJSON(w, out)
 }

@@ -63,7 +63,52 @@ func (s *server) runPage(w http.ResponseWriter, r *http.Request, active, title s
 	render(w, r, view(p, s.form(rq)))
 }
 
-func (s *server) handleTeach(w http.ResponseWriter, r *http.Request) {
+// handleLessons lists the lessons.
+func (s *server) handleLessons(w http.ResponseWriter, r *http.Request) {
+	var ls []web.LessonLink
+	for _, l := range lab.Lessons {
+		ls = append(ls, web.LessonLink(l))
+	}
+	render(w, r, web.Lessons(s.page(r, "teach", "Lessons in reliability routing"), ls))
+}
+
+// lessonView places a lesson among the lessons.
+func lessonView(slug string, present bool) (web.LessonView, bool) {
+	for i, l := range lab.Lessons {
+		if l.Slug != slug {
+			continue
+		}
+		v := web.LessonView{LessonLink: web.LessonLink(l), Index: i + 1, Count: len(lab.Lessons), Present: present}
+		if i > 0 {
+			prev := web.LessonLink(lab.Lessons[i-1])
+			v.Prev = &prev
+		}
+		if i+1 < len(lab.Lessons) {
+			next := web.LessonLink(lab.Lessons[i+1])
+			v.Next = &next
+		}
+		return v, true
+	}
+	return web.LessonView{}, false
+}
+
+// handleLesson renders one lesson; "history" is the five-node page.
+func (s *server) handleLesson(w http.ResponseWriter, r *http.Request) {
+	v, ok := lessonView(chi.URLParam(r, "lesson"), r.URL.Query().Get("present") != "")
+	if !ok {
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no lesson %q: see /teach", chi.URLParam(r, "lesson")))
+		return
+	}
+	if v.Slug == "history" {
+		s.teachHistory(w, r, &v)
+		return
+	}
+	p := s.page(r, "teach", v.Title)
+	p.Present = v.Present
+	render(w, r, web.Lesson(p, v))
+}
+
+func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.LessonView) {
 	n, err := s.Lab.Teaching()
 	if err != nil {
 		s.fail(w, r, err)
@@ -75,10 +120,10 @@ func (s *server) handleTeach(w http.ResponseWriter, r *http.Request) {
 		title = "The five-node example without history"
 	}
 	p := s.page(r, "teach", title)
-	p.Network = lab.Example
+	p.Network, p.Present = lab.Example, v.Present
 	t := n.TeachSetup()
 	render(w, r, web.Teach(p, web.TeachForm{Observed: t.Observed, Lo: t.Lo, Hi: t.Hi, Mean: t.Mean, SD: t.SD, Budget: t.Budget,
-		Optimum: t.Optimum, NoHistory: nohist}))
+		Optimum: t.Optimum, NoHistory: nohist, Lesson: v}))
 }
 
 func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {

@@ -57,8 +57,12 @@ func TestPagesRender(t *testing.T) {
 		{"/networks/twobranch", 200, []string{"network-map", "color-by", "od-table", "compare-link"}},
 		{"/compare?net=twobranch", 200, []string{"compare-form", "factor", "preset-1.00", "method-let", "method-condrule", "results"}},
 		{"/live?net=twobranch", 200, []string{"live-form", "episodes", "rates", "progress"}},
-		{"/teach", 200, []string{"observed", "branches", "choice-optimum", "choice-gpght", "choice-nohist", "score-run", "nohist-link"}},
-		{"/teach?nohist=1", 200, []string{"observed", "branches", "choice-nohist", "score-run"}},
+		{"/teach", 200, []string{"lessons", "lesson-mean", "lesson-learning", "present-link"}},
+		{"/teach/mean", 200, []string{"lesson", "lesson-control", "lesson-figure", "lesson-question", "lesson-next"}},
+		{"/teach/learning?present=1", 200, []string{"lesson", "lesson-prev", "present-exit"}},
+		{"/teach/nowhere", 404, []string{"error"}},
+		{"/teach/history", 200, []string{"observed", "branches", "choice-optimum", "choice-gpght", "choice-nohist", "score-run", "nohist-link", "lesson-nav"}},
+		{"/teach/history?nohist=1", 200, []string{"observed", "branches", "choice-nohist", "score-run"}},
 		{"/bench?net=twobranch", 200, []string{"bench-form", "bench-run", "bench-report"}},
 		{"/models", 200, []string{"model-twobranch"}},
 		{"/about", 200, []string{"about-ontime", "about-methods", "about-sources", "licence-tntp"}},
@@ -89,7 +93,7 @@ func TestPagesRender(t *testing.T) {
 // Nothing on any page is loaded from another origin.
 func TestPagesMakeNoExternalRequests(t *testing.T) {
 	ts := newTestServer(t)
-	for _, path := range []string{"/", "/networks/twobranch", "/compare", "/live", "/teach", "/bench", "/models", "/about"} {
+	for _, path := range []string{"/", "/networks/twobranch", "/compare", "/live", "/teach", "/teach/mean", "/teach/history", "/bench", "/models", "/about"} {
 		_, body := get(t, ts, path)
 		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
 		doc.Find("script[src], link[href], img[src]").Each(func(_ int, s *goquery.Selection) {

@@ -29,7 +29,7 @@ func BenchmarkPageWeight(b *testing.B) {
 		{"network-anaheim", "/networks/anaheim", "/api/networks/anaheim"},
 		{"compare-sfn", "/compare?net=sfn", "/api/networks/sfn"},
 		{"live-sfn", "/live?net=sfn", ""},
-		{"teach", "/teach", ""},
+		{"teach", "/teach/history", ""},
 		{"bench", "/bench?net=sfn", ""},
 		{"models", "/models", ""},
 		{"about", "/about", ""},

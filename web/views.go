@@ -19,6 +19,7 @@ type Page struct {
 	Networks []NetLink
 	Flags    []string // warnings shown on top of the page (requests outside a model's range, …)
 	Notes    []string // inputs the page could not use and reset to their defaults
+	Present  bool     // presentation mode (lessons): large, high-contrast type, no navigation
 }
 
 // NetLink is a network in the picker.
@@ -35,7 +36,7 @@ var Nav = []NavItem{
 	{"networks", "Networks", "/"},
 	{"compare", "Compare routes", "/compare"},
 	{"live", "Live reliability", "/live"},
-	{"teach", "Why history matters", "/teach"},
+	{"teach", "Lessons", "/teach"},
 	{"bench", "Benchmarks", "/bench"},
 	{"models", "Models", "/models"},
 	{"jobs", "Jobs", "/jobs"},

@@ -88,7 +88,7 @@ export async function storyPage() {
 // distribution draws the routes' arrival-time histograms (from the
 // engine's quantiles: equal-probability slices) with the budget marked.
 // The legend sits above the plot, outside the data.
-function distribution(routes, budget) {
+export function distribution(routes, budget) {
   const W = 420, H = 170, pad = { l: 36, r: 10, t: 8, b: 30 };
   const all = routes.flatMap((r) => r.times).concat([budget]);
   const lo = Math.min(...all), hi = Math.max(...all);

@@ -1,0 +1,56 @@
+package lab
+
+import (
+	"context"
+
+	"github.com/ontime-routing/ontime/engine/policy"
+)
+
+// Lesson is one of the teaching lessons, in order.
+type Lesson struct{ Slug, Title, Summary string }
+
+// Lessons are the lessons a lecturer steps through, in order.
+var Lessons = []Lesson{
+	{"mean", "The mean is not the goal", "two routes about as fast on average; one budget; which arrives on time more often?"},
+	{"budget", "The budget decides", "tight budgets favour the gamble, loose ones the steady route"},
+	{"adapt", "Adapting on the way beats any fixed path", "a policy that decides at each node against the best route fixed before departure"},
+	{"history", "History and correlation", "what was seen on the way says what is coming: the five-node example"},
+	{"learning", "How a policy learns from episodes", "GPG-HT's validation curve: imitation first, then improvement on its own episodes"},
+}
+
+// AdaptMethods are the adapt lesson's methods: the route fastest on
+// average, the best fixed route, and two adaptive policies (on the
+// marginal laws, and on the joint law given what was seen).
+var AdaptMethods = []string{"let", "bestpath", "dot", "cdot"}
+
+// AdaptRates are the adapt lesson's figure at one budget factor.
+type AdaptRates struct {
+	Network string             `json:"network"`
+	OD      string             `json:"od"`
+	Factor  float64            `json:"factor"`
+	Budget  float64            `json:"budget"`
+	Rates   map[string]float64 `json:"rates"`
+	Labels  map[string]string  `json:"labels"`
+	Size    int                `json:"realizations"`
+}
+
+// Adapt computes the adapt lesson's rates on the network's first OD pair.
+func (n *Net) Adapt(ctx context.Context, factor float64) (*AdaptRates, error) {
+	od := n.Net.ODs[0]
+	let, err := n.Validate(od, factor)
+	if err != nil {
+		return nil, err
+	}
+	a := &AdaptRates{Network: n.Net.Name, OD: n.Net.ODString(od), Factor: factor, Budget: factor * let, Rates: map[string]float64{}, Labels: map[string]string{}, Size: RateSize}
+	for _, m := range AdaptMethods {
+		r, _, err := n.OnTimeRate(ctx, m, od, factor)
+		if err != nil {
+			return nil, err
+		}
+		a.Rates[m] = r
+		if meth, err := policy.Lookup(m); err == nil {
+			a.Labels[m] = meth.Label
+		}
+	}
+	return a, nil
+}
