@@ -152,6 +152,13 @@ await test(`network view of ${net}: every link drawn, clicking picks an OD`, asy
   await nodes.nth(api.links.length + dest).click({ force: true });
   const href = await page.locator('[data-testid="compare-link"]').getAttribute("href");
   assert.match(href, new RegExp(`o=${api.nodes[0].id}&d=${api.nodes[dest].id}`));
+  // The same by keyboard: the map is one widget; N steps through the
+  // nodes, Enter picks.
+  await page.locator("#map").focus();
+  for (const key of ["n", "Enter", "n", "n", "Enter"]) await page.keyboard.press(key);
+  const keyed = await page.locator('[data-testid="compare-link"]').getAttribute("href");
+  assert.match(keyed, new RegExp(`o=${api.nodes[0].id}&d=${api.nodes[2].id}`), "origin and destination picked by keyboard");
+  assert.match(await page.locator('[data-testid="map-announce"]').textContent(), new RegExp(`picked node ${api.nodes[2].id}`));
   await page.selectOption('[data-testid="color-by"]', "cv");
   await shot("network");
 });

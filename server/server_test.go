@@ -656,3 +656,21 @@ func TestModelFigureDownloads(t *testing.T) {
 		t.Errorf("gif: %d", res.StatusCode)
 	}
 }
+
+// The front-end bundle is served compressed to a browser that accepts it.
+func TestAssetsCompressed(t *testing.T) {
+	ts := newTestServer(t)
+	for _, path := range []string{"/assets/app.js", "/assets/app.css"} {
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		res, err := http.DefaultTransport.RoundTrip(req) // no transparent decompression
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || res.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: %d, encoding %q, %d bytes", path, res.StatusCode, res.Header.Get("Content-Encoding"), n)
+		}
+	}
+}

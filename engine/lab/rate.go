@@ -2,8 +2,11 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
@@ -23,12 +26,15 @@ type rateKey struct {
 	factor float64
 }
 
-// rates caches a network's on-time estimates and their pool.
+// rates caches a network's on-time estimates and their pool. Concurrent
+// requests for one estimate share its computation (a class opening the
+// same comparison at once computes it once, not once per student).
 type rates struct {
 	poolOnce sync.Once
 	pool     *sim.Pool
 	mu       sync.Mutex
 	done     map[rateKey]float64
+	flight   singleflight.Group
 }
 
 // OnTimeRate estimates method's probability of arriving on time on od at
@@ -45,21 +51,33 @@ func (n *Net) OnTimeRate(ctx context.Context, method string, od engine.OD, facto
 		return r, true, nil
 	}
 	n.rates.mu.Unlock()
-	let, err := n.Validate(od, factor)
+	v, err, _ := n.rates.flight.Do(fmt.Sprintf("%s|%d|%d|%g", key.method, od.Origin, od.Destination, key.factor), func() (any, error) {
+		return n.estimate(ctx, key)
+	})
 	if err != nil {
 		return 0, false, err
+	}
+	return v.(float64), true, nil
+}
+
+// estimate computes one on-time estimate and caches it.
+func (n *Net) estimate(ctx context.Context, key rateKey) (float64, error) {
+	method, od, factor := key.method, key.od, key.factor
+	let, err := n.Validate(od, factor)
+	if err != nil {
+		return 0, err
 	}
 	p, err := n.Policy(method)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	n.rates.poolOnce.Do(func() { n.rates.pool = sim.NewPool(n.Model, n.Net.PoolKey(), sim.Test, 0, RateSize, 0, nil) })
 	if err := ctx.Err(); err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	res := make([]sim.Result, RateSize)
 	if err := (&sim.Runner{Net: n.Net}).Run(p, sim.Task{OD: od, Budget: factor * let, Cap: n.Net.StepCap}, n.rates.pool, res); err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	k := 0
 	for _, x := range res {
@@ -67,14 +85,14 @@ func (n *Net) OnTimeRate(ctx context.Context, method string, od engine.OD, facto
 			k++
 		}
 	}
-	rate = float64(k) / RateSize
+	rate := float64(k) / RateSize
 	n.rates.mu.Lock()
 	if n.rates.done == nil {
 		n.rates.done = map[rateKey]float64{}
 	}
 	n.rates.done[key] = rate
 	n.rates.mu.Unlock()
-	return rate, true, nil
+	return rate, nil
 }
 
 // OpeningFactor is the budget factor the compare and live pages open at:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -81,6 +82,7 @@ func scale(ctx context.Context, c *Config, w io.Writer) error {
 					if i > 0 {
 						others += "; "
 					}
+					r = strings.Join(strings.Fields(r), " ") // one table row
 					if len(r) > 160 {
 						r = r[:157] + "…"
 					}
