@@ -224,7 +224,7 @@ func init() {
 			Doc:       "Bertsekas' rollout: each next link scored by the on-time rate of 'take it, then follow the base (dot, cdot or cgr)' on conditional draws of the unseen links",
 			Reference: "Bertsekas, Tsitsiklis & Wu (1997), Rollout algorithms for combinatorial optimization, Journal of Heuristics 3, 245–262; Bertsekas (2019), Reinforcement Learning and Optimal Control, ch. 2. Never worse than its base in expectation.",
 			New:       newRolloutMethod},
-		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#d55e00", Kind: Planner, Offered: true,
+		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#661100", Kind: Planner, Offered: true,
 			Doc:       "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
 			Reference: "The five-node example's closed-form optimum, generalized: at each node, the next link whose on-time probability (next link, then the LET path) is highest given the observed times.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
