@@ -33,20 +33,9 @@ func TestTrainerKilledMidRun(t *testing.T) {
 	}
 	script := filepath.Join(dir, "train.py")
 	os.WriteFile(script, nil, 0o644)
-	ctx := context.Background()
 	l := New(Options{StateDir: t.TempDir(), Trainer: train.Trainer{Python: python, Script: script}})
 	defer l.Close()
-	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Save(ctx, imp, "grid"); err != nil {
-		t.Fatal(err)
-	}
-	n, err := l.Open("grid")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := saveGrid(t, l)
 	// A model from an earlier run, which the failed one must not touch.
 	os.MkdirAll(n.ModelsDir(), 0o755)
 	earlier := map[string]string{"grid.onnx": "earlier model", "grid.card.json": `{"earlier":true}`}
@@ -82,4 +71,22 @@ func TestTrainerKilledMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJob(t, l, b.ID, jobs.Done)
+}
+
+// saveGrid stores the four-node grid (OD 1-4) as a network of the user's
+// and opens it.
+func saveGrid(t *testing.T, l *Lab) *Net {
+	t.Helper()
+	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Save(context.Background(), imp, "grid"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := l.Open("grid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
-	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/train"
 	"github.com/ontime-routing/ontime/internal/testenv"
@@ -64,17 +63,7 @@ func TestTrainingJob(t *testing.T) {
 	ctx := context.Background()
 	l := New(Options{StateDir: t.TempDir(), Trainer: train.Trainer{Script: testenv.Trainer(t)}})
 	defer l.Close()
-	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Save(ctx, imp, "grid"); err != nil {
-		t.Fatal(err)
-	}
-	n, err := l.Open("grid")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := saveGrid(t, l)
 	if _, err := n.Policy("gpght"); err == nil {
 		t.Fatal("gpght runs before any model was trained")
 	}
