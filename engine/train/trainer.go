@@ -120,7 +120,7 @@ func (s *session) run(ctx context.Context, cmd string, args ...string) (map[stri
 		if errors.As(err, &exit) {
 			if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 				// Not the trainer's own error: the system or a person stopped it.
-				return nil, fmt.Errorf("the trainer (%s) was killed by %v before it finished: out of memory, or stopped by someone; nothing was installed, start the job again\n%s", cmd, ws.Signal(), msg)
+				return nil, fmt.Errorf("the trainer (%s) was stopped by a signal (%v) before it finished: out of memory, or killed by someone; nothing was installed, start the job again\n%s", cmd, ws.Signal(), msg)
 			}
 		}
 		return nil, fmt.Errorf("trainer %s failed: %w\n%s", cmd, err, msg)
