@@ -159,20 +159,18 @@ func (s *server) handleStoryJSON(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	od, ok := n.StoryOD()
+	var st *lab.Story
 	if q.Get("o") != "" || q.Get("d") != "" {
+		var od engine.OD
 		if od.Origin, err = node(n, "o", q.Get("o"), n.Net.OriginIndex); err == nil {
 			od.Destination, err = node(n, "d", q.Get("d"), n.Net.NodeIndex)
 		}
-		if err != nil {
-			s.fail(w, r, err)
-			return
+		if err == nil {
+			st, err = n.Story(od)
 		}
-	} else if !ok {
-		s.fail(w, r, engine.Errorf(engine.EINVALID, "network %s has no OD pairs: give ?o= and ?d=", n.Net.Name))
-		return
+	} else {
+		st, err = n.DefaultStory() // each story computed once
 	}
-	st, err := n.Story(od)
 	if err != nil {
 		s.fail(w, r, err)
 		return

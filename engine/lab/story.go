@@ -53,18 +53,27 @@ type Story struct {
 	Factor float64 `json:"factor"`
 }
 
-// StoryOD is the OD pair the home page tells the story on: the first
-// benchmark pair whose most reliable route changes with the budget.
-func (n *Net) StoryOD() (engine.OD, bool) {
+// DefaultStory is the story the home page tells: on the first benchmark
+// pair whose most reliable route changes with the budget, else on the
+// first pair.
+func (n *Net) DefaultStory() (*Story, error) {
+	if len(n.Net.ODs) == 0 {
+		return nil, engine.Errorf(engine.EINVALID, "network %s has no OD pairs: give ?o= and ?d=", n.Net.Name)
+	}
+	var first *Story
 	for _, od := range n.Net.ODs {
-		if s, err := n.Story(od); err == nil && len(s.Routes) > 1 {
-			return od, true
+		s, err := n.Story(od)
+		if err == nil && len(s.Routes) > 1 {
+			return s, nil
+		}
+		if first == nil {
+			first = s
 		}
 	}
-	if len(n.Net.ODs) > 0 {
-		return n.Net.ODs[0], true
+	if first == nil {
+		return n.Story(n.Net.ODs[0]) // its error
 	}
-	return engine.OD{}, false
+	return first, nil
 }
 
 // Story computes the story for od.

@@ -19,11 +19,7 @@ func TestStoryRingtown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	od, ok := n.StoryOD()
-	if !ok {
-		t.Fatal("no story pair")
-	}
-	s, err := n.Story(od)
+	s, err := n.DefaultStory()
 	if err != nil {
 		t.Fatal(err)
 	}
