@@ -5,7 +5,7 @@
 #
 #   scripts/results.sh [BIN] [SECTION...]
 #
-# With sections named (twobranch sfn anaheim paper rollout cdot ablations
+# With sections named (twobranch ringtown sfn anaheim paper rollout cdot ablations
 # history), only those are recomputed and the others are kept from the
 # current docs/results.md (each section sits between <!-- results:NAME -->
 # markers), e.g. after retraining one network's model; a section not there
@@ -16,7 +16,7 @@ bin=${1:-bin/ontime}
 shift || true
 export ONTIME_DATA=${ONTIME_DATA:-data}
 methods=let,dot,fma,mlr,pql,ctd,segac,segac-let,cgr,cdot,bestpath,clairvoyant
-sections=(twobranch sfn anaheim paper rollout cdot ablations history)
+sections=(twobranch ringtown sfn anaheim paper rollout cdot ablations history)
 out=docs/results.md
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -50,15 +50,17 @@ network_section() {
 	fi
 	local start
 	start=$(date +%s)
-	# --no-cache: the solve times shown are real training times.
-	"$bin" bench --network "$net" --methods "$m" --budgets "$budgets" --no-cache --quiet | sed 's/^## /### /'
+	# --no-cache: the solve times shown are real training times. --save
+	# publishes the report for the dashboard's benchmarks page (embedded).
+	"$bin" bench --network "$net" --methods "$m" --budgets "$budgets" --no-cache --quiet \
+		--save "engine/lab/published/$net.json" | sed 's/^## /### /'
 	echo
 	echo "Wall time of the command, learner training included: $(($(date +%s) - start)) s."
 }
 
 section() {
 	case $1 in
-	twobranch | sfn | anaheim) network_section "$1" ;;
+	twobranch | ringtown | sfn | anaheim) network_section "$1" ;;
 	paper)
 		[ -f models/sfn.onnx ] || return 0
 		echo "## GPG-HT against LET, bestpath and the paper's six on Sioux Falls"

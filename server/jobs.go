@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -78,14 +79,39 @@ func (s *server) handleBenchJob(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "benchmark job %s is %s", id, st.State))
 		return
 	}
+	s.writeReport(w, r, rep, fmt.Sprintf("ontime-bench-%s-%s", st.Network, id), "/api/bench/"+id, ext)
+}
+
+// handleBenchPublished serves the committed report of a network in the
+// same formats as a job's.
+func (s *server) handleBenchPublished(w http.ResponseWriter, r *http.Request) {
+	name, ext, _ := strings.Cut(chi.URLParam(r, "file"), ".")
+	n, err := s.Lab.Open(name)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rep, err := n.Published()
+	if err == nil && rep == nil {
+		err = engine.Errorf(engine.ENOTFOUND, "no published results for %s", name)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.writeReport(w, r, rep, "ontime-bench-"+name+"-published", "/api/bench/published/"+name, ext)
+}
+
+// writeReport writes a report in the format ext, as a download named file.
+func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *bench.Report, file, base, ext string) {
 	switch ext {
 	case "csv", "json", "summary.csv", "tex":
 		ct := map[string]string{"csv": "text/csv; charset=utf-8", "summary.csv": "text/csv; charset=utf-8", "json": "application/json", "tex": "application/x-tex; charset=utf-8"}[ext]
 		w.Header().Set("Content-Type", ct)
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="ontime-bench-%s-%s.%s"`, st.Network, id, ext))
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, file, ext))
 		rep.Write(w, ext)
 	case "html":
-		render(w, r, web.Report(id, rep, lab.Colors(rep.Methods)))
+		render(w, r, web.Report(base, rep, lab.Colors(rep.Methods)))
 	default:
 		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "unknown format %q (csv, summary.csv, tex, json, html)", ext))
 	}

@@ -142,6 +142,10 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 			v.Report, v.Colors = rep, lab.Colors(rep.Methods)
 			v.Methods, v.Budgets, v.Pools, v.PoolSize = jspec.Methods, jspec.BudgetText(), jspec.Pools, jspec.PoolSize
 		}
+	} else if rep, err := n.Published(); err != nil {
+		s.Log.Warn("published results not shown", "network", n.Net.Name, "err", err)
+	} else if rep != nil {
+		v.Report, v.Colors, v.Published = rep, lab.Colors(rep.Methods), true
 	}
 	render(w, r, web.Bench(p, v))
 }

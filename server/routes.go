@@ -59,6 +59,7 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/api/lessons/learning", s.handleLessonLearning)
 		r.Post("/api/bench", s.handleBenchStart)
 		r.Get("/api/bench/{file}", s.handleBenchJob)
+		r.Get("/api/bench/published/{file}", s.handleBenchPublished)
 		r.Post("/api/train", s.handleTrainStart)
 		r.Post("/api/learners", s.handleLearnersStart)
 		r.Get("/api/jobs/{id}", s.handleJobJSON)

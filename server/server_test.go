@@ -674,3 +674,28 @@ func TestAssetsCompressed(t *testing.T) {
 		}
 	}
 }
+
+// With no run of its own, the benchmarks page opens on the committed
+// results, and their downloads parse.
+func TestBenchShowsPublishedResultsOnArrival(t *testing.T) {
+	ts := newTestServer(t)
+	_, page := get(t, ts, "/bench?net=twobranch")
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
+	if doc.Find(`[data-testid="published-note"]`).Length() != 1 || doc.Find(`[data-testid="summary-table"] td`).Length() == 0 {
+		t.Fatal("the bench page does not open on the published results")
+	}
+	href, _ := doc.Find(`[data-testid="download-summary-csv"]`).Attr("href")
+	res, body := get(t, ts, href)
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if res.StatusCode != 200 || err != nil || len(rows) < 2 || !strings.Contains(res.Header.Get("Content-Disposition"), "published") {
+		t.Errorf("%s: %d %v %d rows", href, res.StatusCode, err, len(rows))
+	}
+	href, _ = doc.Find(`[data-testid="download-json"]`).Attr("href")
+	var rep struct{ Network string }
+	if _, body := get(t, ts, href); json.Unmarshal([]byte(body), &rep) != nil || rep.Network != "twobranch" {
+		t.Errorf("%s: %.100s", href, body)
+	}
+	if res, _ := get(t, ts, "/api/bench/published/nowhere.csv"); res.StatusCode != 404 {
+		t.Errorf("unknown network: %d", res.StatusCode)
+	}
+}

@@ -42,7 +42,7 @@ func TestReportMarksTheBestMethodButNeverABound(t *testing.T) {
 		},
 		Paired: []bench.Paired{{A: "let", B: "cgr", Budget: 1, Gain: -0.03, CILow: -0.04, CIHigh: -0.02, P: 0.001, PHolm: &p}, {A: "cgr", B: "clairvoyant", Budget: 1}}}
 	rep.Provenance.Methods = []bench.MethodInfo{{Name: "let"}, {Name: "cgr"}, {Name: "dot"}, {Name: "clairvoyant", Bound: true}}
-	doc := render(t, Report("abc", rep, map[string]string{"let": "#7f7f7f"}))
+	doc := render(t, Report("/api/bench/abc", rep, map[string]string{"let": "#7f7f7f"}))
 	mark := func(m, b string) string {
 		v, _ := doc.Find(`[data-testid="rate-` + m + `-` + b + `"]`).Attr("data-mark")
 		return v

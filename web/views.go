@@ -109,3 +109,14 @@ func (v NetworkView) facts() string {
 	}
 	return s + "."
 }
+
+// shortCommit is a commit's first seven digits, as git shows it.
+func shortCommit(c string) string {
+	if c == "" {
+		return "(commit not recorded)"
+	}
+	if len(c) > 7 {
+		return c[:7]
+	}
+	return c
+}

@@ -40,6 +40,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	models := fs.String("models", "", "directory of trained models (default: models/ in the working directory or a parent)")
 	device := fs.String("device", "cpu", "where ONNX policies run: cpu or cuda (falls back to cpu with one log line)")
 	out := fs.String("out", "", "write the report to this file instead of stdout")
+	save := fs.String("save", "", "also write the full report as JSON to this file (scripts/results.sh publishes the dashboard's reports so)")
 	quiet := fs.Bool("quiet", false, "no progress line on stderr")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -103,7 +104,34 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	if *save != "" {
+		if err := saveReport(*save, rep); err != nil {
+			return err
+		}
+	}
 	return rep.Write(w, *format)
+}
+
+// saveReport writes the report's JSON through a temporary file, so a reader
+// never sees half of it and an interrupted run keeps the previous one.
+func saveReport(path string, rep *bench.Report) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := rep.Write(tmp, "json"); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 func parseBudgets(s string) ([]float64, error) {

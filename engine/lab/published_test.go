@@ -1,0 +1,62 @@
+package lab
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/testenv"
+)
+
+// Every committed report fits the network it names: a network whose code or
+// data changed without scripts/results.sh being rerun fails here.
+func TestPublishedReportsFitTheirNetworks(t *testing.T) {
+	files, err := fs.Glob(publishedFS, "published/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no published reports: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(f, "published/"), ".json")
+		t.Run(name, func(t *testing.T) {
+			n, err := New(Options{DataDir: dataDirFor(t, name)}).Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := n.Published()
+			if err != nil || rep == nil || rep.Network != name || len(rep.Summary) == 0 {
+				t.Fatalf("%v, %+v", err, rep)
+			}
+		})
+	}
+}
+
+// A report of other data is not shown as this network's.
+func TestPublishedRefusesAnotherNetworksReport(t *testing.T) {
+	n, err := New(Options{}).Open("twobranch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := n.Published()
+	if err != nil || rep == nil {
+		t.Fatalf("%v %v", rep, err)
+	}
+	rep.ODs[0].LETTime += 0.01
+	if why := n.mismatch(rep); !strings.Contains(why, "LET time") {
+		t.Errorf("changed LET time: %q", why)
+	}
+	rep.ODs[0].LETTime -= 0.01
+	rep.Provenance.DataFiles = append(rep.Provenance.DataFiles, engine.SourceFile{Path: "tntp/x.tntp", SHA256: "00"})
+	if why := n.mismatch(rep); !strings.Contains(why, "source files") {
+		t.Errorf("an extra source file: %q", why)
+	}
+}
+
+// dataDirFor is the benchmark data directory for networks read from it, and
+// none for the built-in generated ones.
+func dataDirFor(t *testing.T, name string) string {
+	if name == "twobranch" || name == "ringtown" {
+		return t.TempDir()
+	}
+	return testenv.DataDir(t)
+}
