@@ -18,7 +18,6 @@ import (
 //go:embed published/*.json
 var publishedFS embed.FS
 
-
 // Published returns the committed report of the network, or nil when there
 // is none or when it was computed on other data: its source files' digests
 // and every OD pair's LET time must match the network opened here, so a
