@@ -153,7 +153,7 @@ func init() {
 				d := env.DOT()
 				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.StepCap, "uses": "marginals"}, nil
 			}},
-		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#56b4e9", Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Doc:       "DOT with the next link's law conditioned on the observed links",
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -171,7 +171,7 @@ func init() {
 				}
 				return NewCGR(env.Net, env.Model, k), settings, nil
 			}},
-		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#e69f00", Kind: Planner, Offered: true, Bench: true,
+		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#b87c00", Kind: Planner, Offered: true, Bench: true,
 			Doc:       "fourth-moment approach: path local search from LET on the sharp four-moment lateness bound",
 			Reference: "Fourth-moment approach to navigation with time limits (sharp moment bound on the path's lateness; ontime solves the bound as a linear programme).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -212,7 +212,7 @@ func init() {
 				return newSEGACMethod(env, segacSettings{Teacher: "dot", Hidden: 64, WarmIters: 1000, Iters: 1500, Batch: 256, Replay: 8,
 					LR: 3e-4, CriticLR: 3e-3, Entropy: 0.001, RhoMax: 2, Explore: 0.05})
 			}},
-		{Name: "segac-let", Label: "segac started from the fastest route", Color: "#ddcc77", Kind: Learner,
+		{Name: "segac-let", Label: "segac started from the fastest route", Color: "#8a6d3b", Kind: Learner,
 			Doc:       "SEGAC with its own code's LET warm start",
 			Reference: "SE-GAC with the LET warm start of its authors' code.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -252,7 +252,7 @@ func Color(name string) string {
 	for _, r := range name {
 		h = h*31 + int(r)
 	}
-	return fmt.Sprintf("hsl(%d, 60%%, 40%%)", (h%360+360)%360)
+	return fmt.Sprintf("hsl(%d, 60%%, 30%%)", (h%360+360)%360)
 }
 
 func (env *Env) ortOptions() []ort.Option {
