@@ -42,6 +42,11 @@ func TestReportMarksTheBestMethodButNeverABound(t *testing.T) {
 		},
 		Paired: []bench.Paired{{A: "let", B: "cgr", Budget: 1, Gain: -0.03, CILow: -0.04, CIHigh: -0.02, P: 0.001, PHolm: &p}, {A: "cgr", B: "clairvoyant", Budget: 1}}}
 	rep.Provenance.Methods = []bench.MethodInfo{{Name: "let"}, {Name: "cgr"}, {Name: "dot"}, {Name: "clairvoyant", Bound: true}}
+	// One OD pair whose rows are the summary's: its cells are marked alike.
+	rep.ODs = []bench.ODInfo{{OD: "1-2", LETTime: 10}}
+	for _, s := range rep.Summary {
+		rep.PerOD = append(rep.PerOD, bench.ODSummary{Method: s.Method, OD: "1-2", Budget: s.Budget, PoolMeans: s.PoolMeans})
+	}
 	doc := render(t, Report("/api/bench/abc", rep, map[string]string{"let": "#7f7f7f"}))
 	mark := func(m, b string) string {
 		v, _ := doc.Find(`[data-testid="rate-` + m + `-` + b + `"]`).Attr("data-mark")
@@ -50,11 +55,18 @@ func TestReportMarksTheBestMethodButNeverABound(t *testing.T) {
 	if mark("cgr", "1.00") != "best" || mark("clairvoyant", "1.00") != "" || mark("let", "1.00") != "" {
 		t.Errorf("at 1.00: cgr %q, clairvoyant %q, let %q", mark("cgr", "1.00"), mark("clairvoyant", "1.00"), mark("let", "1.00"))
 	}
-	if mark("cgr", "1.05") != "tied" || mark("dot", "1.05") != "tied" || mark("let", "1.05") != "" || doc.Find(".best").Length() != 1 {
-		t.Errorf("at 1.05: cgr %q, dot %q, let %q; %d bold", mark("cgr", "1.05"), mark("dot", "1.05"), mark("let", "1.05"), doc.Find(".best").Length())
+	if mark("cgr", "1.05") != "tied" || mark("dot", "1.05") != "tied" || mark("let", "1.05") != "" || doc.Find(`[data-testid="summary-table"] .best`).Length() != 1 {
+		t.Errorf("at 1.05: cgr %q, dot %q, let %q; %d bold", mark("cgr", "1.05"), mark("dot", "1.05"), mark("let", "1.05"), doc.Find(`[data-testid="summary-table"] .best`).Length())
 	}
 	if got := strings.Join(strings.Fields(doc.Find(`[data-testid="rate-let-1.00"]`).Text()), " "); got != "0.5000 ± 0.0088" {
 		t.Errorf("let cell %q", got)
+	}
+	for _, id := range []string{"cgr-1.00", "dot-1.05", "let-1.00"} {
+		sum, _ := doc.Find(`[data-testid="rate-` + id + `"]`).Attr("data-mark")
+		od, ok := doc.Find(`[data-testid="od-1-2-` + id + `"]`).Attr("data-mark")
+		if !ok || od != sum {
+			t.Errorf("per-OD cell %s marked %q, summary %q", id, od, sum)
+		}
 	}
 	// Only the Holm family's rows are listed.
 	if n := doc.Find(`[data-testid="paired-table"] tbody tr`).Length(); n != 1 {

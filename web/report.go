@@ -2,19 +2,9 @@ package web
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ontime-routing/ontime/engine/bench"
 )
-
-func perOD(rep *bench.Report, m, od string, b float64) float64 {
-	for _, s := range rep.PerOD {
-		if s.Method == m && s.OD == od && s.Budget == b {
-			return s.Mean
-		}
-	}
-	return math.NaN()
-}
 
 func markName(m bench.Mark) string {
 	switch m {
