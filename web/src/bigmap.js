@@ -3,6 +3,7 @@
 // per shade; hover and clicks find the nearest link or node through a grid
 // index, so the cost of a mouse move does not grow with the network.
 import L from "leaflet";
+import { pickByKeyboard } from "./mapkeys.js";
 
 // BIG_LINKS is where the map switches from one SVG path per link (hover
 // and click handlers on each) to this renderer.
@@ -124,6 +125,13 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
         if (d < bestD) { best = i; bestD = d; }
       });
       if (best >= 0) onNodeClick(best, N[best]);
+    });
+    // The keyboard's cursor is one marker that moves from node to node.
+    const cursor = L.circleMarker([0, 0], { renderer, radius: 7, color: "#08306b", weight: 3, fill: false, interactive: false });
+    cursor.bindTooltip("", { direction: "top", permanent: true });
+    pickByKeyboard(el, map, net, onNodeClick, {
+      show: (i) => cursor.setLatLng(ll(N[i])).setTooltipContent(`node ${N[i].id}`).addTo(map),
+      hide: () => cursor.remove(),
     });
   }
 

@@ -4,6 +4,7 @@
 import L from "leaflet";
 import { getJSON } from "./util.js";
 import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
+import { pickByKeyboard } from "./mapkeys.js";
 
 const fmt = (x, d = 2) => Number(x).toFixed(d);
 
@@ -56,7 +57,12 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
     return m.addTo(map);
   });
   map.fitBounds(bounds.pad(0.05));
-  if (onNodeClick) pickByKeyboard(el, map, net, nodes, onNodeClick);
+  if (onNodeClick) {
+    pickByKeyboard(el, map, net, onNodeClick, {
+      show: (i) => nodes[i].openTooltip(),
+      hide: (i) => nodes[i].closeTooltip(),
+    });
+  }
 
   function colorBy(what) {
     const vals = net.links.map((l) => (what === "cv" ? l.sd / l.mean : l.mean));
@@ -94,40 +100,4 @@ export function legend(el, scale) {
   if (!el) return;
   const stops = [0, 0.25, 0.5, 0.75, 1];
   el.innerHTML = `<span>${scale.label}:</span>` + stops.map((t) => `<span class="stop"><span class="swatch" style="background:${scale.ramp(t)}"></span>${fmt(scale.lo + t * (scale.hi - scale.lo))}</span>`).join("");
-}
-
-// pickByKeyboard makes the map one keyboard widget: with it focused, N and
-// P step through the nodes (the node's label opens and is announced), Enter
-// picks the node as a click would; arrows and +/− still pan and zoom.
-function pickByKeyboard(el, map, net, nodes, onNodeClick) {
-  const container = map.getContainer();
-  const hint = document.createElement("p");
-  hint.className = "visually-hidden";
-  hint.id = `${el.id}-keys`;
-  hint.textContent = "Map: N and P step through the nodes, Enter picks the node as origin, then destination.";
-  const live = document.createElement("p");
-  live.className = "visually-hidden";
-  live.setAttribute("aria-live", "polite");
-  live.dataset.testid = "map-announce";
-  live.setAttribute("data-testid", "map-announce");
-  el.after(hint, live);
-  container.setAttribute("aria-describedby", hint.id);
-  container.setAttribute("aria-keyshortcuts", "N P Enter");
-  let cur = -1;
-  container.addEventListener("keydown", (e) => {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const step = { n: 1, N: 1, p: -1, P: -1 }[e.key];
-    if (step) {
-      if (cur >= 0) nodes[cur].closeTooltip();
-      cur = (cur + step + nodes.length) % nodes.length;
-      nodes[cur].openTooltip();
-      map.panTo(nodes[cur].getLatLng(), { animate: false });
-      live.textContent = `node ${net.nodes[cur].id}`;
-      e.preventDefault();
-    } else if (e.key === "Enter" && cur >= 0) {
-      onNodeClick(cur, net.nodes[cur]);
-      live.textContent = `picked node ${net.nodes[cur].id}`;
-      e.preventDefault();
-    }
-  });
 }
