@@ -63,7 +63,7 @@ const browser = await chromium.launch({
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 const external = [];
 page.on("request", (r) => {
-  if (!r.url().startsWith(base) && !r.url().startsWith("data:")) external.push(r.url());
+  if (!r.url().startsWith(base) && !r.url().startsWith("data:") && !r.url().startsWith(`blob:${base}`)) external.push(r.url());
 });
 const errors = [];
 // Every page visited is checked with axe-core (npm) in the page itself:
@@ -101,6 +101,46 @@ async function shot(name) {
 const ready = () => page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
 const done = (ms = 120000) => page.waitForSelector("body[data-done='1']", { timeout: ms });
 
+// A figure's downloads (buttons id-svg, id-png, id-csv): each file is saved
+// and must parse as what it says it is.
+async function checkDownloads(id) {
+  for (const kind of ["svg", "png", "csv"]) {
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.locator(`[data-testid="${id}-${kind}"]`).click()]);
+    checkFile(`${id}.${kind}`, kind, readFileSync(await dl.path()));
+  }
+}
+function checkFile(name, kind, buf) {
+  const text = buf.toString("utf8");
+  if (kind === "svg") {
+    assert.match(text, /^(<\?xml[^>]*>\s*)?(<!--[^]*?-->\s*)*<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/, `${name}: an SVG document`);
+    assert.match(text, /<\/svg>\s*$/, `${name}: a whole SVG`);
+  } else if (kind === "png") {
+    assert.deepEqual([...buf.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], `${name}: PNG signature`);
+    assert.ok(buf.readUInt32BE(16) >= 300 && buf.readUInt32BE(20) >= 150, `${name}: ${buf.readUInt32BE(16)}×${buf.readUInt32BE(20)} px`);
+  } else {
+    const rows = parseCSV(text);
+    assert.ok(rows.length >= 2 && rows[0].length >= 2, `${name}: a header and data`);
+    for (const r of rows) assert.equal(r.length, rows[0].length, `${name}: every row has ${rows[0].length} fields: ${r}`);
+    assert.ok(rows.slice(1).some((r) => r.some((c) => c !== "" && Number.isFinite(Number(c)))), `${name}: numbers`);
+  }
+}
+// parseCSV reads RFC 4180 CSV (quoted fields may hold commas and quotes).
+function parseCSV(text) {
+  const rows = [];
+  let row = [], field = "", quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { row.push(field); field = ""; }
+    else if (c === "\n") { row.push(field); rows.push(row); row = []; field = ""; }
+    else if (c !== "\r") field += c;
+  }
+  if (field !== "" || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
 // Without the data, ontime's own generated town (ringtown) is the map.
 const net = haveSFN ? "sfn" : "ringtown";
 
@@ -136,6 +176,7 @@ await test("home tells the story without a click; the budget slider moves the an
   const p0 = Number(await page.locator('[data-testid="story-p-0"]').textContent());
   assert.equal(p0.toFixed(3), story.routes[0].on_time[last].toFixed(3));
   assert.match(await page.locator('[data-testid="story-compare"]').getAttribute("href"), /\/compare\?net=ringtown&o=\d+&d=\d+&f=/);
+  await checkDownloads("story-distribution");
   await shot("home-story");
 });
 
@@ -159,6 +200,10 @@ await test(`network view of ${net}: every link drawn, clicking picks an OD`, asy
   const keyed = await page.locator('[data-testid="compare-link"]').getAttribute("href");
   assert.match(keyed, new RegExp(`o=${api.nodes[0].id}&d=${api.nodes[2].id}`), "origin and destination picked by keyboard");
   assert.match(await page.locator('[data-testid="map-announce"]').textContent(), new RegExp(`picked node ${api.nodes[2].id}`));
+  // Typing a node's id goes to it.
+  await page.keyboard.type(String(api.nodes[3].id));
+  await page.keyboard.press("Enter");
+  assert.match(await page.locator('[data-testid="map-announce"]').textContent(), new RegExp(`picked node ${api.nodes[3].id}$`));
   await page.selectOption('[data-testid="color-by"]', "cv");
   await shot("network");
 });
@@ -317,6 +362,7 @@ await test("lessons: each figure follows its control; arrow keys step between le
     await page.waitForFunction((b) => document.querySelector('[data-testid="lesson-figure"]').innerHTML !== b, before, { timeout: 30000 });
     await page.locator('[data-testid="lesson-question"] summary').click();
     assert.ok((await page.locator('[data-testid="lesson-answer"]').textContent()).length > 40, `${slug}: an answer`);
+    await checkDownloads(`lesson-${slug}`);
     await shot(`lesson-${slug}`);
   }
   await visit("lesson mean", `${base}/teach/mean?present=1`);
@@ -333,13 +379,25 @@ await test("live reliability: rates stream, plots appear", async () => {
   await done();
   for (const id of ["plot-histogram", "plot-cdf", "plot-curve"]) {
     assert.equal(await page.locator(`[data-testid="${id}"] svg`).count(), 1, id);
+    await checkDownloads(id);
   }
   const rate = Number(await page.locator('[data-testid="rate-cgr"]').getAttribute("data-rate"));
   assert.ok(rate > 0 && rate < 1, `cgr rate ${rate}`);
   await shot("live");
 });
 
-await test("benchmark page runs a job in the background", async () => {
+await test("benchmark page opens on the published results, then runs a job in the background", async () => {
+  await visit("bench", `${base}/bench?net=${net}`);
+  assert.equal(await page.locator('[data-testid="published-note"]').count(), 1, "published results on arrival");
+  assert.ok(await page.locator('[data-testid="summary-table"] td').count() > 0);
+  for (const [id, kind] of [["download-summary-csv", "csv"], ["download-csv", "csv"]]) {
+    const href = await page.locator(`[data-testid="${id}"]`).getAttribute("href");
+    checkFile(href, kind, Buffer.from(await (await page.request.get(base + href)).body()));
+  }
+  const href = await page.locator('[data-testid="download-json"]').getAttribute("href");
+  assert.equal((await (await page.request.get(base + href)).json()).network, net);
+  assert.match(await (await page.request.get(base + await page.locator('[data-testid="download-tex"]').getAttribute("href"))).text(), /\\begin\{tabular\}/);
+  await shot("bench-published");
   await visit("bench", `${base}/bench?net=twobranch`);
   await page.fill('[data-testid="bench-methods"]', "let,condrule");
   await page.fill('[data-testid="bench-pools"]', "2");
@@ -443,6 +501,14 @@ await test("a city's map: one canvas, no element per link, hover and clicks by i
     shown = (await page.locator(".leaflet-tooltip").count()) > 0 && /link \d+:/.test(await page.locator(".leaflet-tooltip").first().textContent());
   }
   assert.ok(shown, "no link tooltip under the pointer");
+  // Keyboard: type a node's number to go there, Enter picks (origin, then
+  // destination), as on the small maps.
+  await page.locator("#map").focus();
+  await page.keyboard.type("12753");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("4826");
+  await page.keyboard.press("Enter");
+  assert.match(await page.locator('[data-testid="compare-link"]').getAttribute("href"), /o=12753&d=4826/, "OD picked by keyboard on the city map");
   await shot("city-map");
 });
 
@@ -474,6 +540,7 @@ await test("on a 390-px phone no page is wider than the screen", async () => {
         return [document.documentElement.scrollWidth, window.innerWidth, wide.slice(0, 5)];
       });
       assert.ok(sw <= iw, `${u}: ${sw} px wide on a ${iw}-px screen; widest: ${wide.join(", ")}`);
+      await shot(`phone-${u.replace(/^\//, "").replace(/\?.*$/, "").replace(/\//g, "-") || "home"}`);
     }
     await visit("compare", `${base}/compare?net=${net}`);
     await shot("phone-compare");

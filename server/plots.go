@@ -159,9 +159,21 @@ func plotutilColor(k int) color.Color {
 	return pal[k%len(pal)]
 }
 
+// liveFigure is one of a live run's figures: its SVG and the data drawn, as
+// CSV rows.
+type liveFigure struct {
+	SVG []byte
+	CSV [][]string
+}
+
 // livePlots draws the arrival-time histogram and CDF of each method with the
-// budget marked, and the on-time rate against the budget factor.
-func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, err error) {
+// budget marked, and the on-time rate against the budget factor (none when
+// the run has one factor).
+func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve liveFigure, err error) {
+	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	hist.CSV = [][]string{{"method", "bin_from_minutes", "bin_to_minutes", "share_of_episodes", "budget_minutes"}}
+	cdf.CSV = [][]string{{"method", "time_minutes", "p_time_at_most", "budget_minutes"}}
+	curve.CSV = [][]string{{"method", "budget_factor", "on_time_rate"}}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range methods {
 		for _, t := range res.Times[m] {
@@ -169,7 +181,7 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 		}
 	}
 	if math.IsInf(lo, 0) {
-		return nil, nil, nil, fmt.Errorf("no episodes to plot")
+		return hist, cdf, curve, fmt.Errorf("no episodes to plot")
 	}
 	lo, hi = math.Min(lo, res.Budget), math.Max(hi, res.Budget)
 	const bins = 40
@@ -193,11 +205,12 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 		for b, c := range counts {
 			y := c / float64(len(ts))
 			top = math.Max(top, y)
+			hist.CSV = append(hist.CSV, []string{m, ff(lo + float64(b)*width), ff(lo + float64(b+1)*width), ff(y), ff(res.Budget)})
 			xy = append(xy, plotter.XY{X: lo + float64(b)*width, Y: y}, plotter.XY{X: lo + float64(b+1)*width, Y: y})
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return nil, nil, nil, err
+			return hist, cdf, curve, err
 		}
 		l.Color, l.Width = methodColor(m), vg.Points(1.5)
 		ph.Add(l)
@@ -211,9 +224,12 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 			cxy = append(cxy, plotter.XY{X: sorted[i], Y: float64(i+1) / float64(len(sorted))})
 		}
 		cxy = append(cxy, plotter.XY{X: sorted[len(sorted)-1], Y: 1})
+		for _, pt := range cxy {
+			cdf.CSV = append(cdf.CSV, []string{m, ff(pt.X), ff(pt.Y), ff(res.Budget)})
+		}
 		cl, err := plotter.NewLine(cxy)
 		if err != nil {
-			return nil, nil, nil, err
+			return hist, cdf, curve, err
 		}
 		cl.Color, cl.Width = methodColor(m), vg.Points(1.5)
 		pc.Add(cl)
@@ -221,17 +237,17 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 	}
 	ph.Y.Min, ph.Y.Max = 0, top*1.05
 	if err := budgetLine(ph, res.Budget, 0, top); err != nil {
-		return nil, nil, nil, err
+		return hist, cdf, curve, err
 	}
 	if err := budgetLine(pc, res.Budget, 0, 1); err != nil {
-		return nil, nil, nil, err
+		return hist, cdf, curve, err
 	}
 	pc.Y.Min, pc.Y.Max = 0, 1
-	if hist, err = svgBytes(ph, 6*vg.Inch, 3.5*vg.Inch); err != nil {
-		return nil, nil, nil, err
+	if hist.SVG, err = svgBytes(ph, 6*vg.Inch, 3.5*vg.Inch); err != nil {
+		return hist, cdf, curve, err
 	}
-	if cdf, err = svgBytes(pc, 6*vg.Inch, 3.5*vg.Inch); err != nil {
-		return nil, nil, nil, err
+	if cdf.SVG, err = svgBytes(pc, 6*vg.Inch, 3.5*vg.Inch); err != nil {
+		return hist, cdf, curve, err
 	}
 	if len(res.Factors) > 1 {
 		pf := newPlot("On-time probability against the budget", "budget factor (× LET time)", "on-time rate")
@@ -243,10 +259,11 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 			var xy plotter.XYs
 			for i, f := range res.Factors {
 				xy = append(xy, plotter.XY{X: f, Y: ys[i]})
+				curve.CSV = append(curve.CSV, []string{m, ff(f), ff(ys[i])})
 			}
 			l, pts, err := plotter.NewLinePoints(xy)
 			if err != nil {
-				return nil, nil, nil, err
+				return hist, cdf, curve, err
 			}
 			l.Color, l.Width = methodColor(m), vg.Points(1.5)
 			pts.Color, pts.Shape = methodColor(m), draw.CircleGlyph{}
@@ -254,9 +271,17 @@ func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve []byte, 
 			pf.Legend.Add(m, l, pts)
 		}
 		pf.Y.Min, pf.Y.Max = 0, 1
-		curve, err = svgBytes(pf, 6*vg.Inch, 3.5*vg.Inch)
+		curve.SVG, err = svgBytes(pf, 6*vg.Inch, 3.5*vg.Inch)
 	}
 	return hist, cdf, curve, err
+}
+
+// csvText is rows as CSV.
+func csvText(rows [][]string) string {
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	cw.WriteAll(rows)
+	return b.String()
 }
 
 // jobCurve draws a training job's learning curve so far: each validated

@@ -301,7 +301,9 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 		st.fail(err)
 		return
 	}
-	if st.send(map[string]any{"type": "plots", "histogram": string(hist), "cdf": string(cdf), "curve": string(cur),
+	// Each figure comes with the data it draws, as CSV (its download).
+	if st.send(map[string]any{"type": "plots", "histogram": string(hist.SVG), "cdf": string(cdf.SVG), "curve": string(cur.SVG),
+		"histogram_csv": csvText(hist.CSV), "cdf_csv": csvText(cdf.CSV), "curve_csv": csvText(cur.CSV),
 		"factors": res.Factors, "curve_rates": res.Curve}) != nil {
 		return
 	}

@@ -2,7 +2,8 @@
 // /api/lessons/*), one control, a question whose answer is filled in from
 // the same numbers. The arrow keys step between lessons.
 import { $, getJSON, fmt, escapeHTML } from "./util.js";
-import { distribution } from "./story.js";
+import { distribution, distributionCSV } from "./story.js";
+import { csv, downloads, standaloneSVG } from "./figure.js";
 
 const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
 
@@ -21,9 +22,18 @@ export async function lessonPage() {
   stepKeys();
   const slug = $("#lesson").dataset.lesson;
   const setup = { mean, budget, adapt, learning }[slug];
-  if (setup) await setup($("#lesson-control"));
+  if (setup) {
+    $("#lesson-figure").after(downloads(`lesson-${slug}`, () => ({
+      svg: current.svg || standaloneSVG($("#lesson-figure svg"), $("#lesson-figure .story-legend")), csv: current.csv,
+    })));
+    await setup($("#lesson-control"));
+  }
   document.body.dataset.ready = "1";
 }
+
+// current is the figure on screen: its data as CSV, and its SVG where the
+// page shows none (the bars are a table).
+const current = { csv: "", svg: "" };
 
 function control(slider, label, n, start, onMove) {
   $("#lesson-control-label").textContent = label;
@@ -48,6 +58,7 @@ async function mean(slider) {
   control(slider, "Time budget", s.factors.length, k0, (k) => {
     const T = s.factors[k] * s.let_time;
     $("#lesson-out").textContent = `${fmt(T, 2)} min`;
+    current.csv = distributionCSV(routes, ["ring: fastest on average", "avenue: steadier"], T);
     $("#lesson-figure").innerHTML = distribution(routes, T) +
       `<table class="results"><thead><tr><th scope="col">route</th><th scope="col">mean min</th><th scope="col">σ min</th><th scope="col">P(on time)</th></tr></thead><tbody>` +
       routes.map((r, i) => `<tr><th scope="row">${i === 0 ? "ring: fastest on average" : "avenue: steadier"}</th><td>${fmt(r.mean, 2)}</td><td>${fmt(r.sd, 2)}</td><td data-testid="lesson-p-${i}">${fmt(r.on_time[k], 3)}</td></tr>`).join("") +
@@ -69,7 +80,9 @@ async function budget(slider) {
   control(slider, "Time budget", s.factors.length, Math.floor(s.factors.length / 2), (k) => {
     const T = s.factors[k] * s.let_time;
     $("#lesson-out").textContent = `${fmt(T, 2)} min (${fmt(s.factors[k], 2)} × the ring's mean)`;
-    $("#lesson-figure").innerHTML = curves(s.factors.map((f) => f * s.let_time), routes.map((r) => r.on_time), ["ring: fastest on average", "avenue: steadier"], T, "time budget (min)", "P(on time)");
+    const xs = s.factors.map((f) => f * s.let_time), names = ["ring: fastest on average", "avenue: steadier"];
+    current.csv = curvesCSV(xs, routes.map((r) => r.on_time), names, "budget_minutes", "p_on_time");
+    $("#lesson-figure").innerHTML = curves(xs, routes.map((r) => r.on_time), names, T, "time budget (min)", "P(on time)");
   });
   const tF = flip > 0 ? s.factors[flip] * s.let_time : null;
   answer("Below which budget is the ring (the gamble) the better bet, and why?",
@@ -89,8 +102,11 @@ async function adapt(slider) {
     const a = await getJSON(`/api/lessons/adapt?f=${factors[k]}`);
     if (t !== ticket) return;
     const names = Object.keys(a.rates);
+    const items = names.map((m) => ({ name: m, label: a.labels[m], value: a.rates[m] }));
+    current.csv = csv([["method", "label", "budget_minutes", "p_on_time", "realizations"], ...items.map((it) => [it.name, it.label || "", a.budget, it.value, a.realizations])]);
+    current.svg = barsSVG(items, `P(on time), ${a.network} OD ${a.od}, budget ${fmt(a.budget, 2)} min`);
     $("#lesson-figure").innerHTML = `<p class="muted">${escapeHTML(a.network)}, OD ${escapeHTML(a.od)}, budget ${fmt(a.budget, 2)} min; P(on time) on ${a.realizations} common test realizations.</p>` +
-      bars(names.map((m) => ({ name: m, label: a.labels[m], value: a.rates[m] })));
+      bars(items);
     const fixed = Math.max(a.rates.let, a.rates.bestpath), adaptive = Math.max(a.rates.dot, a.rates.cdot);
     answer("Why can a policy that decides on the way beat the best route chosen before departure?",
       `Here the best fixed route arrives on time with ${fmt(fixed, 3)}, the better adaptive policy with ${fmt(adaptive, 3)} (${adaptive >= fixed ? "+" : ""}${fmt(adaptive - fixed, 3)}). ` +
@@ -104,6 +120,7 @@ async function learning(slider) {
   let c;
   try { c = await getJSON("/api/lessons/learning"); } catch (err) {
     $("#lesson-figure").textContent = `No trained model here (${err.message}).`;
+    $("#lesson-figure + .downloads").remove(); // no figure to download
     return;
   }
   const n = c.curve.length;
@@ -112,7 +129,9 @@ async function learning(slider) {
     $("#lesson-out").textContent = k === 0 ? "0: imitation" : `${k}`;
     const xs = c.curve.map((p) => p.checkpoint);
     const ys = c.factors.map((_, j) => c.curve.map((p) => p.rates[j] - base[j]));
-    $("#lesson-figure").innerHTML = curves(xs, ys, c.factors.map((f, j) => `budget ${fmt(f, 2)} × LET (imitation ${fmt(base[j], 4)})`), xs[k], "checkpoint", "change in validation P(on time)") +
+    const names = c.factors.map((f, j) => `budget ${fmt(f, 2)} × LET (imitation ${fmt(base[j], 4)})`);
+    current.csv = curvesCSV(xs, ys, names, "checkpoint", "change_in_validation_p_on_time");
+    $("#lesson-figure").innerHTML = curves(xs, ys, names, xs[k], "checkpoint", "change in validation P(on time)") +
       `<p data-testid="lesson-checkpoint">Checkpoint ${xs[k]}: ${c.factors.map((f, j) => `${fmt(c.curve[k].rates[j], 4)} at ${fmt(f, 2)} × LET`).join(", ")}.</p>`;
   });
   const last = c.curve[n - 1].rates;
@@ -140,6 +159,25 @@ function curves(xs, series, names, x0, xlabel, ylabel) {
     `<text x="${x(xs[0])}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(xs[0], 1)}</text><text x="${x(xs[xs.length - 1])}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(xs[xs.length - 1], 1)}</text>` +
     `${lines}<line x1="${x(x0)}" x2="${x(x0)}" y1="${pad.t}" y2="${H - pad.b}" stroke="#000" stroke-width="2" stroke-dasharray="5 3" data-testid="lesson-marker"/>` +
     `<text x="${(W + pad.l) / 2}" y="${H - 4}" text-anchor="middle">${escapeHTML(xlabel)}</text></svg>`;
+}
+
+// curvesCSV is the data of curves: one row per series and point.
+function curvesCSV(xs, series, names, xname, yname) {
+  return csv([["series", xname, yname], ...series.flatMap((ys, i) => ys.map((y, k) => [names[i], xs[k], y]))]);
+}
+
+// barsSVG is the bars as a file: one bar per method on a [0, 1] scale.
+function barsSVG(items, title) {
+  const W = 560, row = 22, H = 40 + row * items.length, l = 110, r = 60;
+  const esc = (t) => escapeHTML(t);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">` +
+    `<rect width="${W}" height="${H}" fill="#fff"/><text x="8" y="16">${esc(title)}</text>` +
+    items.map((it, i) => {
+      const y = 28 + i * row, w = (W - l - r) * Math.max(0, Math.min(1, it.value));
+      return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${esc(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${COLORS[i % COLORS.length]}"/>` +
+        `<text x="${l + w + 4}" y="${y + 13}">${fmt(it.value, 3)}</text>`;
+    }).join("") +
+    `<line x1="${l}" x2="${l}" y1="24" y2="${H - 6}" stroke="#555"/><line x1="${W - r}" x2="${W - r}" y1="24" y2="${H - 6}" stroke="#ccc" stroke-dasharray="3 3"/></svg>`;
 }
 
 // bars draws one horizontal bar per method, on a [0, 1] scale.

@@ -1,3 +1,4 @@
+import { downloads } from "./figure.js";
 import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
 
 // rateRows keeps one table row per method, updated in place.
@@ -73,12 +74,23 @@ export function livePage() {
         update(msg.rates);
       },
       onPlots(msg) {
-        // Each figure downloads as the SVG drawn (the engine's numbers).
-        const fig = (svg, cap, id) => (svg ? `<figure data-testid="${id}">${svg}<figcaption>${cap} <a download="ontime-${id}.svg" href="${URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }))}" data-testid="${id}-svg">Download SVG</a></figcaption></figure>` : "");
-        $("#plots").innerHTML =
-          fig(msg.histogram, "Arrival times per method; the dashed line is the budget.", "plot-histogram") +
-          fig(msg.cdf, "Arrival-time CDF; where each curve crosses the budget is its on-time rate.", "plot-cdf") +
-          fig(msg.curve, "On-time rate against the budget factor, on the same episodes.", "plot-curve");
+        // Each figure downloads as the SVG drawn (the engine's numbers), as
+        // PNG, and as the numbers it draws (CSV, from the engine too).
+        const box = $("#plots");
+        box.innerHTML = "";
+        for (const [svg, data, cap, id] of [
+          [msg.histogram, msg.histogram_csv, "Arrival times per method; the dashed line is the budget.", "plot-histogram"],
+          [msg.cdf, msg.cdf_csv, "Arrival-time CDF; where each curve crosses the budget is its on-time rate.", "plot-cdf"],
+          [msg.curve, msg.curve_csv, "On-time rate against the budget factor, on the same episodes.", "plot-curve"],
+        ]) {
+          if (!svg) continue;
+          const fig = document.createElement("figure");
+          fig.dataset.testid = id;
+          fig.setAttribute("data-testid", id);
+          fig.innerHTML = `${svg}<figcaption>${cap}</figcaption>`;
+          fig.querySelector("figcaption").append(downloads(id, () => ({ svg, csv: data })));
+          box.append(fig);
+        }
       },
       onDone(msg) {
         update(msg.rates);

@@ -5,6 +5,7 @@
 import L from "leaflet";
 import { loadNetwork, drawNetwork } from "./map.js";
 import { $, getJSON, fmt } from "./util.js";
+import { csv, downloads, standaloneSVG } from "./figure.js";
 
 // Okabe–Ito blue and vermillion: apart for every colour vision.
 const COLORS = ["#0072B2", "#D55E00"];
@@ -48,6 +49,7 @@ export async function storyPage() {
     m.clearPaths();
     routes.forEach((r, i) => story.routes[r].links.forEach((l) => m.addStep(`r${i}`, COLORS[i], i, l)));
     $("#story-dist").innerHTML = distribution(routes.map((r) => story.routes[r]), budget);
+    data = distributionCSV(routes.map((r) => story.routes[r]), ["fastest on average", "most likely on time"], budget);
     $("#story-compare").href = `/compare?net=${encodeURIComponent(story.network)}&o=${encodeURIComponent(story.origin)}&d=${encodeURIComponent(story.destination)}&f=${f}`;
     animate(routes);
   }
@@ -80,6 +82,8 @@ export async function storyPage() {
     anim = { stop() { cancelAnimationFrame(id); markers.forEach((mk) => mk.remove()); } };
   }
 
+  let data = "";
+  $("#story-dist").after(downloads("story-distribution", () => ({ svg: standaloneSVG($("#story-dist svg"), $("#story-dist .story-legend")), csv: data })));
   slider.addEventListener("input", update);
   update();
   document.body.dataset.ready = "1";
@@ -103,7 +107,7 @@ export function distribution(routes, budget) {
   const y = (p) => H - pad.b - (p / top) * (H - pad.t - pad.b);
   const bars = hists.map((h, i) => h.map((p, b) => {
     const x0 = x(lo + b * width), x1 = x(lo + (b + 1) * width);
-    return `<rect x="${x0.toFixed(1)}" y="${y(p).toFixed(1)}" width="${Math.max(0, x1 - x0 - 1).toFixed(1)}" height="${(H - pad.b - y(p)).toFixed(1)}" fill="${COLORS[i]}" fill-opacity="0.45"/>`;
+    return `<rect x="${x0.toFixed(1)}" y="${y(p).toFixed(1)}" width="${Math.max(0, x1 - x0 - 1).toFixed(1)}" height="${(H - pad.b - y(p)).toFixed(1)}" fill="${COLORS[i]}" fill-opacity="0.45" stroke="${COLORS[i]}"/>`;
   }).join("")).join("");
   const ticks = [];
   const step = niceStep((hi - lo) / 5);
@@ -116,6 +120,14 @@ export function distribution(routes, budget) {
     `${bars}<line x1="${pad.l}" x2="${W - pad.r}" y1="${H - pad.b}" y2="${H - pad.b}" stroke="#555"/>${ticks.join("")}` +
     `<line x1="${x(budget)}" x2="${x(budget)}" y1="${pad.t}" y2="${H - pad.b}" stroke="#000" stroke-width="2" stroke-dasharray="5 3" data-testid="story-budget-line"/>` +
     `<text x="${(W + pad.l) / 2}" y="${H - 2}" text-anchor="middle">arrival time (min)</text></svg>`;
+}
+
+// distributionCSV is the data of distribution: each route's arrival-time
+// quantiles (equal-probability slices, from the engine) and the budget.
+export function distributionCSV(routes, names, budget) {
+  const rows = [["route", "nodes", "slice", "time_minutes", "budget_minutes"]];
+  routes.forEach((r, i) => r.times.forEach((t, k) => rows.push([names[i], r.nodes.join("-"), k, t, budget])));
+  return csv(rows);
 }
 
 function niceStep(x) {
