@@ -61,6 +61,192 @@ type Config struct {
 // Run evaluates every method on every OD pair and budget over the test pools.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
+	p, err := Prepare(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := p.Count(ctx, nil, allPools(cfg.Pools))
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(p.cfg, p.Methods, [][]Counts{counts}, time.Since(start).Seconds())
+}
+
+// Prepared is a benchmark whose methods are built (learners trained or
+// loaded), ready to be evaluated on any OD pairs and pools: a sweep's task
+// evaluates a part of the benchmark with it, and Assemble joins the parts
+// into the report a whole Run gives.
+type Prepared struct {
+	cfg      Config
+	tasks    []sim.Task // OD-major, budget-minor
+	policies []engine.Policy
+	// Methods is each method's provenance (settings, solve time).
+	Methods []MethodInfo
+}
+
+// Prepare checks cfg and builds every method. The methods see every OD pair
+// and budget of cfg, whatever part is evaluated later: learners and their
+// cache keys depend on them.
+func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
+	if _, err := skeleton(&cfg); err != nil {
+		return nil, err
+	}
+	net := cfg.Net
+	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets)
+	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
+		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples,
+		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
+		UserModel: cfg.UserModel}
+	p := &Prepared{cfg: cfg, tasks: tasks, policies: make([]engine.Policy, len(cfg.Methods))}
+	for i, name := range cfg.Methods {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m, _ := policy.Lookup(name)
+		if cfg.OnProgress != nil {
+			cfg.OnProgress("methods:"+name, i, len(cfg.Methods)) // which one is building (a learner trains for minutes)
+		}
+		t0 := time.Now()
+		pol, settings, err := m.New(env)
+		if err != nil {
+			return nil, fmt.Errorf("method %s: %w", name, err)
+		}
+		p.policies[i] = pol
+		if cfg.OnProgress != nil {
+			cfg.OnProgress("methods", i+1, len(cfg.Methods))
+		}
+		p.Methods = append(p.Methods, MethodInfo{Name: name, Bound: m.IsBound(),
+			Settings: settings, SolveSeconds: time.Since(t0).Seconds()})
+	}
+	return p, nil
+}
+
+// Counts are the on-time episodes of every method on one OD pair (an index
+// into Config.ODs) at every budget, over some pools: OnTime[method][budget][i]
+// of Size episodes in pool Pools[i].
+type Counts struct {
+	OD     int       `json:"od"`
+	Pools  []int     `json:"pools"`
+	Size   int       `json:"size"`
+	OnTime [][][]int `json:"on_time"`
+}
+
+// Count evaluates every method on the OD pairs ods (indexes into
+// Config.ODs; nil for all) over the pools given, one Counts per OD pair.
+func (p *Prepared) Count(ctx context.Context, ods []int, pools []int) ([]Counts, error) {
+	cfg := p.cfg
+	if ods == nil {
+		for i := range cfg.ODs {
+			ods = append(ods, i)
+		}
+	}
+	nB := len(cfg.Budgets)
+	out := make([]Counts, len(ods))
+	slot := map[int]int{} // pool index → position in Pools
+	for i, k := range pools {
+		if k < 0 || k >= cfg.Pools {
+			return nil, engine.Errorf(engine.EINVALID, "pool %d: the benchmark has pools 0 to %d", k, cfg.Pools-1)
+		}
+		slot[k] = i
+	}
+	for i, od := range ods {
+		if od < 0 || od >= len(cfg.ODs) {
+			return nil, engine.Errorf(engine.EINVALID, "OD pair %d: the benchmark has %d", od, len(cfg.ODs))
+		}
+		c := Counts{OD: od, Pools: slices.Clone(pools), Size: cfg.PoolSize, OnTime: make([][][]int, len(p.policies))}
+		for mi := range c.OnTime {
+			c.OnTime[mi] = make([][]int, nB)
+			for bi := range nB {
+				c.OnTime[mi][bi] = make([]int, len(pools))
+			}
+		}
+		out[i] = c
+	}
+	err := forEachPool(ctx, cfg, pools, func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error {
+		for mi, pol := range p.policies {
+			for i, od := range ods {
+				for bi := range nB {
+					task := p.tasks[od*nB+bi]
+					if err := ctx.Err(); err != nil { // a stop (SIGTERM, cancel) lands within one task's episodes
+						return err
+					}
+					if err := r.Run(pol, task, pool, res); err != nil {
+						return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[mi], cfg.Net.ODString(task.OD), err)
+					}
+					out[i].OnTime[mi][bi][slot[pool.Index]] = onTime(res)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Assemble joins counts (from one Count or many, in any order) that cover
+// every OD pair and pool of cfg exactly once into the report: the numbers
+// are those of one Run, bit for bit, whatever the split. methods is the
+// methods' provenance (Prepared.Methods); elapsed the seconds to record.
+func Assemble(cfg Config, methods []MethodInfo, parts [][]Counts, elapsed float64) (*Report, error) {
+	rep, err := skeleton(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(methods) != len(cfg.Methods) {
+		return nil, fmt.Errorf("assemble: %d methods' provenance for %d methods", len(methods), len(cfg.Methods))
+	}
+	rep.Provenance.Methods = methods
+	nB := len(cfg.Budgets)
+	// rates[method][task][pool]; seen[od][pool] guards against gaps and overlaps.
+	rates := make([][][]float64, len(cfg.Methods))
+	for mi := range rates {
+		rates[mi] = make([][]float64, len(cfg.ODs)*nB)
+		for t := range rates[mi] {
+			rates[mi][t] = make([]float64, cfg.Pools)
+		}
+	}
+	seen := make([][]bool, len(cfg.ODs))
+	for i := range seen {
+		seen[i] = make([]bool, cfg.Pools)
+	}
+	for _, cs := range parts {
+		for _, c := range cs {
+			if c.OD < 0 || c.OD >= len(cfg.ODs) || c.Size != cfg.PoolSize || len(c.OnTime) != len(cfg.Methods) {
+				return nil, fmt.Errorf("assemble: counts for OD %d of %d-episode pools and %d methods do not fit the benchmark", c.OD, c.Size, len(c.OnTime))
+			}
+			for i, k := range c.Pools {
+				if k < 0 || k >= cfg.Pools || seen[c.OD][k] {
+					return nil, fmt.Errorf("assemble: pool %d of OD %s given twice or out of range", k, rep.ODs[c.OD].OD)
+				}
+				seen[c.OD][k] = true
+				for mi := range cfg.Methods {
+					if len(c.OnTime[mi]) != nB || len(c.OnTime[mi][0]) != len(c.Pools) {
+						return nil, fmt.Errorf("assemble: counts of %s on OD %s have the wrong shape", cfg.Methods[mi], rep.ODs[c.OD].OD)
+					}
+					for bi := range nB {
+						rates[mi][c.OD*nB+bi][k] = float64(c.OnTime[mi][bi][i]) / float64(c.Size)
+					}
+				}
+			}
+		}
+	}
+	for od, ks := range seen {
+		for k, ok := range ks {
+			if !ok {
+				return nil, fmt.Errorf("assemble: pool %d of OD %s is missing", k, rep.ODs[od].OD)
+			}
+		}
+	}
+	rep.fill(rates, len(cfg.ODs))
+	rep.Provenance.ElapsedSeconds = elapsed
+	return rep, nil
+}
+
+// skeleton checks cfg and starts its report: the OD pairs' LET paths and
+// the provenance of everything but the methods.
+func skeleton(cfg *Config) (*Report, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
@@ -74,77 +260,37 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		path := tree.Path(od.Origin, net)
 		rep.ODs = append(rep.ODs, ODInfo{OD: net.ODString(od), LETTime: tree.Time[od.Origin], LETLinks: len(path), LETPath: net.PathNodes(path)})
 	}
-	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets) // OD-major, budget-minor
-	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
-		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples,
-		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
-		UserModel: cfg.UserModel}
-	policies := make([]engine.Policy, len(cfg.Methods))
 	rep.Provenance = cfg.provenance()
-	for i, name := range cfg.Methods {
-		m, _ := policy.Lookup(name)
-		if cfg.OnProgress != nil {
-			cfg.OnProgress("methods:"+name, i, len(cfg.Methods)) // which one is building (a learner trains for minutes)
-		}
-		t0 := time.Now()
-		p, settings, err := m.New(env)
-		if err != nil {
-			return nil, fmt.Errorf("method %s: %w", name, err)
-		}
-		policies[i] = p
-		if cfg.OnProgress != nil {
-			cfg.OnProgress("methods", i+1, len(cfg.Methods))
-		}
-		rep.Provenance.Methods = append(rep.Provenance.Methods, MethodInfo{Name: name, Bound: m.IsBound(),
-			Settings: settings, SolveSeconds: time.Since(t0).Seconds()})
-	}
-	// onTime[method][task][pool]
-	onTime := make([][][]float64, len(policies))
-	for i := range onTime {
-		onTime[i] = make([][]float64, len(tasks))
-		for j := range onTime[i] {
-			onTime[i][j] = make([]float64, cfg.Pools)
-		}
-	}
-	err := forEachPool(ctx, cfg, func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error {
-		for mi, p := range policies {
-			for ti, task := range tasks {
-				if err := ctx.Err(); err != nil { // a stop (SIGTERM, cancel) lands within one task's episodes
-					return err
-				}
-				if err := r.Run(p, task, pool, res); err != nil {
-					return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[mi], net.ODString(task.OD), err)
-				}
-				onTime[mi][ti][pool.Index] = rate(res)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep.fill(onTime, len(cfg.ODs))
-	rep.Provenance.ElapsedSeconds = time.Since(start).Seconds()
 	return rep, nil
 }
 
-func rate(res []sim.Result) float64 {
+// allPools is the pool indexes 0 to n-1.
+func allPools(n int) []int {
+	all := make([]int, n)
+	for k := range all {
+		all[k] = k
+	}
+	return all
+}
+
+func onTime(res []sim.Result) int {
 	k := 0
 	for _, r := range res {
 		if r.OnTime {
 			k++
 		}
 	}
-	return float64(k) / float64(len(res))
+	return k
 }
 
-// forEachPool draws the test pools and hands each to fn, on all workers.
-func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error) error {
+// forEachPool draws the pools given and hands each to fn, on all workers.
+func forEachPool(ctx context.Context, cfg Config, pools []int, fn func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error) error {
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, cfg.Pools)
+	workers = max(1, min(workers, len(pools)))
+	total := len(pools)
 	jobs := make(chan int)
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
@@ -173,11 +319,11 @@ func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim
 				mu.Lock()
 				done++
 				if cfg.OnProgress != nil {
-					cfg.OnProgress("pools", done, cfg.Pools)
+					cfg.OnProgress("pools", done, total)
 				}
-				if cfg.Progress != nil && (cfg.ProgressTTY || done == cfg.Pools) {
-					fmt.Fprintf(cfg.Progress, "\rbench %s: pool %d/%d done, %.1fs", cfg.Net.Name, done, cfg.Pools, time.Since(start).Seconds())
-					if done == cfg.Pools {
+				if cfg.Progress != nil && (cfg.ProgressTTY || done == total) {
+					fmt.Fprintf(cfg.Progress, "\rbench %s: pool %d/%d done, %.1fs", cfg.Net.Name, done, total, time.Since(start).Seconds())
+					if done == total {
 						fmt.Fprintln(cfg.Progress)
 					}
 				}
@@ -187,7 +333,7 @@ func forEachPool(ctx context.Context, cfg Config, fn func(pool *sim.Pool, r *sim
 	}
 	var err error
 send:
-	for k := range cfg.Pools {
+	for _, k := range pools {
 		select {
 		case jobs <- k:
 		case err = <-errs:

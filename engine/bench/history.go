@@ -85,14 +85,14 @@ func HistoryControl(ctx context.Context, cfg Config) (*HistoryReport, error) {
 		}
 		mcfg := cfg
 		mcfg.Model = model
-		err := forEachPool(ctx, mcfg, func(pool *sim.Pool, run *sim.Runner, res []sim.Result) error {
+		err := forEachPool(ctx, mcfg, allPools(cfg.Pools), func(pool *sim.Pool, run *sim.Runner, res []sim.Result) error {
 			for v, h := range variants {
 				run.History = h
 				for ti, task := range tasks {
 					if err := run.Run(rule, task, pool, res); err != nil {
 						return err
 					}
-					r[v][ti%nB][pool.Index] += rate(res) / float64(len(cfg.ODs))
+					r[v][ti%nB][pool.Index] += float64(onTime(res)) / float64(len(res)) / float64(len(cfg.ODs))
 				}
 			}
 			return nil

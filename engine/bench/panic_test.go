@@ -23,7 +23,7 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Net: net, Model: model, Pools: 4, PoolSize: 10, Workers: 2}
-	err = forEachPool(context.Background(), cfg, func(pool *sim.Pool, _ *sim.Runner, _ []sim.Result) error {
+	err = forEachPool(context.Background(), cfg, allPools(cfg.Pools), func(pool *sim.Pool, _ *sim.Runner, _ []sim.Result) error {
 		if pool.Index == 2 {
 			panic("policy bug")
 		}

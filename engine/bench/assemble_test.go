@@ -1,0 +1,82 @@
+package bench_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// comparable is a report as JSON with its timings zeroed: the only numbers
+// two runs of the same benchmark may differ in.
+func comparable(t *testing.T, rep *bench.Report) map[string]any {
+	t.Helper()
+	c := *rep
+	c.Provenance.ElapsedSeconds = 0
+	c.Provenance.Methods = append([]bench.MethodInfo(nil), rep.Provenance.Methods...)
+	for i := range c.Provenance.Methods {
+		c.Provenance.Methods[i].SolveSeconds = 0
+	}
+	b, err := json.Marshal(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	json.Unmarshal(b, &v)
+	return v
+}
+
+// Evaluated in parts (by OD pair and by ranges of pools, in any order) and
+// assembled, a benchmark gives the report of one Run, bit for bit.
+func TestAssembledPartsEqualOneRun(t *testing.T) {
+	net, err := builtin.Load("ringtown", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := bench.Config{Net: net, Model: model, Methods: []string{"let", "dot", "cgr"}, Budgets: []float64{0.95, 1.05},
+		ODs: net.ODs[:2], Pools: 5, PoolSize: 200, Workers: 2}
+	ctx := context.Background()
+	whole, err := bench.Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := comparable(t, whole)
+	p, err := bench.Prepare(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, split := range [][][]int{{{0, 1, 2, 3, 4}}, {{4, 2}, {0}, {3, 1}}, {{0}, {1}, {2}, {3}, {4}}} {
+		var parts [][]bench.Counts
+		for od := range cfg.ODs {
+			for i := len(split) - 1; i >= 0; i-- { // any order
+				c, err := p.Count(ctx, []int{od}, split[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				parts = append(parts, c)
+			}
+		}
+		rep, err := bench.Assemble(cfg, p.Methods, parts, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := comparable(t, rep); !reflect.DeepEqual(got, want) {
+			t.Errorf("split %v: the assembled report differs from one run", split)
+		}
+		// A part missing or given twice is refused, not averaged over.
+		if _, err := bench.Assemble(cfg, p.Methods, parts[1:], 1); err == nil {
+			t.Errorf("split %v: a missing part was not noticed", split)
+		}
+		if _, err := bench.Assemble(cfg, p.Methods, append(parts, parts[0]), 1); err == nil {
+			t.Errorf("split %v: a part given twice was not noticed", split)
+		}
+	}
+}
