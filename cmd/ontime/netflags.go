@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"slices"
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -52,38 +53,20 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 	if err != nil {
 		return nil, nil, err
 	}
-	seedSet := false
-	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "corr-seed" })
-	switch nf.corr {
-	case "":
-		if seedSet {
-			if net.Correlation.Model != "random-psd" {
-				return nil, nil, engine.Errorf(engine.EINVALID, "--corr-seed applies to random-psd correlation; network %s uses %s (add --corr random-psd)", net.Name, net.Correlation.Model)
-			}
-			net.Correlation.Seed = nf.corrSeed
+	ov := lab.CorrOverride{Model: nf.corr, Strength: nf.strength, Length: nf.length, Factors: nf.factors}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "corr-seed" {
+			ov.Seed = &nf.corrSeed
 		}
-	case "independent":
-		net.Correlation = engine.Correlation{Model: "independent"}
-	case "random-psd":
-		seed := net.Correlation.Seed
-		if seedSet || net.Correlation.Model != "random-psd" {
-			seed = nf.corrSeed
-		}
-		net.Correlation = engine.Correlation{Model: "random-psd", Seed: seed}
-	case "spatial":
-		length := nf.length
-		if length == 0 {
-			length = linktime.DefaultSpatialLength(net)
-		}
-		net.Correlation = engine.Correlation{Model: "spatial", Strength: nf.strength, Length: length}
-	case linktime.SpatialFactor:
-		length := nf.length
-		if length == 0 {
-			length = linktime.DefaultSpatialLength(net)
-		}
-		net.Correlation = engine.Correlation{Model: linktime.SpatialFactor, Strength: nf.strength, Length: length, Factors: nf.factors}
-	default:
+	})
+	switch {
+	case !slices.Contains([]string{"", "independent", "random-psd", "spatial", linktime.SpatialFactor}, nf.corr):
 		return nil, nil, engine.Errorf(engine.EINVALID, "--corr %q: use independent, random-psd, spatial or spatial-factor", nf.corr)
+	case nf.corr == "" && ov.Seed != nil && net.Correlation.Model != "random-psd":
+		return nil, nil, engine.Errorf(engine.EINVALID, "--corr-seed applies to random-psd correlation; network %s uses %s (add --corr random-psd)", net.Name, net.Correlation.Model)
+	}
+	if err := ov.Apply(net); err != nil {
+		return nil, nil, err
 	}
 	model, err := linktime.New(net)
 	if err != nil {

@@ -56,6 +56,16 @@ func TestAssembledPartsEqualOneRun(t *testing.T) {
 	for _, split := range [][][]int{{{0, 1, 2, 3, 4}}, {{4, 2}, {0}, {3, 1}}, {{0}, {1}, {2}, {3}, {4}}} {
 		var parts [][]bench.Counts
 		for od := range cfg.ODs {
+			// Prepared for this OD pair only, as a sweep's task is.
+			ocfg := cfg
+			ocfg.Evaluate = []int{od}
+			p, err := bench.Prepare(ctx, ocfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Count(ctx, []int{1 - od}, split[0]); err == nil {
+				t.Error("counted an OD pair not prepared for")
+			}
 			for i := len(split) - 1; i >= 0; i-- { // any order
 				c, err := p.Count(ctx, []int{od}, split[i])
 				if err != nil {

@@ -54,8 +54,12 @@ type Config struct {
 	// starts building (done = methods built so far), "methods" (building method
 	// done of total) and "pools" (pool done of total).
 	OnProgress func(stage string, done, total int)
-	Version    string
-	Commit     string
+	// Evaluate, when set, lists the OD pairs (indexes into ODs) that
+	// Prepared.Count will be asked for: only their planners' tables are
+	// solved. The methods still see every OD pair and budget.
+	Evaluate []int
+	Version  string
+	Commit   string
 }
 
 // Run evaluates every method on every OD pair and budget over the test pools.
@@ -97,6 +101,15 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples,
 		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
 		UserModel: cfg.UserModel}
+	if cfg.Evaluate != nil {
+		env.SolveFor = []int{}
+		for _, i := range cfg.Evaluate {
+			if i < 0 || i >= len(cfg.ODs) {
+				return nil, engine.Errorf(engine.EINVALID, "OD pair %d: the benchmark has %d", i, len(cfg.ODs))
+			}
+			env.SolveFor = append(env.SolveFor, cfg.ODs[i].Destination)
+		}
+	}
 	p := &Prepared{cfg: cfg, tasks: tasks, policies: make([]engine.Policy, len(cfg.Methods))}
 	for i, name := range cfg.Methods {
 		if err := ctx.Err(); err != nil {
@@ -150,8 +163,8 @@ func (p *Prepared) Count(ctx context.Context, ods []int, pools []int) ([]Counts,
 		slot[k] = i
 	}
 	for i, od := range ods {
-		if od < 0 || od >= len(cfg.ODs) {
-			return nil, engine.Errorf(engine.EINVALID, "OD pair %d: the benchmark has %d", od, len(cfg.ODs))
+		if od < 0 || od >= len(cfg.ODs) || (cfg.Evaluate != nil && !slices.Contains(cfg.Evaluate, od)) {
+			return nil, engine.Errorf(engine.EINVALID, "OD pair %d is not among those prepared for evaluation", od)
 		}
 		c := Counts{OD: od, Pools: slices.Clone(pools), Size: cfg.PoolSize, OnTime: make([][][]int, len(p.policies))}
 		for mi := range c.OnTime {

@@ -42,6 +42,12 @@ type Env struct {
 	// UserModel finds a user's uploaded model by name (method "user:NAME");
 	// nil when there are none.
 	UserModel func(name string) (path string, ok bool)
+	// SolveFor, when set, lists the destinations whose tables are solved up
+	// front (the others when first asked); nil solves every task's. A part
+	// of a sweep evaluates some OD pairs of a benchmark whose tasks are all
+	// in Tasks (the tables' extent and the learners' cache keys depend on
+	// them) and solves only what it uses.
+	SolveFor []int
 
 	dotOnce sync.Once
 	dot     *DOT
@@ -77,7 +83,9 @@ func (env *Env) DOT() *DOT {
 	env.dotOnce.Do(func() {
 		env.dot = NewDOT(env.Net, env.Model, env.DefaultDOTDelta())
 		for d, b := range env.MaxBudget() {
-			env.dot.Solve(d, b)
+			if env.SolveFor == nil || slices.Contains(env.SolveFor, d) {
+				env.dot.Solve(d, b)
+			}
 		}
 	})
 	return env.dot
