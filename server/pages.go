@@ -137,7 +137,7 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 	spec := n.DefaultBenchSpec()
 	v := web.BenchView{Net: n.Net.Name, Methods: spec.Methods, Budgets: spec.BudgetText(), Pools: spec.Pools, PoolSize: spec.PoolSize}
 	if st, rep, jspec, ok := s.Lab.LatestBench(n.Net.Name); ok {
-		v.Job = st.ID
+		v.Job, v.Source = st.ID, st.Source
 		if st.State == "done" && rep != nil {
 			v.Report, v.Colors = rep, lab.Colors(rep.Methods)
 			v.Methods, v.Budgets, v.Pools, v.PoolSize = jspec.Methods, jspec.BudgetText(), jspec.Pools, jspec.PoolSize

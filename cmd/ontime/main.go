@@ -42,6 +42,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runNetworks(ctx, args[1:], getenv, stdout, stderr)
 	case "jobs":
 		return runJobs(ctx, args[1:], getenv, stdout, stderr)
+	case "sweep":
+		return runSweep(ctx, args[1:], getenv, stdout, stderr)
 	case "loadtest":
 		return runLoadtest(ctx, args[1:], getenv, stdout, stderr)
 	case "perf":
@@ -68,6 +70,7 @@ Commands:
   train      train a GPG-HT policy for a network (PyTorch), export it to ONNX
   networks   list, show, export or fetch networks
   jobs       list or show the dashboard's background jobs, or cancel one
+  sweep      plan, run and merge a grid of benchmarks as tasks (Slurm, Kubernetes)
   loadtest   drive a dashboard with concurrent browser-like sessions
   perf       measure this machine and write the performance report
   version    print the version and commit

@@ -71,12 +71,16 @@ type JobStatus struct {
 	jobs.Status
 	// Flags are requests outside what a learned method was trained for.
 	Flags []string `json:"flags,omitempty"`
+	// Source says where an imported report was computed (a sweep).
+	Source string `json:"source,omitempty"`
 }
 
 // benchJob is what a benchmark job stores as its spec.
 type benchJob struct {
 	BenchSpec
 	Flags []string `json:"flags,omitempty"`
+	// Source says where an imported report was computed (a sweep).
+	Source string `json:"source,omitempty"`
 }
 
 const jobKind = "bench"
@@ -101,7 +105,7 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, version, owner string) (JobStat
 	id := hex.EncodeToString(h[:6])
 	flags := n.Flags(spec)
 	opts := l.opts
-	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{spec, flags}, Owner: owner,
+	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{BenchSpec: spec, Flags: flags}, Owner: owner,
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
 			cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,
 				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: n.ModelsDir(), UserModel: n.userModel,
@@ -143,7 +147,7 @@ func (l *Lab) Job(id string) (JobStatus, *bench.Report, BenchSpec, error) {
 			return JobStatus{}, nil, spec.BenchSpec, err
 		}
 	}
-	return JobStatus{Status: st, Flags: spec.Flags}, rep, spec.BenchSpec, nil
+	return JobStatus{Status: st, Flags: spec.Flags, Source: spec.Source}, rep, spec.BenchSpec, nil
 }
 
 // LatestBench returns the network's newest benchmark job that is queued,

@@ -67,6 +67,10 @@ func ReadFile(path string) (*File, error) {
 		if errors.As(err, &pe) {
 			return nil, engine.Errorf(engine.EINVALID, "%s:%d: %s", path, pe.Position.Line, pe.Message)
 		}
+		// A value of the wrong type: "toml: line 3 (last key "pools"): incompatible types: …".
+		if m := typeErr.FindStringSubmatch(err.Error()); m != nil {
+			return nil, engine.Errorf(engine.EINVALID, "%s:%s: %s: %s", path, m[1], m[2], m[3])
+		}
 		return nil, engine.Errorf(engine.EINVALID, "%s: %v", path, err)
 	}
 	at := func(table string, i int, key string) string {
@@ -167,6 +171,8 @@ func field(table string, i int, key string) string {
 	}
 	return fmt.Sprintf("%s[%d].%s", table, i, key)
 }
+
+var typeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 var header = regexp.MustCompile(`^\s*\[\[?\s*([A-Za-z0-9_.-]+)\s*\]?\]`)
 

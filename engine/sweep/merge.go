@@ -126,7 +126,7 @@ func Merge(dir string, open Opener, partial bool) ([]Result, *Check, error) {
 		if err := rep.Write(&body, "md"); err != nil {
 			return nil, c, err
 		}
-		md.WriteString(strings.ReplaceAll(body.String(), "\n## ", "\n### "))
+		md.WriteString(strings.TrimPrefix(strings.ReplaceAll("\n"+body.String(), "\n## ", "\n### "), "\n"))
 		out = append(out, Result{Instance: inst, Report: rep})
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, resultsDir, "report.md"), md.Bytes()); err != nil {

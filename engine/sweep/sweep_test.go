@@ -189,3 +189,28 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// A sweep file's mistakes are named with the file, the line and the field.
+func TestReadFileErrors(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"methods = [\"let\"]\nbudgets = [1.0]\npools = 4\nwhat = 1\n[[networks]]\nname = \"twobranch\"\n", "sweep.toml:4: what: unknown field"},
+		{"methods = [\"let\", \"nope\"]\nbudgets = [1.0]\n[[networks]]\nname = \"twobranch\"\n", `sweep.toml:1: methods: unknown method "nope"`},
+		{"methods = [\"let\"]\nbudgets = [1.0]\n[[networks]]\nname = \"twobranch\"\n[[correlations]]\n[[correlations]]\nmodel = \"weird\"\n", `sweep.toml:7: correlations[1].model: "weird"`},
+		{"methods = [\"let\"]\nbudgets = [1.0]\npools = \"ten\"\n[[networks]]\nname = \"twobranch\"\n", "sweep.toml:3:"},
+		{"methods = [\"let\"]\nbudgets = [1.0]\npools = 1\n[[networks]]\nname = \"twobranch\"\n", "sweep.toml:3: pools: 1: the paired tests need at least 2 pools"},
+		{"methods = [\"let\"]\nbudgets = [1.0]\n", "networks: give at least one"},
+	} {
+		path := filepath.Join(t.TempDir(), "sweep.toml")
+		os.WriteFile(path, []byte(tc.text), 0o644)
+		_, err := ReadFile(path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.text, err, tc.want)
+		}
+	}
+	// An OD pair the network does not have fails the plan, naming it.
+	f := &File{Methods: []string{"let"}, Budgets: []float64{1}, Pools: 2, PoolSize: 10, Shards: 1, Seeds: []uint64{0},
+		Networks: []NetworkSpec{{Name: "twobranch", ODs: []string{"A-Q"}}}, Correlations: []CorrSpec{{}}}
+	if _, err := Plan(f, opener(""), "", ""); err == nil || !strings.Contains(err.Error(), "networks[0].ods") {
+		t.Errorf("plan with a bad OD: %v", err)
+	}
+}
