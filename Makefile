@@ -27,6 +27,7 @@ test: check build
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -short ./engine/... ./server/...
 	@scripts/fuzz.sh
+	@scripts/slurm-local.sh $(BIN)
 	node e2e/run.mjs $(BIN)
 
 # The browser tests as a newcomer meets them: no benchmark data directory.

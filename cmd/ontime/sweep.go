@@ -84,7 +84,7 @@ func runSweep(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return 0, engine.Errorf(engine.EINVALID, "sweep %s: give --task I (or run it as a Slurm array or an Indexed Job)", cmd)
 	}
-	opts := sweep.Options{Open: open, Workers: *workers, Models: *models, Device: *device,
+	opts := sweep.Options{Open: open, Workers: *workers, Models: *models, Device: *device, Version: version, Commit: buildCommit(),
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }}
 	switch cmd {
 	case "plan":

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -47,6 +48,9 @@ func WriteK8s(dir string, o K8sOptions) (string, error) {
 	o.job(&b, m, "eval", len(m.Tasks), o.Parallel, "sweep run")
 	o.job(&b, m, "merge", 1, 1, "sweep merge")
 	path := filepath.Join(dir, "k8s", "sweep.yaml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
 	return path, atomicfile.WriteFile(path, []byte(b.String()))
 }
 

@@ -137,7 +137,7 @@ func (m *Manifest) Config(inst Instance, open Opener) (bench.Config, error) {
 		return bench.Config{}, err
 	}
 	cfg := bench.Config{Net: net, Model: model, Methods: m.Methods, Focus: m.Focus, Budgets: m.Budgets,
-		Pools: m.Pools, PoolSize: m.PoolSize, Seed: inst.Seed}
+		Pools: m.Pools, PoolSize: m.PoolSize, Seed: inst.Seed, Version: m.Version, Commit: m.Commit}
 	for _, s := range inst.ODs {
 		od, err := net.ParseOD(s)
 		if err != nil {

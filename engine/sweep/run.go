@@ -19,6 +19,10 @@ type Options struct {
 	Models  string // directory of trained models ("": models/ found upwards)
 	Device  string // ONNX policies: cpu or cuda
 	Logf    func(format string, args ...any)
+	// Version and Commit are this ontime's: a task refuses to run with
+	// another ontime than the one that planned the sweep (its numbers
+	// could differ), so the merged report names one.
+	Version, Commit string
 }
 
 type trainPart struct {
@@ -36,6 +40,10 @@ type taskPart struct {
 // config is the instance's benchmark on this machine, its learners cached
 // in the sweep directory.
 func (m *Manifest) config(dir string, inst Instance, o Options) (bench.Config, error) {
+	if o.Version != m.Version || o.Commit != m.Commit {
+		return bench.Config{}, engine.Errorf(engine.ECONFLICT, "the sweep was planned with ontime %s (commit %s) and this is %s (commit %s): run every task with the same ontime, or plan again",
+			m.Version, m.Commit, o.Version, o.Commit)
+	}
 	cfg, err := m.Config(inst, o.Open)
 	if err != nil {
 		return cfg, fmt.Errorf("%s: %w", inst.Label(), err)

@@ -44,7 +44,7 @@ func comparable(t *testing.T, rep *bench.Report) map[string]any {
 func runAll(t *testing.T, f *File, open Opener) (string, []Result) {
 	t.Helper()
 	dir := t.TempDir()
-	m, err := Plan(f, open, "test", "")
+	m, err := Plan(f, open, "test", "abc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,10 @@ func runAll(t *testing.T, f *File, open Opener) (string, []Result) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	o := Options{Open: open, Workers: 2}
+	o := Options{Open: open, Workers: 2, Version: "test", Commit: "abc"}
+	if _, err := Train(ctx, dir, 0, Options{Open: open, Version: "test", Commit: "other"}); err == nil || !strings.Contains(err.Error(), "same ontime") {
+		t.Errorf("another ontime's task: %v", err)
+	}
 	for i := range m.Instances {
 		if _, err := Train(ctx, dir, i, o); err != nil {
 			t.Fatal(err)
@@ -77,7 +80,7 @@ func runAll(t *testing.T, f *File, open Opener) (string, []Result) {
 // unsharded is `ontime bench` on an instance.
 func unsharded(t *testing.T, f *File, open Opener, inst Instance) *bench.Report {
 	t.Helper()
-	m := &Manifest{Methods: f.Methods, Focus: f.Methods[0], Budgets: f.Budgets, Pools: f.Pools, PoolSize: f.PoolSize}
+	m := &Manifest{Methods: f.Methods, Focus: f.Methods[0], Budgets: f.Budgets, Pools: f.Pools, PoolSize: f.PoolSize, Version: "test", Commit: "abc"}
 	cfg, err := m.Config(inst, open)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +171,7 @@ func TestBadPartsAreFound(t *testing.T) {
 		t.Errorf("edited part: %v", c.Why)
 	}
 	// Rerun: verified parts are kept, the bad ones recomputed.
-	o := Options{Open: open, Workers: 2}
+	o := Options{Open: open, Workers: 2, Version: "test", Commit: "abc"}
 	for i := range 4 {
 		done, err := RunTask(context.Background(), dir, i, o)
 		if err != nil || done != (i == 3) {
