@@ -402,8 +402,10 @@ func (cfg *Config) check() error {
 	if cfg.Purpose != "" && cfg.Purpose != sim.Test && cfg.Purpose != sim.Validation {
 		return engine.Errorf(engine.EINVALID, "pools %q: evaluate on test or validation pools", cfg.Purpose)
 	}
-	if cfg.Pools < 1 || cfg.PoolSize < 1 {
-		return engine.Errorf(engine.EINVALID, "need at least one pool of at least one realization (got %d × %d)", cfg.Pools, cfg.PoolSize)
+	// One pool would leave every interval and test undefined (NaN, which a
+	// JSON report cannot even hold).
+	if cfg.Pools < 2 || cfg.PoolSize < 1 {
+		return engine.Errorf(engine.EINVALID, "need at least 2 pools (the intervals and paired tests are over pools) of at least one realization (got %d × %d)", cfg.Pools, cfg.PoolSize)
 	}
 	return nil
 }

@@ -237,6 +237,8 @@ func TestConfigErrors(t *testing.T) {
 		{Net: net, Model: m, Methods: []string{"let"}, Focus: "condrule", Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
 		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{-1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
 		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 0, PoolSize: 1},
+		// One pool leaves the intervals and tests undefined (NaN in JSON).
+		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 10},
 	} {
 		if _, err := bench.Run(context.Background(), cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)
