@@ -54,6 +54,7 @@ var Sections = []Section{
 	{"training", "Training", training},
 	{"loadtest", "Load test", loadTest},
 	{"scale", "The largest network each correlation model handles", scale},
+	{"sweep", "Sweeps: sharding overhead, merge time, a city on a cluster", sweepOverhead},
 }
 
 // Names lists the section names.
