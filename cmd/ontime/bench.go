@@ -13,6 +13,7 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/internal/atomicfile"
 )
 
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -115,23 +116,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 // saveReport writes the report's JSON through a temporary file, so a reader
 // never sees half of it and an interrupted run keeps the previous one.
 func saveReport(path string, rep *bench.Report) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := rep.Write(tmp, "json"); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, func(w io.Writer) error { return rep.Write(w, "json") })
 }
 
 func parseBudgets(s string) ([]float64, error) {
