@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"io/fs"
 	"strings"
 	"testing"
@@ -59,4 +60,32 @@ func dataDirFor(t *testing.T, name string) string {
 		return t.TempDir()
 	}
 	return testenv.DataDir(t)
+}
+
+// A report computed elsewhere (a sweep) is stored as a finished benchmark
+// job of its network: the benchmarks page finds it as the latest, with
+// where it came from; importing it again finds the same job.
+func TestImportBench(t *testing.T) {
+	l := New(Options{StateDir: t.TempDir()})
+	defer l.Close()
+	n, err := l.Open("twobranch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := n.Published()
+	if err != nil || rep == nil {
+		t.Fatal(err)
+	}
+	st, err := l.ImportBench(context.Background(), "sweep-x|0", "sweep x, instance 0", rep)
+	if err != nil || st.State != "done" {
+		t.Fatalf("%+v %v", st, err)
+	}
+	latest, got, spec, ok := l.LatestBench("twobranch")
+	if !ok || latest.ID != st.ID || latest.Source != "sweep x, instance 0" || got == nil || len(got.Summary) != len(rep.Summary) || spec.Pools != 10 {
+		t.Errorf("latest %+v, spec %+v", latest, spec)
+	}
+	again, err := l.ImportBench(context.Background(), "sweep-x|0", "sweep x, instance 0", rep)
+	if err != nil || again.ID != st.ID {
+		t.Errorf("again: %+v %v", again, err)
+	}
 }
