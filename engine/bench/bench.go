@@ -175,21 +175,13 @@ func (p *Prepared) Count(ctx context.Context, ods []int, pools []int) ([]Counts,
 		}
 		out[i] = c
 	}
-	err := forEachPool(ctx, cfg, pools, func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error {
-		for mi, pol := range p.policies {
-			for i, od := range ods {
-				for bi := range nB {
-					task := p.tasks[od*nB+bi]
-					if err := ctx.Err(); err != nil { // a stop (SIGTERM, cancel) lands within one task's episodes
-						return err
-					}
-					if err := r.Run(pol, task, pool, res); err != nil {
-						return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[mi], cfg.Net.ODString(task.OD), err)
-					}
-					out[i].OnTime[mi][bi][slot[pool.Index]] = onTime(res)
-				}
-			}
+	err := forEachUnit(ctx, cfg, pools, len(p.policies), len(ods)*nB, func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error {
+		i, bi := u.task/nB, u.task%nB
+		task := p.tasks[ods[i]*nB+bi]
+		if err := r.Run(p.policies[u.method], task, pool, res); err != nil {
+			return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[u.method], cfg.Net.ODString(task.OD), err)
 		}
+		out[i].OnTime[u.method][bi][slot[pool.Index]] = onTime(res)
 		return nil
 	})
 	if err != nil {

@@ -32,4 +32,14 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "policy bug") {
 		t.Fatalf("err %v", err)
 	}
+	// The same in Count's batches of (pool, method, task) units.
+	err = forEachUnit(context.Background(), cfg, allPools(cfg.Pools), 3, 2, func(pool *sim.Pool, u unit, _ *sim.Runner, _ []sim.Result) error {
+		if pool.Index == 1 && u.method == 2 {
+			panic("policy bug in a unit")
+		}
+		return nil
+	})
+	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "policy bug in a unit") {
+		t.Fatalf("units: err %v", err)
+	}
 }

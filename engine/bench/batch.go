@@ -1,0 +1,121 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// unit is one method on one task (OD pair × budget) over one pool of a
+// batch: the grain Count spreads over the workers.
+type unit struct{ pool, method, task int }
+
+// forEachUnit evaluates pools a batch at a time: a batch is as many pools
+// as there are workers, drawn in parallel, then every (pool, method, task)
+// of the batch shared out among the workers. A sweep's task has few pools
+// (five on two cores would leave a core idle for a third of the run if
+// pools were the grain); memory stays at one pool a worker, as before.
+func forEachUnit(ctx context.Context, cfg Config, pools []int, methods, tasks int, fn func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error) error {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	runners := make([]*sim.Runner, workers)
+	results := make([][]sim.Result, workers)
+	for w := range workers {
+		runners[w] = &sim.Runner{Net: cfg.Net}
+		results[w] = make([]sim.Result, cfg.PoolSize)
+	}
+	bufs := make([][]float64, workers)
+	start := time.Now()
+	for from := 0; from < len(pools); from += workers {
+		batch := pools[from:min(from+workers, len(pools))]
+		drawn := make([]*sim.Pool, len(batch))
+		if err := parallel(ctx, len(batch), workers, func(_, i int) error {
+			drawn[i] = sim.NewPool(cfg.Model, cfg.Net.PoolKey(), cfg.purpose(), batch[i], cfg.PoolSize, cfg.Seed, bufs[i])
+			bufs[i] = drawn[i].X
+			return nil
+		}); err != nil {
+			return err
+		}
+		n := len(batch) * methods * tasks
+		if err := parallel(ctx, n, workers, func(w, i int) error {
+			u := unit{pool: i / (methods * tasks), method: i / tasks % methods, task: i % tasks}
+			return fn(drawn[u.pool], u, runners[w], results[w])
+		}); err != nil {
+			return err
+		}
+		done := from + len(batch)
+		if cfg.OnProgress != nil {
+			cfg.OnProgress("pools", done, len(pools))
+		}
+		if cfg.Progress != nil && (cfg.ProgressTTY || done == len(pools)) {
+			fmt.Fprintf(cfg.Progress, "\rbench %s: pool %d/%d done, %.1fs", cfg.Net.Name, done, len(pools), time.Since(start).Seconds())
+			if done == len(pools) {
+				fmt.Fprintln(cfg.Progress)
+			}
+		}
+	}
+	return nil
+}
+
+// parallel calls fn(worker, i) for i in [0, n) on up to workers
+// goroutines; the first error (or panic: a policy's bug fails the run, not
+// the process) stops the rest.
+func parallel(ctx context.Context, n, workers int, fn func(worker, i int) error) error {
+	workers = max(1, min(workers, n))
+	var (
+		mu    sync.Mutex
+		next  int
+		first error
+		wg    sync.WaitGroup
+	)
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first != nil || next >= n {
+			return 0, false
+		}
+		if err := ctx.Err(); err != nil {
+			first = err
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					fail(engine.PanicError("bench worker", p))
+				}
+			}()
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				if err := fn(w, i); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
