@@ -110,3 +110,17 @@ type MethodInfo struct {
 	Settings     map[string]any `json:"settings"`
 	SolveSeconds float64        `json:"solve_seconds"`
 }
+
+// WithoutTimings is a copy of the report with its wall and solve times
+// zeroed: the only numbers two runs of one benchmark may differ in, so the
+// copies of two runs (one whole, one assembled from a sweep's parts) are
+// equal field for field.
+func (rep *Report) WithoutTimings() *Report {
+	c := *rep
+	c.Provenance.ElapsedSeconds = 0
+	c.Provenance.Methods = append([]MethodInfo(nil), rep.Provenance.Methods...)
+	for i := range c.Provenance.Methods {
+		c.Provenance.Methods[i].SolveSeconds = 0
+	}
+	return &c
+}
