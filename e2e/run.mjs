@@ -200,10 +200,14 @@ await test(`network view of ${net}: every link drawn, clicking picks an OD`, asy
   const keyed = await page.locator('[data-testid="compare-link"]').getAttribute("href");
   assert.match(keyed, new RegExp(`o=${api.nodes[0].id}&d=${api.nodes[2].id}`), "origin and destination picked by keyboard");
   assert.match(await page.locator('[data-testid="map-announce"]').textContent(), new RegExp(`picked node ${api.nodes[2].id}`));
-  // Typing a node's id goes to it.
-  await page.keyboard.type(String(api.nodes[3].id));
-  await page.keyboard.press("Enter");
-  assert.match(await page.locator('[data-testid="map-announce"]').textContent(), new RegExp(`picked node ${api.nodes[3].id}$`));
+  // Typing a node's id goes to it; after Enter, the next digits name the
+  // next node.
+  for (const i of [3, 4]) {
+    await page.keyboard.type(String(api.nodes[i].id));
+    await page.keyboard.press("Enter");
+    assert.match(await page.locator('[data-testid="map-announce"]').textContent(), new RegExp(`picked node ${api.nodes[i].id}$`));
+  }
+  assert.match(await page.locator('[data-testid="compare-link"]').getAttribute("href"), new RegExp(`o=${api.nodes[3].id}&d=${api.nodes[4].id}`));
   await page.selectOption('[data-testid="color-by"]', "cv");
   await shot("network");
 });

@@ -35,6 +35,7 @@ export function pickByKeyboard(el, map, net, onNodeClick, { show, hide }) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const step = { n: 1, N: 1, p: -1, P: -1 }[e.key];
     if (step) {
+      typed = "";
       go((cur + step + net.nodes.length) % net.nodes.length);
       e.preventDefault();
     } else if (/^[0-9]$/.test(e.key)) {
@@ -44,6 +45,7 @@ export function pickByKeyboard(el, map, net, onNodeClick, { show, hide }) {
       else live.textContent = `no node ${typed} yet`;
       e.preventDefault();
     } else if (e.key === "Enter" && cur >= 0) {
+      typed = ""; // the next digits name the next node
       onNodeClick(cur, net.nodes[cur]);
       live.textContent = `picked node ${net.nodes[cur].id}`;
       e.preventDefault();
