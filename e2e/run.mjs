@@ -103,8 +103,8 @@ const done = (ms = 120000) => page.waitForSelector("body[data-done='1']", { time
 
 // A figure's downloads (buttons id-svg, id-png, id-csv): each file is saved
 // and must parse as what it says it is.
-async function checkDownloads(id) {
-  for (const kind of ["svg", "png", "csv"]) {
+async function checkDownloads(id, kinds = ["svg", "png", "csv"]) {
+  for (const kind of kinds) {
     const [dl] = await Promise.all([page.waitForEvent("download"), page.locator(`[data-testid="${id}-${kind}"]`).click()]);
     checkFile(`${id}.${kind}`, kind, readFileSync(await dl.path()));
   }
@@ -319,6 +319,7 @@ await test("teaching view: moving the slider flips the choice", async () => {
   }
   await page.locator('[data-testid="score-run"]').click();
   await done();
+  await checkDownloads("teach-score", ["csv"]);
   await shot("teach");
   await page.goto(`${base}/teach/history?nohist=1`);
   await ready();

@@ -61,8 +61,9 @@ function save(blob, filename) {
 
 // downloads returns a "Download SVG · PNG · CSV" line for a figure: get()
 // answers { svg, csv } (text) at the moment of the click. id prefixes the
-// buttons' test ids (id-svg, id-png, id-csv) and names the files.
-export function downloads(id, get) {
+// buttons' test ids (id-svg, id-png, id-csv) and names the files; kinds
+// leaves some out (a table's figure has its data only).
+export function downloads(id, get, kinds = ["svg", "png", "csv"]) {
   const p = document.createElement("p");
   p.className = "downloads";
   p.append("Download ");
@@ -76,10 +77,11 @@ export function downloads(id, get) {
     b.addEventListener("click", async () => save(await make(get()), `ontime-${id}.${kind}`));
     return b;
   };
-  p.append(
-    button("svg", "SVG", (f) => new Blob([f.svg], { type: "image/svg+xml" })), " · ",
-    button("png", "PNG", (f) => png(f.svg)), " · ",
-    button("csv", "data (CSV)", (f) => new Blob([f.csv], { type: "text/csv" })),
-  );
+  const all = {
+    svg: () => button("svg", "SVG", (f) => new Blob([f.svg], { type: "image/svg+xml" })),
+    png: () => button("png", "PNG", (f) => png(f.svg)),
+    csv: () => button("csv", "data (CSV)", (f) => new Blob([f.csv], { type: "text/csv" })),
+  };
+  kinds.forEach((k, i) => p.append(...(i ? [" · "] : []), all[k]()));
   return p;
 }

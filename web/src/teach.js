@@ -1,5 +1,6 @@
 import { $, fmt, escapeHTML, status, getJSON } from "./util.js";
 import { rateTable, runLive } from "./live.js";
+import { csv, downloads } from "./figure.js";
 
 export function teachPage() {
   const slider = $("#observed");
@@ -36,10 +37,19 @@ export function teachPage() {
     const params = new URLSearchParams({ net: "twobranch", f: "1", n: "20000", m: nohist ? "let,condrule" : "condrule,gpght,let" });
     delete document.body.dataset.done;
     let upd = null;
+    $("#score-downloads")?.remove();
     runLive(params, {
       onStart(msg) { upd = rateTable($("#rate-rows"), msg.methods); },
       onProgress(msg) { upd(msg.rates); },
-      onDone(msg) { upd(msg.rates); document.body.dataset.done = "1"; },
+      onDone(msg) {
+        upd(msg.rates);
+        // The score's numbers, as the table shows them (the engine's).
+        const rows = [["method", "episodes", "on_time", "rate", "wilson_low", "wilson_high"], ...msg.rates.filter((r) => !r.error).map((r) => [r.method, r.n, r.on_time, r.rate, r.lo, r.hi])];
+        const dl = downloads("teach-score", () => ({ csv: csv(rows) }), ["csv"]);
+        dl.id = "score-downloads";
+        $("#rate-rows").closest("table").after(dl);
+        document.body.dataset.done = "1";
+      },
       onError(text) { status(text, "error"); },
     });
   });
