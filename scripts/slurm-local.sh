@@ -168,7 +168,13 @@ for _ in $(seq 600); do
 	sleep 1
 done
 [ ! -f "$work/run2/parts/task-00000$victim.json" ] || { echo "slurm-local: task $victim finished before it was cancelled: make the tasks longer" >&2; exit 1; }
-"$bin" sweep status "$work/run2"
+# status --wait stops when Slurm has nothing left to run, naming the task
+if out=$("$bin" sweep status "$work/run2" --wait); then
+	echo "slurm-local: status --wait did not report the cancelled task" >&2
+	exit 1
+fi
+echo "$out" | tail -3
+echo "$out" | grep -q "failed or gone: tasks $victim " || { echo "slurm-local: status does not name task $victim" >&2; exit 1; }
 scancel "$merge" 2>/dev/null || true
 scontrol requeue "${eval_id}_$victim"
 # A requeued job waits before it is eligible again; let it start now.

@@ -212,6 +212,7 @@ func sweepStatus(ctx context.Context, dir string, wait bool, stdout io.Writer) e
 		}
 		line := fmt.Sprintf("%s %d/%d tasks done, %d/%d instances trained", bar(len(c.Done), len(m.Tasks), 30), len(c.Done), len(m.Tasks), len(c.Trained), len(m.Instances))
 		var failed []string
+		active := 0 // missing tasks Slurm still has queued or running
 		if sub, ok := sweep.LastSubmission(dir); ok && sub.Eval != "" {
 			if states, from, ok := sweep.SchedulerStates(ctx, sub.Eval); ok {
 				count := map[string]int{}
@@ -221,6 +222,10 @@ func sweepStatus(ctx context.Context, dir string, wait bool, stdout io.Writer) e
 						s = "not queued"
 					}
 					count[s]++
+					switch s {
+					case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING", "SUSPENDED":
+						active++
+					}
 					if s == "FAILED" || s == "CANCELLED" || s == "TIMEOUT" || s == "OUT_OF_MEMORY" || s == "NODE_FAIL" || (s == "not queued" && from == "squeue") {
 						failed = append(failed, fmt.Sprintf("%d (%s)", t, strings.ToLower(s)))
 					}
@@ -234,7 +239,13 @@ func sweepStatus(ctx context.Context, dir string, wait bool, stdout io.Writer) e
 				}
 			}
 		}
-		if !wait || c.Complete() {
+		// Waiting ends when every part is in, or when Slurm has nothing of
+		// the sweep left to run (what is missing then failed).
+		gone := len(failed) > 0 && active == 0
+		if !wait || c.Complete() || gone {
+			if wait {
+				fmt.Fprintln(stdout)
+			}
 			fmt.Fprintln(stdout, line)
 			if !c.Complete() {
 				fmt.Fprintln(stdout, c.Summary())
@@ -244,6 +255,9 @@ func sweepStatus(ctx context.Context, dir string, wait bool, stdout io.Writer) e
 			}
 			if len(failed) > 0 {
 				fmt.Fprintf(stdout, "failed or gone: tasks %s; rerun them with `ontime sweep slurm %s --missing --submit`\n", strings.Join(failed, ", "), dir)
+			}
+			if wait && gone {
+				return engine.Errorf(engine.ECONFLICT, "sweep %s: Slurm has nothing left to run and %d tasks are missing", m.Sweep, len(c.Missing))
 			}
 			return nil
 		}
