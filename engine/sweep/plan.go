@@ -43,6 +43,11 @@ type Instance struct {
 	ODs     []string `json:"ods"`
 	Corr    CorrSpec `json:"correlation"`
 	Seed    uint64   `json:"seed"`
+	// Fingerprint is the network's with its correlation when planned
+	// (links, means, variances, correlation): a task or merge on a network
+	// that changed since (a stored network re-imported, other data files)
+	// is refused instead of mixing two networks' numbers.
+	Fingerprint string `json:"fingerprint"`
 }
 
 // Task is the unit of evaluation: one instance × one OD pair × a range of
@@ -88,7 +93,8 @@ func Plan(f *File, open Opener, version, commit string) (*Manifest, error) {
 				}
 			}
 			for _, seed := range f.Seeds {
-				inst := Instance{ID: len(m.Instances), Network: ns.Name, ODs: ods, Corr: c, Seed: seed}
+				inst := Instance{ID: len(m.Instances), Network: ns.Name, ODs: ods, Corr: c, Seed: seed,
+					Fingerprint: engine.Fingerprint(net, net.Correlation)}
 				m.Instances = append(m.Instances, inst)
 				for od := range ods {
 					for s := range shards {
@@ -135,6 +141,9 @@ func (m *Manifest) Config(inst Instance, open Opener) (bench.Config, error) {
 	net, model, err := openInstance(open, inst.Network, inst.Corr)
 	if err != nil {
 		return bench.Config{}, err
+	}
+	if fp := engine.Fingerprint(net, net.Correlation); inst.Fingerprint != "" && fp != inst.Fingerprint {
+		return bench.Config{}, engine.Errorf(engine.ECONFLICT, "network %s is not the one the sweep was planned on (its links, times or correlation changed): plan the sweep again", inst.Network)
 	}
 	cfg := bench.Config{Net: net, Model: model, Methods: m.Methods, Focus: m.Focus, Budgets: m.Budgets,
 		Pools: m.Pools, PoolSize: m.PoolSize, Seed: inst.Seed, Version: m.Version, Commit: m.Commit}

@@ -208,3 +208,23 @@ func TestReadFileErrors(t *testing.T) {
 		t.Errorf("plan with a bad OD: %v", err)
 	}
 }
+
+// A network that changed after planning is refused, not mixed in.
+func TestChangedNetworkIsRefused(t *testing.T) {
+	f := &File{Methods: []string{"let"}, Budgets: []float64{1}, Pools: 2, PoolSize: 10, Shards: 1, Seeds: []uint64{0},
+		Networks: []NetworkSpec{{Name: "twobranch"}}, Correlations: []CorrSpec{{}}}
+	m, err := Plan(f, opener(""), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := func(name string) (*engine.Network, error) {
+		net, err := builtin.Load(name, "")
+		if err == nil {
+			net.Links[0].Mean += 1
+		}
+		return net, err
+	}
+	if _, err := m.Config(m.Instances[0], changed); err == nil || !strings.Contains(err.Error(), "not the one the sweep was planned on") {
+		t.Errorf("changed network: %v", err)
+	}
+}
