@@ -88,6 +88,9 @@ func Merge(dir string, open Opener, partial bool) ([]Result, *Check, error) {
 	var out []Result
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# Sweep %s (%s)\n\n%d instances, %d tasks, merged from the parts in %s.\n", m.Name, m.Sweep, len(m.Instances), len(m.Tasks), dir)
+	md.WriteString("Every number is the one `ontime bench` gives for the instance run whole, timings aside: a method's solve time\n" +
+		"is the training phase's (learners trained there); planners solve their tables in each task, whose time counts in the\n" +
+		"run's total (the sum of the training phase's and the tasks' seconds).\n")
 	if !c.Complete() {
 		fmt.Fprintf(&md, "\n**Partial**: %s. Instances with a part missing are not reported.\n", c.Summary())
 	}

@@ -75,6 +75,10 @@ func Train(ctx context.Context, dir string, i int, o Options) (done bool, err er
 	if err != nil {
 		return false, err
 	}
+	// No planner tables here: each task solves its own destination's (they
+	// are not cached), so solving them all here too would only add time.
+	// The learners train, and land in the cache.
+	cfg.Evaluate = []int{}
 	start := time.Now()
 	p, err := bench.Prepare(ctx, cfg)
 	if err != nil {
