@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -34,65 +35,90 @@ func sweepOverhead(ctx context.Context, c *Config, w io.Writer) error {
 	// 1. Overhead on Sioux Falls.
 	f := &sweep.File{Name: "overhead", Methods: []string{"let", "dot", "cdot", "cgr", "pql", "ctd"}, Budgets: []float64{0.95, 1, 1.05},
 		Pools: 10, PoolSize: 2000, Shards: 2, Seeds: []uint64{0}, Networks: []sweep.NetworkSpec{{Name: "sfn"}}, Correlations: []sweep.CorrSpec{{}}}
-	m, err := sweep.Plan(f, open, c.Version, c.Commit)
-	if err != nil {
-		return err
-	}
-	cfg, err := m.Config(m.Instances[0], open)
-	if err != nil {
-		return err
-	}
-	cfg.CacheDir, cfg.Models, cfg.Version, cfg.Commit = filepath.Join(tmp, "one-cache"), c.ModelsDir, c.Version, c.Commit
-	fmt.Fprintf(c.Log, "perf: sweep overhead: one process …\n")
-	t0 := time.Now()
-	if _, err := bench.Run(ctx, cfg); err != nil {
-		return err
-	}
-	one := time.Since(t0).Seconds()
-	fmt.Fprintf(w, "### Overhead of a sharded sweep\n\n")
-	fmt.Fprintf(w, "Sioux Falls, %v on its %d OD pairs at budgets 0.95, 1, 1.05, 10 test pools of 2,000, learners\n", f.Methods, len(m.Instances[0].ODs))
-	fmt.Fprintf(w, "trained afresh in both: `ontime bench` as one process (%.1f s) against the same benchmark as a sweep, its\n", one)
-	fmt.Fprintf(w, "training phase and tasks run one after another on the same %d cores, then merged. Each task builds its\n", cores)
-	fmt.Fprintf(w, "methods again (learners from the sweep's cache, DOT's table for its own destination only) and starts with\n")
-	fmt.Fprintf(w, "cold policy caches: that is the overhead, the larger the smaller the tasks.\n\n")
-	fmt.Fprintf(w, "| shards (pool ranges per OD pair) | tasks | pools a task | training s | tasks s | merge s | overhead | slowest task s |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	o := sweep.Options{Open: open, Models: c.ModelsDir, Version: c.Version, Commit: c.Commit}
-	for _, shards := range []int{1, 2} {
-		f.Shards = shards
+	// This machine's timings wander by several percent from run to run: each
+	// way is measured three times, interleaved, and the medians compared.
+	const reps = 3
+	shardings := []int{1, 2}
+	var ones []float64
+	type sharded struct{ train, tasks, merge, slowest []float64 }
+	runs := make([]sharded, len(shardings))
+	nTasks := make([]int, len(shardings))
+	var nODs int
+	for rep := range reps {
 		m, err := sweep.Plan(f, open, c.Version, c.Commit)
 		if err != nil {
 			return err
 		}
-		dir := filepath.Join(tmp, fmt.Sprintf("sfn-%d", shards))
-		if err := sweep.WriteManifest(dir, m); err != nil {
+		nODs = len(m.Instances[0].ODs)
+		cfg, err := m.Config(m.Instances[0], open)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(c.Log, "perf: sweep overhead: %d tasks …\n", len(m.Tasks))
-		t0 = time.Now()
-		if _, err := sweep.Train(ctx, dir, 0, o); err != nil {
+		cfg.CacheDir, cfg.Models = filepath.Join(tmp, fmt.Sprintf("one-cache-%d", rep)), c.ModelsDir
+		fmt.Fprintf(c.Log, "perf: sweep overhead %d/%d: one process …\n", rep+1, reps)
+		t0 := time.Now()
+		if _, err := bench.Run(ctx, cfg); err != nil {
 			return err
 		}
-		train := time.Since(t0).Seconds()
-		var slowest float64
-		for i := range m.Tasks {
-			t1 := time.Now()
-			if _, err := sweep.RunTask(ctx, dir, i, o); err != nil {
+		ones = append(ones, time.Since(t0).Seconds())
+		for k, shards := range shardings {
+			f.Shards = shards
+			m, err := sweep.Plan(f, open, c.Version, c.Commit)
+			if err != nil {
 				return err
 			}
-			slowest = math.Max(slowest, time.Since(t1).Seconds())
+			nTasks[k] = len(m.Tasks)
+			dir := filepath.Join(tmp, fmt.Sprintf("sfn-%d-%d", shards, rep))
+			if err := sweep.WriteManifest(dir, m); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.Log, "perf: sweep overhead %d/%d: %d tasks …\n", rep+1, reps, len(m.Tasks))
+			t0 := time.Now()
+			if _, err := sweep.Train(ctx, dir, 0, o); err != nil {
+				return err
+			}
+			train := time.Since(t0).Seconds()
+			slowest := 0.0
+			t1 := time.Now()
+			for i := range m.Tasks {
+				t2 := time.Now()
+				if _, err := sweep.RunTask(ctx, dir, i, o); err != nil {
+					return err
+				}
+				slowest = math.Max(slowest, time.Since(t2).Seconds())
+			}
+			tasks := time.Since(t1).Seconds()
+			t1 = time.Now()
+			if _, _, err := sweep.Merge(dir, open, false); err != nil {
+				return err
+			}
+			r := &runs[k]
+			r.train, r.tasks, r.merge, r.slowest = append(r.train, train), append(r.tasks, tasks), append(r.merge, time.Since(t1).Seconds()), append(r.slowest, slowest)
 		}
-		sharded := time.Since(t0).Seconds()
-		t0 = time.Now()
-		if _, _, err := sweep.Merge(dir, open, false); err != nil {
-			return err
+	}
+	one := median(ones)
+	fmt.Fprintf(w, "### Overhead of a sharded sweep\n\n")
+	fmt.Fprintf(w, "Sioux Falls, %v on its %d OD pairs at budgets 0.95, 1, 1.05, 10 test pools of 2,000, learners\n", f.Methods, nODs)
+	fmt.Fprintf(w, "trained afresh in both: `ontime bench` as one process (median %.1f s, %.1f–%.1f over %d runs) against the same\n", one, slices.Min(ones), slices.Max(ones), reps)
+	fmt.Fprintf(w, "benchmark as a sweep, its training phase (learners only) and tasks run one after another on the same %d cores,\n", cores)
+	fmt.Fprintf(w, "then merged; medians of %d runs, interleaved with the one-process runs. Each task builds its methods again\n", reps)
+	fmt.Fprintf(w, "(learners from the sweep's cache, DOT's table for its own destination) and starts with cold policy caches:\n")
+	fmt.Fprintf(w, "that is the overhead, the larger the smaller the tasks.\n\n")
+	fmt.Fprintf(w, "| shards (pool ranges per OD pair) | tasks | pools a task | training s | tasks s | merge s | overhead (median; range) | slowest task s |\n|---:|---:|---:|---:|---:|---:|---|---:|\n")
+	for k, shards := range shardings {
+		r := runs[k]
+		var overs []float64
+		for i := range reps {
+			overs = append(overs, 100*(r.train[i]+r.tasks[i]+r.merge[i]-ones[i])/ones[i])
 		}
-		merge := time.Since(t0).Seconds()
-		over := 100 * (sharded + merge - one) / one
+		over := 100 * (median(r.train) + median(r.tasks) + median(r.merge) - one) / one
 		verdict := "meets the goal (under 10%)"
 		if over >= 10 {
 			verdict = "**short of the goal** (under 10%)"
 		}
-		fmt.Fprintf(w, "| %d | %d | %d | %.1f | %.1f | %.2f | %+.1f%% — %s | %.1f |\n", shards, len(m.Tasks), f.Pools/shards, train, sharded-train, merge, over, verdict, slowest)
+		fmt.Fprintf(w, "| %d | %d | %d | %.1f | %.1f | %.2f | %+.1f%% — %s; runs %+.1f%% to %+.1f%% | %.1f |\n", shards, nTasks[k], f.Pools/shards,
+			median(r.train), median(r.tasks), median(r.merge), over, verdict, slices.Min(overs), slices.Max(overs), median(r.slowest))
 	}
 	fmt.Fprintln(w)
 
@@ -121,7 +147,7 @@ func sweepOverhead(ctx context.Context, c *Config, w io.Writer) error {
 			return err
 		}
 	}
-	t0 = time.Now()
+	t0 := time.Now()
 	res, _, err := sweep.Merge(mdir, open, false)
 	if err != nil {
 		return err
@@ -179,6 +205,15 @@ func sweepOverhead(ctx context.Context, c *Config, w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func duration(s float64) string {
