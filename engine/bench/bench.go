@@ -7,9 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -73,7 +71,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Assemble(p.cfg, p.Methods, [][]Counts{counts}, time.Since(start).Seconds())
+	return p.rep.assemble(p.cfg, p.Methods, [][]Counts{counts}, time.Since(start).Seconds())
 }
 
 // Prepared is a benchmark whose methods are built (learners trained or
@@ -82,6 +80,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // into the report a whole Run gives.
 type Prepared struct {
 	cfg      Config
+	rep      *Report    // the skeleton (LET paths, provenance) Run assembles into
 	tasks    []sim.Task // OD-major, budget-minor
 	policies []engine.Policy
 	// Methods is each method's provenance (settings, solve time).
@@ -92,7 +91,8 @@ type Prepared struct {
 // and budget of cfg, whatever part is evaluated later: learners and their
 // cache keys depend on them.
 func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
-	if _, err := skeleton(&cfg); err != nil {
+	rep, err := skeleton(&cfg)
+	if err != nil {
 		return nil, err
 	}
 	net := cfg.Net
@@ -110,7 +110,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			env.SolveFor = append(env.SolveFor, cfg.ODs[i].Destination)
 		}
 	}
-	p := &Prepared{cfg: cfg, tasks: tasks, policies: make([]engine.Policy, len(cfg.Methods))}
+	p := &Prepared{cfg: cfg, rep: rep, tasks: tasks, policies: make([]engine.Policy, len(cfg.Methods))}
 	for i, name := range cfg.Methods {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -199,6 +199,11 @@ func Assemble(cfg Config, methods []MethodInfo, parts [][]Counts, elapsed float6
 	if err != nil {
 		return nil, err
 	}
+	return rep.assemble(cfg, methods, parts, elapsed)
+}
+
+// assemble fills the skeleton rep of cfg (see Assemble).
+func (rep *Report) assemble(cfg Config, methods []MethodInfo, parts [][]Counts, elapsed float64) (*Report, error) {
 	if len(methods) != len(cfg.Methods) {
 		return nil, fmt.Errorf("assemble: %d methods' provenance for %d methods", len(methods), len(cfg.Methods))
 	}
@@ -286,77 +291,6 @@ func onTime(res []sim.Result) int {
 		}
 	}
 	return k
-}
-
-// forEachPool draws the pools given and hands each to fn, on all workers.
-func forEachPool(ctx context.Context, cfg Config, pools []int, fn func(pool *sim.Pool, r *sim.Runner, res []sim.Result) error) error {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(pools)))
-	total := len(pools)
-	jobs := make(chan int)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	start := time.Now()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil { // a policy's bug fails the run, not the process
-					errs <- engine.PanicError("bench worker", p)
-				}
-			}()
-			r := &sim.Runner{Net: cfg.Net}
-			res := make([]sim.Result, cfg.PoolSize)
-			var buf []float64
-			for k := range jobs {
-				pool := sim.NewPool(cfg.Model, cfg.Net.PoolKey(), cfg.purpose(), k, cfg.PoolSize, cfg.Seed, buf)
-				buf = pool.X
-				if err := fn(pool, r, res); err != nil {
-					errs <- err
-					return
-				}
-				mu.Lock()
-				done++
-				if cfg.OnProgress != nil {
-					cfg.OnProgress("pools", done, total)
-				}
-				if cfg.Progress != nil && (cfg.ProgressTTY || done == total) {
-					fmt.Fprintf(cfg.Progress, "\rbench %s: pool %d/%d done, %.1fs", cfg.Net.Name, done, total, time.Since(start).Seconds())
-					if done == total {
-						fmt.Fprintln(cfg.Progress)
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	var err error
-send:
-	for _, k := range pools {
-		select {
-		case jobs <- k:
-		case err = <-errs:
-			break send
-		case <-ctx.Done():
-			err = ctx.Err()
-			break send
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if err == nil {
-		select {
-		case err = <-errs:
-		default:
-		}
-	}
-	return err
 }
 
 func (cfg *Config) check() error {

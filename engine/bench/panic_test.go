@@ -23,7 +23,8 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Net: net, Model: model, Pools: 4, PoolSize: 10, Workers: 2}
-	err = forEachPool(context.Background(), cfg, allPools(cfg.Pools), func(pool *sim.Pool, _ *sim.Runner, _ []sim.Result) error {
+	// One unit a pool (the history control's shape).
+	err = forEachUnit(context.Background(), cfg, allPools(cfg.Pools), 1, 1, func(pool *sim.Pool, _ unit, _ *sim.Runner, _ []sim.Result) error {
 		if pool.Index == 2 {
 			panic("policy bug")
 		}
@@ -32,7 +33,7 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "policy bug") {
 		t.Fatalf("err %v", err)
 	}
-	// The same in Count's batches of (pool, method, task) units.
+	// Count's units: (pool, method, task).
 	err = forEachUnit(context.Background(), cfg, allPools(cfg.Pools), 3, 2, func(pool *sim.Pool, u unit, _ *sim.Runner, _ []sim.Result) error {
 		if pool.Index == 1 && u.method == 2 {
 			panic("policy bug in a unit")
