@@ -60,7 +60,7 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 		}
 	})
 	switch {
-	case !slices.Contains([]string{"", "independent", "random-psd", "spatial", linktime.SpatialFactor}, nf.corr):
+	case nf.corr != "" && !slices.Contains(lab.CorrModels, nf.corr):
 		return nil, nil, engine.Errorf(engine.EINVALID, "--corr %q: use independent, random-psd, spatial or spatial-factor", nf.corr)
 	case nf.corr == "" && ov.Seed != nil && net.Correlation.Model != "random-psd":
 		return nil, nil, engine.Errorf(engine.EINVALID, "--corr-seed applies to random-psd correlation; network %s uses %s (add --corr random-psd)", net.Name, net.Correlation.Model)

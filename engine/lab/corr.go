@@ -5,6 +5,9 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
+// CorrModels are the correlation models an override can ask for.
+var CorrModels = []string{"independent", "random-psd", "spatial", linktime.SpatialFactor}
+
 // CorrOverride replaces a network's link-time correlation, as `ontime bench
 // --corr …` and a sweep's correlation settings ask. The zero value keeps the
 // network's own.

@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/policy"
 )
 
@@ -146,9 +147,7 @@ func (f *File) check(at func(table string, i int, key string) string) error {
 		f.Correlations = []CorrSpec{{}}
 	}
 	for i, c := range f.Correlations {
-		switch c.Model {
-		case "", "independent", "random-psd", "spatial", "spatial-factor":
-		default:
+		if c.Model != "" && !slices.Contains(lab.CorrModels, c.Model) {
 			return bad("correlations", i, "model", "%q: use independent, random-psd, spatial or spatial-factor (or leave it out for the network's own)", c.Model)
 		}
 		if c.Strength < 0 || c.Strength > 1 {
