@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -39,6 +40,11 @@ type Net struct {
 	rates    rates // the compare page's on-time estimates
 	openOnce sync.Once
 	opening  float64 // OpeningFactor
+
+	// the committed report (Published), read and checked once
+	publishedOnce sync.Once
+	published     *bench.Report
+	publishedErr  error
 }
 
 type builtPolicy struct {
