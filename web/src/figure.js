@@ -1,6 +1,7 @@
 // Figure downloads: every figure as SVG and PNG (the drawing shown) and the
 // numbers it draws as CSV. The files are made in the browser from what the
 // page holds, so a download is exactly the figure on screen.
+import { escapeHTML } from "./util.js";
 
 // csv turns rows (arrays of numbers or strings) into CSV text.
 export function csv(rows) {
@@ -17,13 +18,12 @@ export function standaloneSVG(svg, legendEl) {
   const W = vb.width, H = vb.height;
   const keys = legendEl ? [...legendEl.querySelectorAll(".story-key")] : [];
   const row = 16, band = keys.length ? row * Math.ceil(keys.length / 2) + 6 : 0;
-  const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
   const legend = keys.map((k, i) => {
     const x = 8 + (i % 2) * (W / 2), y = 12 + Math.floor(i / 2) * row;
     const sw = k.querySelector(".swatch");
     let color = sw ? getComputedStyle(sw).backgroundColor : "#000";
     if (!color || color === "rgba(0, 0, 0, 0)" || color === "transparent") color = "#000";
-    return `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${color}"/><text x="${x + 16}" y="${y}">${esc(k.textContent.trim())}</text>`;
+    return `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${color}"/><text x="${x + 16}" y="${y}">${escapeHTML(k.textContent.trim())}</text>`;
   }).join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + band}" viewBox="0 0 ${W} ${H + band}" font-family="sans-serif" font-size="11">` +
     `<rect width="${W}" height="${H + band}" fill="#fff"/>${legend}<g transform="translate(0 ${band})">${svg.innerHTML}</g></svg>`;
@@ -73,7 +73,6 @@ export function downloads(id, get, kinds = ["svg", "png", "csv"]) {
     b.className = "link";
     b.textContent = label;
     b.dataset.testid = `${id}-${kind}`;
-    b.setAttribute("data-testid", `${id}-${kind}`);
     b.addEventListener("click", async () => save(await make(get()), `ontime-${id}.${kind}`));
     return b;
   };

@@ -169,12 +169,11 @@ function curvesCSV(xs, series, names, xname, yname) {
 // barsSVG is the bars as a file: one bar per method on a [0, 1] scale.
 function barsSVG(items, title) {
   const W = 560, row = 22, H = 40 + row * items.length, l = 110, r = 60;
-  const esc = (t) => escapeHTML(t);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">` +
-    `<rect width="${W}" height="${H}" fill="#fff"/><text x="8" y="16">${esc(title)}</text>` +
+    `<rect width="${W}" height="${H}" fill="#fff"/><text x="8" y="16">${escapeHTML(title)}</text>` +
     items.map((it, i) => {
       const y = 28 + i * row, w = (W - l - r) * Math.max(0, Math.min(1, it.value));
-      return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${esc(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${COLORS[i % COLORS.length]}"/>` +
+      return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${escapeHTML(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${COLORS[i % COLORS.length]}"/>` +
         `<text x="${l + w + 4}" y="${y + 13}">${fmt(it.value, 3)}</text>`;
     }).join("") +
     `<line x1="${l}" x2="${l}" y1="24" y2="${H - 6}" stroke="#555"/><line x1="${W - r}" x2="${W - r}" y1="24" y2="${H - 6}" stroke="#ccc" stroke-dasharray="3 3"/></svg>`;

@@ -86,7 +86,6 @@ export function livePage() {
           if (!svg) continue;
           const fig = document.createElement("figure");
           fig.dataset.testid = id;
-          fig.setAttribute("data-testid", id);
           fig.innerHTML = `${svg}<figcaption>${cap}</figcaption>`;
           fig.querySelector("figcaption").append(downloads(id, () => ({ svg, csv: data })));
           box.append(fig);

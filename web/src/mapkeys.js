@@ -16,7 +16,6 @@ export function pickByKeyboard(el, map, net, onNodeClick, { show, hide }) {
   live.className = "visually-hidden";
   live.setAttribute("aria-live", "polite");
   live.dataset.testid = "map-announce";
-  live.setAttribute("data-testid", "map-announce");
   el.after(hint, live);
   container.setAttribute("aria-describedby", hint.id);
   container.setAttribute("aria-keyshortcuts", "N P 0 1 2 3 4 5 6 7 8 9 Enter");
