@@ -72,7 +72,15 @@ type Network struct {
 	Nodes       []Node
 	Links       []Link
 	Correlation Correlation
-	ODs         []OD // the benchmark's OD pairs, if any
+	// Law names the link-time law (linktime.Laws): how a link's stated mean
+	// and variance become the law its times are drawn from. "" is the
+	// paper's law (the Gaussian floored at 0.1 min), which every network
+	// had before laws were named, so their fingerprints are unchanged.
+	Law string
+	// TimeUnit is the unit the source file's times were in ("s", "min",
+	// "h"; "" for minutes): provenance only, every time here is in minutes.
+	TimeUnit string
+	ODs      []OD // the benchmark's OD pairs, if any
 	// Zones are the ids of the zone centroids (where trips start and end)
 	// when the source file names them (TNTP), else nil.
 	Zones   []string
@@ -111,8 +119,12 @@ func (n *Network) PoolKey() string {
 	return "fp:" + Fingerprint(n, n.Correlation)
 }
 
-// Fingerprint hashes the network's links, means, variances and correlation
-// (with an explicit covariance's entries): model cards record it, a model
+// PaperLawName is linktime.PaperLaw, named here so fingerprints can leave it
+// out (the paper's law hashes as every network did before laws existed).
+const PaperLawName = "gaussian-floor"
+
+// Fingerprint hashes the network's links, means, variances, correlation
+// (with an explicit covariance's entries) and link-time law: model cards record it, a model
 // for another network is refused, and pools of non-built-in networks are
 // keyed by it.
 func Fingerprint(net *Network, c Correlation) string {
@@ -131,6 +143,9 @@ func Fingerprint(net *Network, c Correlation) string {
 		for _, row := range c.Covariance {
 			fmt.Fprintf(h, "|%v", row)
 		}
+	}
+	if net.Law != "" && net.Law != PaperLawName {
+		fmt.Fprintf(h, "|law %s", net.Law)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
@@ -17,6 +18,7 @@ import (
 )
 
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	started := time.Now() // the report's run time covers the model's build too
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var nf netFlags
@@ -56,7 +58,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	cfg := bench.Config{Net: net, Model: model, Methods: splitList(*methods), Focus: *focus,
 		Pools: *pools, PoolSize: *poolSize, Purpose: *on, Seed: *seed, Sampled: *sampled, Workers: *workers,
 		DOTDelta: *dotDelta, RolloutBase: *rolloutBase, RolloutSamples: *rolloutSamples, Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
-		Version: version, Commit: buildCommit()}
+		Version: version, Commit: buildCommit(), Started: started}
 	if *device != "cpu" && *device != "cuda" {
 		return engine.Errorf(engine.EINVALID, "--device %q: use cpu or cuda", *device)
 	}

@@ -48,6 +48,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runLoadtest(ctx, args[1:], getenv, stdout, stderr)
 	case "perf":
 		return runPerf(ctx, args[1:], getenv, stdout, stderr)
+	case "verify":
+		return runVerify(ctx, args[1:], getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
 		return nil
@@ -73,6 +75,7 @@ Commands:
   sweep      plan, run and merge a grid of benchmarks as tasks (Slurm, Kubernetes)
   loadtest   drive a dashboard with concurrent browser-like sessions
   perf       measure this machine and write the performance report
+  verify     check the invariants any correct implementation satisfies, on any network
   version    print the version and commit
 
 Run "ontime COMMAND -h" for a command's flags. Benchmark data is read from

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
@@ -30,6 +31,9 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	zones := fs.String("zones", netfile.ZonesAuto, "zone centroids: auto (trip ends only where the TNTP file has a first thru node), block or through")
 	coords := fs.String("coords", "", "coordinates: planar or lonlat (default: lon/lat when every point is within ±180/±90)")
 	psd := fs.String("psd", "", "project: replace a covariance that is not positive semi-definite by its projection")
+	law := fs.String("law", "", "link-time law: "+linktime.LawNames()+" (default: "+linktime.MatchedLaw+"; a JSON file's own)")
+	unit := fs.String("time-unit", "", "unit of the file's times: s, min or h (default min; converted to minutes)")
+	skipBad := fs.Bool("skip-bad-rows", false, "skip link rows that do not parse, naming each in the report, instead of refusing the file")
 	dry := fs.Bool("dry-run", false, "check and report, store nothing")
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
 	files, err := parseInterspersed(fs, args)
@@ -39,7 +43,16 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	if len(files) == 0 {
 		return fmt.Errorf("give the network's files: ontime networks add FILE... (a TNTP _net.tntp finds its _node/_flow siblings): %w", errUsage)
 	}
-	o := netfile.ImportOptions{Name: *name, Mean: *mean, CV: *cv, StepCap: *stepCap, Zones: *zones, Coords: *coords, PSDProject: *psd == "project"}
+	o := netfile.ImportOptions{Name: *name, Mean: *mean, CV: *cv, StepCap: *stepCap, Zones: *zones, Coords: *coords, PSDProject: *psd == "project",
+		Law: *law, SkipBadRows: *skipBad}
+	if o.TimeUnit, err = netfile.ParseTimeUnit("--time-unit", *unit); err != nil {
+		return err
+	}
+	if *law != "" {
+		if _, err := linktime.LawByName(*law); err != nil {
+			return engine.Errorf(engine.EINVALID, "--law: %s", engine.ErrorMessage(err))
+		}
+	}
 	switch *psd {
 	case "", "project":
 	default:
@@ -65,7 +78,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	if err != nil {
 		return err
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv)})
 	defer l.Close()
 	imp, err := l.ReadImport(read, o)
 	if imp != nil && imp.Report != nil {
@@ -87,6 +100,15 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 		return err
 	}
 	fmt.Fprintf(stdout, "stored as %q in %s: use --network %s\n", imp.Name, stateDir(*state, getenv), imp.Name)
+	if lab.SlowModel(net) {
+		// Built once here, so that every later run reads it in a second.
+		fmt.Fprintf(stderr, "building its %s link-time model once (%d links; later runs read it from the cache)…\n", net.Correlation.Model, len(net.Links))
+		t0 := time.Now()
+		if _, err := l.BuildModel(net); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "built in %.1fs\n", time.Since(t0).Seconds())
+	}
 	return nil
 }
 

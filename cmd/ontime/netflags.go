@@ -68,7 +68,7 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 	if err := ov.Apply(net); err != nil {
 		return nil, nil, err
 	}
-	model, err := linktime.New(net)
+	model, err := linktime.NewCached(net, learnerCache("", getenv))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -58,11 +58,17 @@ type Config struct {
 	Evaluate []int
 	Version  string
 	Commit   string
+	// Started, when set, is when the command began (before the network and
+	// its model were loaded): the report's run time counts from it.
+	Started time.Time
 }
 
 // Run evaluates every method on every OD pair and budget over the test pools.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
+	if !cfg.Started.IsZero() {
+		start = cfg.Started
+	}
 	p, err := Prepare(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -325,7 +331,7 @@ func (cfg *Config) check() error {
 	if len(cfg.ODs) == 0 {
 		return engine.Errorf(engine.EINVALID, "network %s has no OD pairs: give --ods", cfg.Net.Name)
 	}
-	if cfg.Purpose != "" && cfg.Purpose != sim.Test && cfg.Purpose != sim.Validation {
+	if cfg.Purpose != "" && cfg.Purpose != sim.Test && cfg.Purpose != sim.Validation && cfg.Purpose != sim.Verify {
 		return engine.Errorf(engine.EINVALID, "pools %q: evaluate on test or validation pools", cfg.Purpose)
 	}
 	// One pool would leave every interval and test undefined (NaN, which a
@@ -353,8 +359,8 @@ func (cfg *Config) provenance() Provenance {
 
 // purpose is the pools' purpose, test unless validation is asked for.
 func (cfg *Config) purpose() string {
-	if cfg.Purpose == sim.Validation {
-		return sim.Validation
+	if cfg.Purpose == sim.Validation || cfg.Purpose == sim.Verify {
+		return cfg.Purpose
 	}
 	return sim.Test
 }
@@ -423,4 +429,38 @@ func mean(x []float64) float64 {
 		s += v
 	}
 	return s / float64(len(x))
+}
+
+// Tasks are the prepared tasks, OD-major and budget-minor.
+func (p *Prepared) Tasks() []sim.Task { return p.tasks }
+
+// Outcomes evaluates every method on every task over the pools given and
+// returns each episode's outcome, OnTime[method][task][pool][episode]: what
+// a check that pairs methods episode by episode needs (Count keeps sums).
+func (p *Prepared) Outcomes(ctx context.Context, pools []int) ([][][][]bool, error) {
+	cfg := p.cfg
+	out := make([][][][]bool, len(p.policies))
+	for m := range out {
+		out[m] = make([][][]bool, len(p.tasks))
+		for t := range out[m] {
+			out[m][t] = make([][]bool, len(pools))
+		}
+	}
+	slot := map[int]int{}
+	for i, k := range pools {
+		slot[k] = i
+	}
+	err := forEachUnit(ctx, cfg, pools, len(p.policies), len(p.tasks), func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error {
+		task := p.tasks[u.task]
+		if err := r.Run(p.policies[u.method], task, pool, res); err != nil {
+			return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[u.method], cfg.Net.ODString(task.OD), err)
+		}
+		flags := make([]bool, len(res))
+		for i, x := range res {
+			flags[i] = x.OnTime
+		}
+		out[u.method][u.task][slot[pool.Index]] = flags
+		return nil
+	})
+	return out, err
 }

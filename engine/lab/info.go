@@ -42,7 +42,7 @@ func (n *Net) TeachSetup() TeachSetup {
 	first := n.Net.Links[n.Net.Out(n.Net.ODs[0].Origin)[0]]
 	sd := first.SD()
 	let, _ := n.Validate(n.Net.ODs[0], 1)
-	return TeachSetup{Observed: first.Mean, Lo: max(linktime.Floor, first.Mean-3*sd), Hi: first.Mean + 3*sd,
+	return TeachSetup{Observed: first.Mean, Lo: max(n.Model.Floors[n.Net.Out(n.Net.ODs[0].Origin)[0]], first.Mean-3*sd), Hi: first.Mean + 3*sd,
 		Mean: first.Mean, SD: sd, Budget: let, Optimum: policy.TwoBranchOptimum()}
 }
 

@@ -124,7 +124,7 @@ func (l *Lab) Open(name string) (*Net, error) {
 			e.err = err
 			return
 		}
-		model, err := linktime.New(net)
+		model, err := l.BuildModel(net)
 		if err != nil {
 			e.err = err
 			return
@@ -211,3 +211,15 @@ const DefaultNetwork = builtin.Ringtown
 
 // Teaching opens the five-node example the teaching view is built on.
 func (l *Lab) Teaching() (*Net, error) { return l.Open(Example) }
+
+// BuildModel builds a network's link-time model, its dense correlation
+// factor kept in (and read back from) the cache directory.
+func (l *Lab) BuildModel(net *engine.Network) (*linktime.Gaussian, error) {
+	return linktime.NewCached(net, l.opts.CacheDir)
+}
+
+// SlowModel reports whether a network's link-time model takes long enough
+// to build (a dense correlation over a thousand links) to build it at import.
+func SlowModel(net *engine.Network) bool {
+	return linktime.Dense(net.Correlation.Model) && len(net.Links) > 1000
+}

@@ -8,25 +8,45 @@ import (
 )
 
 // Conditional is the model conditioned on observed link times: the Gaussian
-// regression of the unobserved links on the observed ones. (The floor is
-// ignored here: it moves the conditional law only in the far lower tail.)
+// regression of the unobserved links' latent times on the observed ones. A
+// time above its link's floor is the latent time itself, an exact
+// observation. A time at the floor says only that the latent time was at or
+// below it (censored): it enters as the Gaussian that has the truncated
+// law's mean and variance (assumed-density filtering, exact in the first two
+// moments for one censored link), a pseudo-observation with its own noise.
 type Conditional struct {
 	g      *Gaussian
 	known  []int       // observed links, deduplicated
 	times  []float64   // their realized times
 	obs    [][]float64 // factor rows of the observed links that carry information
 	obsIdx []int       // their link indices
-	alpha  []float64   // Σ_OO⁻¹ (x_O − μ_O)
-	lower  []float64   // Cholesky factor of Σ_OO, row-major m × m
+	obsVal []float64   // the latent value each stands for (a censored link's pseudo-value)
+	noise  []float64   // each one's noise variance (0 for an exact observation)
+	alpha  []float64   // Σ_OO⁻¹ (y_O − m_O)
+	lower  []float64   // Cholesky factor of Σ_OO (+ noise), row-major with stride cap
+	stride int
 	m      int
 	cross  []float64 // scratch
 	y      []float64 // scratch
 	loaded []float64 // scratch
 }
 
+// Impossible is how many standard deviations from its law an observation
+// must be to be one the law cannot produce (probability under 1e-15): such
+// a time is kept as the link's own but not regressed on, which would move
+// every correlated link by as many deviations.
+const Impossible = 8.0
+
+// Censored reports whether a realized time of link e is at its floor, so
+// that it says only that the latent time was at most the floor.
+func (g *Gaussian) Censored(e int, t float64) bool {
+	return g.SD[e] > 0 && t <= g.Floors[e]*(1+1e-12)
+}
+
 // Condition conditions g on the observed links (a link met twice counts once).
 func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 	c := &Conditional{g: g}
+	var censored []int
 	for k, e := range links {
 		if c.isKnown(e) {
 			continue
@@ -35,49 +55,127 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 		c.times = append(c.times, times[k])
 		// Fixed-time links carry no information, and independent links
 		// carry none about the others.
-		if g.SD[e] > 0 && g.F != nil {
-			c.obs = append(c.obs, g.F.RawRowView(e))
-			c.obsIdx = append(c.obsIdx, e)
+		if g.SD[e] == 0 || g.F == nil {
+			continue
 		}
+		if g.Censored(e, times[k]) {
+			censored = append(censored, e)
+			continue
+		}
+		if math.Abs(times[k]-g.Latent[e]) > Impossible*g.SD[e] {
+			continue // no draw of the law is there: it would only blow the regression up
+		}
+		c.obs = append(c.obs, g.F.RawRowView(e))
+		c.obsIdx = append(c.obsIdx, e)
+		c.obsVal = append(c.obsVal, times[k])
+		c.noise = append(c.noise, 0)
 	}
 	m := len(c.obs)
-	c.m = m
-	if m == 0 {
+	c.m, c.stride = m, m+len(censored)
+	if c.stride == 0 {
 		return c
 	}
-	a := make([]float64, m*m) // Σ_OO, lower triangle, row-major
-	maxd := 0.0
-	for i := range m {
-		for j := 0; j <= i; j++ {
-			a[i*m+j] = floats.Dot(c.obs[i], c.obs[j])
-		}
-		a[i*m+i] += g.IdioVar(c.obsIdx[i])
-		maxd = math.Max(maxd, a[i*m+i])
-	}
-	// Jitter keeps the factorization alive when observed links are linearly
-	// dependent (a rank-deficient Σ); its effect is below 1e-9 relative.
-	c.lower = make([]float64, m*m)
-	for jitter := 1e-10 * maxd; ; jitter *= 100 {
+	if m > 0 {
+		a := make([]float64, m*m) // Σ_OO, lower triangle, row-major
+		maxd := 0.0
 		for i := range m {
-			a[i*m+i] += jitter
+			for j := 0; j <= i; j++ {
+				a[i*m+j] = floats.Dot(c.obs[i], c.obs[j])
+			}
+			a[i*m+i] += g.IdioVar(c.obsIdx[i])
+			maxd = math.Max(maxd, a[i*m+i])
 		}
-		if cholesky(a, c.lower, m) {
-			break
+		// Jitter keeps the factorization alive when observed links are
+		// linearly dependent (a rank-deficient Σ); its effect is below 1e-9
+		// relative.
+		lower := make([]float64, m*m)
+		for jitter := 1e-10 * maxd; ; jitter *= 100 {
+			for i := range m {
+				a[i*m+i] += jitter
+			}
+			if cholesky(a, lower, m) {
+				break
+			}
 		}
+		c.lower = make([]float64, c.stride*c.stride)
+		for i := range m {
+			copy(c.lower[i*c.stride:i*c.stride+i+1], lower[i*m:i*m+i+1])
+		}
+	} else {
+		c.lower = make([]float64, c.stride*c.stride)
 	}
-	r := make([]float64, m)
-	k := 0
-	for i, e := range c.known {
-		if g.SD[e] > 0 {
-			r[k] = c.times[i] - g.Mean[e]
-			k++
-		}
+	c.cross = make([]float64, c.stride)
+	c.y = make([]float64, c.stride)
+	c.solve()
+	for _, e := range censored {
+		c.addCensored(e)
 	}
-	// α = Σ⁻¹ r = L⁻ᵀ L⁻¹ r
-	c.alpha = c.backward(c.forward(r, make([]float64, m)))
-	c.cross = make([]float64, m)
-	c.y = make([]float64, m)
 	return c
+}
+
+// solve recomputes α = Σ_OO⁻¹ (y_O − m_O) = L⁻ᵀ L⁻¹ r.
+func (c *Conditional) solve() {
+	r := make([]float64, c.m)
+	for i, e := range c.obsIdx {
+		r[i] = c.obsVal[i] - c.g.Latent[e]
+	}
+	c.alpha = c.backward(c.forward(r, make([]float64, c.m)))
+}
+
+// addCensored adds link e's censored observation (latent ≤ floor) as the
+// pseudo-observation whose Gaussian update gives the truncated law's mean
+// and variance, given everything observed before it.
+func (c *Conditional) addCensored(e int) {
+	g := c.g
+	row := g.F.RawRowView(e)
+	mu, sd := c.Loaded(g.Latent[e], row, g.IdioVar(e))
+	v := sd * sd
+	prior := floats.Dot(row, row) + g.IdioVar(e)
+	if !(v > 1e-12*prior) {
+		return // already determined by what was observed: nothing to add
+	}
+	beta := (g.Floors[e] - mu) / sd
+	if beta < -Impossible {
+		return // the law puts no mass at the floor: an observation that says nothing usable
+	}
+	lambda := millsLower(beta) // E[Z | Z ≤ β] = −λ
+	vt := v * math.Max(1-beta*lambda-lambda*lambda, 0)
+	if !(v-vt > 1e-9*v) {
+		return // the floor is far above the law: censoring says nothing
+	}
+	vt = math.Max(vt, 1e-9*v)
+	mt := mu - sd*lambda
+	tau2 := v * vt / (v - vt)
+	val := mu + (mt-mu)*(v+tau2)/v
+	// Append a row to the Cholesky factor: Σ_OO's new row is F_O F_eᵀ.
+	i, st := c.m, c.stride
+	ri := c.lower[i*st : i*st+st]
+	for j := range i {
+		rj := c.lower[j*st : j*st+st]
+		a := floats.Dot(c.obs[j], row)
+		ri[j] = (a - floats.Dot(ri[:j], rj[:j])) / rj[j]
+	}
+	piv := prior + tau2 - floats.Dot(ri[:i], ri[:i])
+	if !(piv > 1e-12*prior) {
+		clear(ri)
+		return
+	}
+	ri[i] = math.Sqrt(piv)
+	c.obs = append(c.obs, row)
+	c.obsIdx = append(c.obsIdx, e)
+	c.obsVal = append(c.obsVal, val)
+	c.noise = append(c.noise, tau2)
+	c.m++
+	c.solve()
+}
+
+// millsLower is λ(β) = φ(β)/Φ(β), so E[Z | Z ≤ β] = −λ for Z ~ N(0, 1);
+// for β far below zero Φ underflows and λ → −β − 1/β + 2/β³.
+func millsLower(beta float64) float64 {
+	if beta < -30 {
+		return -beta - 1/beta + 2/(beta*beta*beta)
+	}
+	return normPDF(beta) / normCDF(beta)
 }
 
 // cholesky writes the lower factor L of the m × m matrix a (its lower
@@ -113,36 +211,40 @@ func (c *Conditional) isKnown(e int) bool {
 	return false
 }
 
-// forward solves L y = b into y.
+// forward solves L y = b into y (the first m entries).
 func (c *Conditional) forward(b, y []float64) []float64 {
-	m := c.m
+	m, st := c.m, c.stride
 	for i := range m {
 		s := b[i]
-		row := c.lower[i*m : i*m+i]
+		row := c.lower[i*st : i*st+i]
 		for j, l := range row {
 			s -= l * y[j]
 		}
-		y[i] = s / c.lower[i*m+i]
+		y[i] = s / c.lower[i*st+i]
 	}
-	return y
+	return y[:m]
 }
 
 // backward solves Lᵀ x = y in place.
 func (c *Conditional) backward(y []float64) []float64 {
-	m := c.m
+	m, st := c.m, c.stride
 	for i := m - 1; i >= 0; i-- {
 		s := y[i]
 		for j := i + 1; j < m; j++ {
-			s -= c.lower[j*m+i] * y[j]
+			s -= c.lower[j*st+i] * y[j]
 		}
-		y[i] = s / c.lower[i*m+i]
+		y[i] = s / c.lower[i*st+i]
 	}
 	return y
 }
 
 // Sum returns the conditional mean and standard deviation of the total time
-// of the given links (a path; repeats count once each time they appear, at
-// the one realized time). Observed links contribute their realized time.
+// of the given links, as a Gaussian: each unobserved link counts its stated
+// mean (its realized mean) moved by the latent regression, and the latent
+// (co)variances. Exact for the paper's law without the floor, and for the
+// matched law up to the floor's mass (0.1% a link at σ/μ = 0.3). The links
+// are a path; repeats count once each time they appear, at the one realized
+// time. Observed links contribute their realized time.
 func (c *Conditional) Sum(links []int) (mean, sd float64) {
 	g := c.g
 	if g.F == nil { // independent: no regression, variances add
@@ -194,11 +296,12 @@ func (c *Conditional) time(e int) (float64, bool) {
 func (c *Conditional) Loaded(mean float64, s []float64, own float64) (float64, float64) {
 	v := floats.Dot(s, s) + own
 	if c.m > 0 {
+		cross := c.cross[:c.m]
 		for i, row := range c.obs {
-			c.cross[i] = floats.Dot(row, s)
+			cross[i] = floats.Dot(row, s)
 		}
-		mean += floats.Dot(c.cross, c.alpha)
-		y := c.forward(c.cross, c.y)
+		mean += floats.Dot(cross, c.alpha)
+		y := c.forward(cross, c.y)
 		v -= floats.Dot(y, y)
 	}
 	return mean, math.Sqrt(math.Max(v, 0))
@@ -238,21 +341,24 @@ func (c *Conditional) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 				if g.Idio != nil {
 					own = g.Idio[e] * rng.NormFloat64()
 				}
-				res[i] = c.timeOf(e) - g.Mean[e] - floats.Dot(c.obs[i], z) - own
+				if c.noise[i] > 0 { // a censored link's pseudo-observation noise
+					own += math.Sqrt(c.noise[i]) * rng.NormFloat64()
+				}
+				res[i] = c.obsVal[i] - g.Latent[e] - floats.Dot(c.obs[i], z) - own
 			}
 			c.backward(c.forward(res, sol))
-			// w = z + F_Oᵀ α', so x_e = μ_e + F_e · w (+ Idio_e ε_e): an
+			// w = z + F_Oᵀ α', so y_e = m_e + F_e · w (+ Idio_e ε_e): an
 			// unobserved link's own part is independent of the observed.
 			copy(w, z)
 			for i, a := range sol {
 				floats.AddScaled(w, a, c.obs[i])
 			}
 			for e := range row {
-				x := g.Mean[e] + floats.Dot(g.F.RawRowView(e), w)
+				x := g.Latent[e] + floats.Dot(g.F.RawRowView(e), w)
 				if g.Idio != nil {
 					x += g.Idio[e] * rng.NormFloat64()
 				}
-				row[e] = floor(x)
+				row[e] = max(x, g.Floors[e])
 			}
 		}
 	}
@@ -265,7 +371,16 @@ func (c *Conditional) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 	return dst
 }
 
-func (c *Conditional) timeOf(e int) float64 {
-	t, _ := c.time(e)
-	return t
+// Latent is the conditional law of link e's latent time: its mean and
+// standard deviation (an observed link's is its time, exactly). The link's
+// realized time is max(latent, floor): cdot discretizes that.
+func (c *Conditional) Latent(e int) (mean, sd float64) {
+	g := c.g
+	if t, ok := c.time(e); ok {
+		return t, 0
+	}
+	if g.F == nil || c.m == 0 && g.Idio == nil {
+		return g.Latent[e], g.SD[e]
+	}
+	return c.Loaded(g.Latent[e], g.F.RawRowView(e), g.IdioVar(e))
 }

@@ -1,6 +1,6 @@
 // Package linktime models the joint distribution of link travel times: a
-// multivariate Gaussian over all links with a pluggable correlation
-// structure, floored at Floor minutes.
+// latent multivariate Gaussian over all links with a pluggable correlation
+// structure, each link floored by its law (see Law).
 package linktime
 
 import (
@@ -13,26 +13,32 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 )
 
-// Floor is the least time any link can take, in minutes. A Gaussian puts
+// Floor is the paper's law's least link time, in minutes. A Gaussian puts
 // mass below zero (0.55% per draw on Sioux Falls link 6→5), and a negative
 // or zero time would let a route gain budget by looping; every draw below the
 // floor is raised to it. It shifts the mean of the three Anaheim links whose
-// mean is below 0.1.
+// mean is below 0.1 (the matched law has no such shift: see Law).
 const Floor = 0.1
 
-// Gaussian is a joint Gaussian link-time model: X = μ + F z + Idio ⊙ ε,
-// z ~ N(0, I), ε ~ N(0, I), so Σ = F Fᵀ + diag(Idio²), floored at Floor.
+// Gaussian is a joint link-time model: the latent Y = m + F z + Idio ⊙ ε,
+// z ~ N(0, I), ε ~ N(0, I), so Σ = F Fᵀ + diag(Idio²), and the realized
+// time X_e = max(Y_e, Floors[e]). The law (Law) gives each link's latent
+// mean m_e, latent standard deviation s_e (SD) and floor from its stated
+// mean and SD; under the paper's law m = μ, s = σ and every floor is 0.1.
 // The dense models have F with one row per link and one column per non-zero
 // eigenvalue of Σ (rank-deficient covariances sample exactly) and no Idio;
 // the factor model has K ≪ links columns and Idio, so nothing of size
 // links × links is ever held.
 type Gaussian struct {
-	Mean  []float64
-	SD    []float64  // total standard deviation of each link
-	F     *mat.Dense // nil for independent links
-	Idio  []float64  // factor model: each link's own standard deviation; nil otherwise
-	Spec  engine.Correlation
-	Stats CorrStats
+	Mean   []float64  // the stated mean of each link (what LET and path sums use)
+	Latent []float64  // the latent normal's mean m_e
+	SD     []float64  // the latent normal's total standard deviation s_e
+	Floors []float64  // the least time of each link
+	Law    string     // the law's name
+	F      *mat.Dense // nil for independent links
+	Idio   []float64  // factor model: each link's own standard deviation; nil otherwise
+	Spec   engine.Correlation
+	Stats  CorrStats
 }
 
 // CorrStats summarizes the link correlation matrix over distinct link pairs
@@ -57,11 +63,16 @@ func New(net *engine.Network) (*Gaussian, error) {
 		return nil, engine.Errorf(engine.EINVALID, "network %s has %d links: %s correlation is dense and limited to %d links; choose %s (scales to any size) or independent links",
 			net.Name, n, m, DenseLinkLimit, SpatialFactor)
 	}
-	g := &Gaussian{Mean: make([]float64, n), SD: make([]float64, n), Spec: net.Correlation}
-	for e, l := range net.Links {
-		g.Mean[e], g.SD[e] = l.Mean, l.SD()
+	law, err := LawByName(net.Law)
+	if err != nil {
+		return nil, err
 	}
-	var err error
+	g := &Gaussian{Mean: make([]float64, n), Latent: make([]float64, n), SD: make([]float64, n), Floors: make([]float64, n),
+		Law: law.Name, Spec: net.Correlation}
+	for e, l := range net.Links {
+		g.Mean[e] = l.Mean
+		g.Latent[e], g.SD[e], g.Floors[e] = law.Latent(l.Mean, l.SD())
+	}
 	switch net.Correlation.Model {
 	case "", "independent":
 		g.Spec.Model = "independent"
@@ -93,6 +104,13 @@ func New(net *engine.Network) (*Gaussian, error) {
 		if err != nil {
 			return nil, engine.Errorf(engine.EINVALID, "network %s: explicit covariance: %v", net.Name, err)
 		}
+		if law.Name != PaperLaw { // the covariance is the stated one: the latent law keeps its correlation
+			for e, l := range net.Links {
+				if sd := l.SD(); sd > 0 {
+					floats.Scale(g.SD[e]/sd, g.F.RawRowView(e))
+				}
+			}
+		}
 	default:
 		return nil, engine.Errorf(engine.EINVALID, "unknown correlation model %q (independent, random-psd, spatial, %s or explicit)", net.Correlation.Model, SpatialFactor)
 	}
@@ -121,7 +139,7 @@ func scaleRows(L *mat.Dense, s []float64) *mat.Dense {
 // Dim is the number of links.
 func (g *Gaussian) Dim() int { return len(g.Mean) }
 
-// Cov is the covariance of links i and j (before the floor).
+// Cov is the covariance of the latent times of links i and j.
 func (g *Gaussian) Cov(i, j int) float64 {
 	if g.F == nil {
 		if i == j {
@@ -157,7 +175,7 @@ func (g *Gaussian) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 		for s := range k {
 			row := dst[s*n : (s+1)*n]
 			for e := range row {
-				row[e] = floor(g.Mean[e] + g.SD[e]*rng.NormFloat64())
+				row[e] = max(g.Latent[e]+g.SD[e]*rng.NormFloat64(), g.Floors[e])
 			}
 		}
 		return dst
@@ -176,7 +194,7 @@ func (g *Gaussian) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 	for s := range k {
 		row := dst[s*n : (s+1)*n]
 		for e := range row {
-			row[e] = floor(row[e] + g.Mean[e])
+			row[e] = max(row[e]+g.Latent[e], g.Floors[e])
 		}
 	}
 	return dst
@@ -194,13 +212,11 @@ func (g *Gaussian) sampleFactor(rng *rand.Rand, k int, dst []float64) []float64 
 		}
 		row := dst[s*n : (s+1)*n]
 		for e := range row {
-			row[e] = floor(g.Mean[e] + floats.Dot(g.F.RawRowView(e), z) + g.Idio[e]*rng.NormFloat64())
+			row[e] = max(g.Latent[e]+floats.Dot(g.F.RawRowView(e), z)+g.Idio[e]*rng.NormFloat64(), g.Floors[e])
 		}
 	}
 	return dst
 }
-
-func floor(x float64) float64 { return math.Max(x, Floor) }
 
 // corrSummary returns mean and max |ρ| over distinct pairs of links with
 // positive variance.

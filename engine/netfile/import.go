@@ -3,6 +3,7 @@ package netfile
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -53,14 +54,24 @@ type ImportOptions struct {
 	ODs        []string // "O-D" with node ids; none: the file's, or DefaultODCount picked by rule
 	Zones      string   // auto (default), block, through
 	Coords     string   // "" auto (lon/lat when every point is within ±180/±90), planar, lonlat
+	// Law is the link-time law ("": a JSON file's, else linktime.MatchedLaw).
+	Law string
+	// TimeUnit is the unit of the file's times: s, min or h ("": minutes,
+	// with a note when the scale looks like another unit). Times are
+	// converted to minutes, and the unit is stored with the network.
+	TimeUnit string
+	// SkipBadRows drops rows of the link file that do not parse, naming
+	// each in the report, instead of refusing the file.
+	SkipBadRows bool
 }
 
 // ImportReport says what an import read, assumed and found wrong.
 type ImportReport struct {
 	Format   string          `json:"format"`
 	Files    []string        `json:"files"`
-	Notes    []string        `json:"notes"`    // what was assumed or changed, said once each
-	Problems engine.Problems `json:"problems"` // empty when the network was accepted
+	Scale    *Scale          `json:"scale,omitempty"` // the link-time scale, in minutes
+	Notes    []string        `json:"notes"`           // what was assumed or changed, said once each
+	Problems engine.Problems `json:"problems"`        // empty when the network was accepted
 }
 
 func (r *ImportReport) note(format string, args ...any) {
@@ -373,6 +384,18 @@ func (t *topology) finish(o ImportOptions, rep *ImportReport, coordFile string) 
 func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
 	var probs engine.Problems
 	tn, err := ReadTNTPNet(bytes.NewReader(r.net.Data), r.net.Name)
+	if tn != nil && tn.Standard {
+		rep.note("%s: the header names %d columns but every row has TNTP's standard %d: rows read in the standard order (%s)",
+			r.net.Name, tn.HeaderColumns, len(StandardTNTPColumns), strings.Join(StandardTNTPColumns, " "))
+	}
+	if ps, ok := err.(engine.Problems); ok && o.SkipBadRows && tn != nil {
+		var lines []string
+		for _, p := range ps {
+			lines = append(lines, fmt.Sprintf("line %d (%s: %s)", p.Line, p.Field, p.Message))
+		}
+		rep.note("%d rows of %s skipped as asked (skip bad rows): %s", len(ps), r.net.Name, listSome(lines, 20))
+		err = nil
+	}
 	if err = partial(err, &probs); err != nil {
 		return nil, nil, err
 	}
@@ -415,6 +438,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	probs = append(probs, ps...)
 	src := &source{}
 	zeros := 0
+	var closed []string
 	for _, l := range tn.Links {
 		probs = append(probs, t.known(coordFile, r.net.Name, l.Line, "init_node", l.Init, "term_node", l.Term)...)
 		link := engine.Link{From: t.node(l.Init), To: t.node(l.Term)}
@@ -429,9 +453,13 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 			link.Mean = row.Cost
 			ls = linkSource{file: r.flow.Name, line: row.Line, meanField: "Cost"}
 		}
+		if math.IsInf(link.Mean, 1) {
+			closed = append(closed, fmt.Sprintf("%s→%s (line %d)", l.Init, l.Term, ls.line))
+			continue
+		}
 		if link.Mean == 0 {
 			zeros++
-			link.Mean = ZeroTimeMean
+			link.Mean = ZeroTimeMean / unitMinutes(o.TimeUnit)
 		}
 		t.net.Links = append(t.net.Links, link)
 		src.links = append(src.links, ls)
@@ -440,7 +468,10 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "%d rows, the _net file has %d links", len(flow), len(tn.Links)))
 	}
 	if zeros > 0 {
-		rep.note("%d links have a zero time (zone connectors, typically): they take %.1f min, the link-time floor", zeros, ZeroTimeMean)
+		rep.note("%d links have a zero time (zone connectors, typically): they take %.1f min", zeros, ZeroTimeMean)
+	}
+	if len(closed) > 0 {
+		rep.note("%d links have an infinite time and can never be used (closed links): dropped: %s", len(closed), listSome(closed, 10))
 	}
 	t.finish(o, rep, coordFile)
 	net := t.net
@@ -477,10 +508,23 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	return net, src, probs.Err()
 }
 
-// ZeroTimeMean is the mean given to a link whose file time is zero (zone
-// connectors): the link-time floor, so it costs almost nothing yet keeps
+// ZeroTimeMean is the mean in minutes given to a link whose file time is
+// zero (zone connectors): a tenth of a minute costs almost nothing yet keeps
 // the positive mean every method needs.
-const ZeroTimeMean = linktime.Floor
+const ZeroTimeMean = 0.1
+
+func lawLabel(name string) string {
+	l, _ := linktime.LawByName(name)
+	return l.Label
+}
+
+// listSome joins the first k items, saying how many more there are.
+func listSome(items []string, k int) string {
+	if len(items) <= k {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:k], ", ") + fmt.Sprintf(" and %d more", len(items)-k)
+}
 
 // DefaultFactorStrength is the correlation between coincident links of the
 // spatial factor model a large network gets by default (as --corr-strength).
@@ -516,6 +560,33 @@ func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 // applyOptions sets variances, correlation, OD pairs and the step cap from
 // the options and the default rules, noting each default it applied.
 func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *ImportReport) {
+	unit, err := ParseTimeUnit("time_unit", o.TimeUnit)
+	if err != nil {
+		rep.Problems = append(rep.Problems, err.(*engine.Error))
+		return
+	}
+	if unit != "" {
+		if net.TimeUnit != "" && net.TimeUnit != UnitMinutes {
+			rep.Problems = append(rep.Problems, engine.InputError("", 0, "time_unit", "this file's times were already converted from %s to minutes", net.TimeUnit))
+			return
+		}
+		convertUnits(net, unit)
+		net.TimeUnit = unit
+		rep.note("times converted from %s to minutes", unit)
+	}
+	switch {
+	case o.Law != "":
+		net.Law = o.Law
+	case rep.Format == "ontime JSON" && net.Law != "":
+	default:
+		net.Law = linktime.MatchedLaw
+		rep.note("link-time law: %s (%s)", linktime.MatchedLaw, lawLabel(linktime.MatchedLaw))
+	}
+	if _, err := linktime.LawByName(net.Law); err != nil {
+		rep.Problems = append(rep.Problems, engine.InputError("", 0, "law", "%s", engine.ErrorMessage(err)))
+		return
+	}
+	defer scaleOf(net, unit, rep)
 	fileVars := rep.Format != "TNTP"
 	cv := o.CV
 	if cv == 0 && !fileVars {

@@ -28,9 +28,13 @@ type jsonNetwork struct {
 	Nodes       []jsonNode      `json:"nodes"`
 	Links       []jsonLink      `json:"links"`
 	Correlation jsonCorrelation `json:"correlation"`
-	ODs         []string        `json:"ods,omitempty"`
-	StepCap     int             `json:"step_cap,omitempty"`
-	Zones       []string        `json:"zones,omitempty"` // ids of zone centroids (trip ends)
+	// Law is the link-time law (absent: the paper's Gaussian floored at
+	// 0.1 min); TimeUnit the source's unit (times here are in minutes).
+	Law      string   `json:"law,omitempty"`
+	TimeUnit string   `json:"time_unit,omitempty"`
+	ODs      []string `json:"ods,omitempty"`
+	StepCap  int      `json:"step_cap,omitempty"`
+	Zones    []string `json:"zones,omitempty"` // ids of zone centroids (trip ends)
 }
 
 type jsonNode struct {
@@ -58,7 +62,7 @@ type jsonCorrelation struct {
 // WriteJSON writes net in ontime's network format.
 func WriteJSON(w io.Writer, net *engine.Network) error {
 	jn := jsonNetwork{Format: FormatName, Version: FormatVersion, Name: net.Name, Description: net.Description,
-		Coordinates: string(net.Coords), StepCap: net.StepCap, Zones: net.Zones,
+		Coordinates: string(net.Coords), StepCap: net.StepCap, Zones: net.Zones, Law: writtenLaw(net.Law), TimeUnit: net.TimeUnit,
 		Correlation: jsonCorrelation{Model: net.Correlation.Model, Seed: net.Correlation.Seed,
 			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Factors: net.Correlation.Factors, Covariance: net.Correlation.Covariance}}
 	for _, n := range net.Nodes {
@@ -73,6 +77,15 @@ func WriteJSON(w io.Writer, net *engine.Network) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
 	return enc.Encode(jn)
+}
+
+// writtenLaw is the law a file states: always named, so that a network read
+// back (or imported elsewhere) keeps it ("" is the paper's law).
+func writtenLaw(name string) string {
+	if name == "" {
+		return linktime.PaperLaw
+	}
+	return name
 }
 
 // ReadJSON reads a network in ontime's format and validates it; errors name
@@ -97,7 +110,10 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 	if jn.Version != FormatVersion {
 		return nil, bad("version", []any{"version"}, "version %d is not supported (this ontime reads version %d)", jn.Version, FormatVersion)
 	}
-	net := &engine.Network{Name: jn.Name, Description: jn.Description, StepCap: jn.StepCap, Zones: jn.Zones}
+	net := &engine.Network{Name: jn.Name, Description: jn.Description, StepCap: jn.StepCap, Zones: jn.Zones, Law: jn.Law, TimeUnit: jn.TimeUnit}
+	if _, err := linktime.LawByName(jn.Law); err != nil {
+		return nil, bad("law", []any{"law"}, "%s", engine.ErrorMessage(err))
+	}
 	switch engine.CoordKind(jn.Coordinates) {
 	case engine.CoordNone, engine.CoordPlanar, engine.CoordLonLat, engine.CoordLayout:
 		net.Coords = engine.CoordKind(jn.Coordinates)

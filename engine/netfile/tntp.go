@@ -30,7 +30,15 @@ type TNTPNet struct {
 	FirstThruNode int
 	Zones         int // NUMBER OF ZONES: nodes 1..Zones are zone centroids
 	Links         []TNTPLink
+	// Standard is set when the header's column count disagreed with the
+	// rows, which had TNTP's standard ten columns, and the rows were read
+	// in the standard order; HeaderColumns is what the header named.
+	Standard      bool
+	HeaderColumns int
 }
+
+// StandardTNTPColumns is the column order of TNTP _net files.
+var StandardTNTPColumns = []string{"init_node", "term_node", "capacity", "length", "free_flow_time", "b", "power", "speed", "toll", "link_type"}
 
 // ZoneIDs are the ids of the zone centroids (TNTP numbers zones first).
 func (tn *TNTPNet) ZoneIDs() []string {
@@ -132,6 +140,16 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 			return nil, engine.InputError(file, lr.line, "header", "link row before the \"~\" header line")
 		}
 		f := fields(t)
+		if len(net.Links) == 0 && len(probs) == 0 && !net.Standard && len(f) != len(cols) && len(f) == len(StandardTNTPColumns) {
+			// A header comment that disagrees with rows of the standard
+			// width: the rows are right (a fused "…\t1;" last field
+			// is common), so read them in TNTP's order.
+			net.Standard, net.HeaderColumns = true, len(cols)
+			cols = map[string]int{}
+			for i, name := range StandardTNTPColumns {
+				cols[name] = i
+			}
+		}
 		if len(f) != len(cols) {
 			probs = append(probs, engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(cols)))
 			continue

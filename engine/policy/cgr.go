@@ -163,7 +163,7 @@ func (c *CDOT) Act(o *engine.Observation) int {
 	d := c.dot
 	left := d.cap - o.Step
 	return argmaxLink(d.net.Out(o.Node), func(e int) float64 {
-		mean, sd := cond.Sum([]int{e})
-		return d.scorePMF(o.Destination, d.net.Links[e].To, discretize(mean, sd, d.Delta), o.Remaining, left)
+		mean, sd := cond.Latent(e)
+		return d.scorePMF(o.Destination, d.net.Links[e].To, discretize(mean, sd, c.model.Floors[e], d.Delta), o.Remaining, left)
 	})
 }

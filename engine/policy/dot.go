@@ -16,9 +16,10 @@ import (
 //
 // u_d(t) = 1 for t ≥ 0, and for other nodes u_i(t) = max over links (i,j) of
 // Σ_{k≥1} p_ij[k]·u_j(t − kΔ), where p_ij[k] is the probability that the
-// link takes between (k−1)Δ and kΔ (rounded up, which is conservative; mass
-// beyond μ+6σ is dropped). Because every link takes at least the 0.1-minute
-// floor ≥ Δ, k ≥ 1 and one sweep in increasing t is exact. With a step cap
+// link takes between (k−1)Δ and kΔ under the network's link-time law
+// (rounded up, which is conservative; mass beyond m+6s is dropped). A time
+// is rounded up to at least one step, so k ≥ 1 and one sweep in increasing
+// t is exact. With a step cap
 // the value also carries the number of links left, u^h_i(t), with u^0 = 0
 // away from the destination. Correlation is ignored: DOT sees marginals only.
 // One table per destination covers every budget up to the largest asked.
@@ -60,17 +61,18 @@ func NewDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *DOT {
 	d := &DOT{net: net, Delta: delta, cap: net.StepCap, tabs: map[int]*dotTable{}}
 	d.pmf = make([]linkPMF, len(net.Links))
 	for e := range net.Links {
-		d.pmf[e] = discretize(model.Mean[e], model.SD[e], delta)
+		d.pmf[e] = discretize(model.Latent[e], model.SD[e], model.Floors[e], delta)
 	}
 	return d
 }
 
-// discretize bins N(μ, σ²) floored at linktime.Floor: bin k holds
-// P((k−1)Δ < X ≤ kΔ), truncated at μ ± 6σ.
-func discretize(mu, sd, delta float64) linkPMF {
-	floorBin := int(math.Ceil(linktime.Floor/delta - 1e-9))
+// discretize bins the law max(Y, floor), Y ~ N(mu, sd²) (a link's law, or
+// its law conditioned on what was seen): bin k holds P((k−1)Δ < X ≤ kΔ),
+// truncated at mu ± 6 sd, every time at least one step.
+func discretize(mu, sd, floor, delta float64) linkPMF {
+	floorBin := max(1, int(math.Ceil(floor/delta-1e-9)))
 	if sd == 0 {
-		return linkPMF{lo: max(floorBin, int(math.Ceil(mu/delta-1e-9))), p: []float64{1}}
+		return linkPMF{lo: max(floorBin, int(math.Ceil(max(mu, floor)/delta-1e-9))), p: []float64{1}}
 	}
 	lo := max(floorBin, int(math.Ceil((mu-6*sd)/delta)))
 	hi := max(lo, int(math.Ceil((mu+6*sd)/delta)))

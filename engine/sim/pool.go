@@ -16,6 +16,9 @@ const (
 	Train      = "train"
 	Validation = "validation"
 	Test       = "test"
+	// Verify pools are the invariant checker's (ontime verify): disjoint
+	// from every benchmark's, so checking never looks at a test pool.
+	Verify = "verify"
 )
 
 // Seed derives the PCG seed of pool (network, purpose, index). shift is the

@@ -32,7 +32,13 @@ type Spec struct {
 	Factor      [][]float64 `json:"factor,omitempty"` // Σ = F Fᵀ (+ diag(Idio²)); absent for independent links
 	Idio        []float64   `json:"idio,omitempty"`   // the factor model's own deviations; absent for the dense models
 	Floor       float64     `json:"floor"`
-	Correlation string      `json:"correlation"`
+	// Law is the link-time law; under any law but the paper's, the trainer
+	// draws max(LatentMean + F z, Floors) with SD and Factor on the latent
+	// scale (the paper's law: LatentMean = Mean, every floor Floor).
+	Law         string    `json:"law,omitempty"`
+	LatentMean  []float64 `json:"latent_mean,omitempty"`
+	Floors      []float64 `json:"floors,omitempty"`
+	Correlation string    `json:"correlation"`
 	// ODs are the pairs the model covers; ODWeights how often training
 	// draws each; ValidationODs (indices into ODs) and ValidationFactors the
 	// tasks the checkpoint rule validates on.
@@ -86,6 +92,9 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 		Floor: linktime.Floor, Correlation: m.Spec.Model, BudgetLo: o.BudgetLo, BudgetHi: o.BudgetHi,
 		StepCap: sim.StepCap(net, net.StepCap), Seed: o.Seed, ValidationODs: o.ValidationODs,
 		ValidationFactors: o.ValidationFactors, ODWeights: o.ODWeights}
+	if m.Law != linktime.PaperLaw {
+		s.Law, s.LatentMean, s.Floors = m.Law, m.Latent, m.Floors
+	}
 	for _, l := range net.Links {
 		s.Links = append(s.Links, [2]int{l.From, l.To})
 	}

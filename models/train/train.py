@@ -49,7 +49,12 @@ class World:
         # the spatial factor model: each link's own deviation beside the factors
         self.idio = (torch.tensor(spec["idio"], dtype=torch.float32, device=device)
                      if spec.get("idio") else None)
-        self.floor = spec["floor"]
+        # the link-time law: the latent normal's mean and each link's floor
+        # (absent under the paper's law: the stated mean, one floor for all)
+        self.latent = (torch.tensor(spec["latent_mean"], dtype=torch.float32, device=device)
+                       if spec.get("latent_mean") else self.mean)
+        self.floor = (torch.tensor(spec["floors"], dtype=torch.float32, device=device)
+                      if spec.get("floors") else torch.full_like(self.mean, spec["floor"]))
         amask = torch.zeros(self.N, self.E, dtype=torch.bool)
         for i, out in enumerate(spec["out_links"]):
             for e in out:
@@ -83,10 +88,10 @@ class World:
     def sample(self, n, gen):
         z_dim = self.factor.shape[1] if self.factor is not None else self.E
         z = torch.randn(n, z_dim, generator=gen, device=self.dev)
-        x = self.mean + (z @ self.factor.T if self.factor is not None else z * self.sd)
+        x = self.latent + (z @ self.factor.T if self.factor is not None else z * self.sd)
         if self.idio is not None:
             x = x + torch.randn(n, self.E, generator=gen, device=self.dev) * self.idio
-        return x.clamp(min=self.floor)
+        return torch.maximum(x, self.floor)
 
 
 def shuffled(edges, times, gen):

@@ -1,0 +1,151 @@
+package linktime
+
+import (
+	"math"
+	"slices"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// Every link-time law here is one family, a censored normal: a latent
+// Y_e ~ N(m_e, s_e²), jointly Gaussian across links through the correlation
+// model, and the realized time X_e = max(Y_e, f_e). A law says how a link's
+// stated mean μ and standard deviation σ give (m, s, f). So sampling, DOT's
+// link PMFs, conditioning and the trainer's sampler are one implementation
+// (this package and its Law), whatever the law.
+//
+// The names below are what networks store (engine.Network.Law; "" is the
+// paper's law, which every network had before laws could be chosen).
+const (
+	// PaperLaw is the paper's benchmark law: the Gaussian N(μ, σ²) floored
+	// at an absolute 0.1 minute. The stated mean is the realized mean only
+	// where the floor carries no mass (μ ≫ 0.1 min); Sioux Falls, Anaheim
+	// and the five-node example keep it so that published results stay
+	// comparable with the paper's.
+	PaperLaw = engine.PaperLawName
+	// MatchedLaw is the default for every imported network: the floor is a
+	// tenth of the link's own mean, and (m, s) are solved so that the
+	// realized law has exactly the stated mean and standard deviation. It
+	// does not depend on the time unit (scaling every link scales m, s, f).
+	MatchedLaw = "matched-normal"
+)
+
+// RelativeFloor is the matched law's floor as a fraction of each link's
+// mean: no realized time is below a tenth of the link's mean.
+const RelativeFloor = 0.1
+
+// Law is one link-time law, known by name in Laws.
+type Law struct {
+	Name  string
+	Label string // one line for pickers and reports
+	Doc   string // the formula, and where it differs from the paper
+	// latent returns the latent normal's mean and standard deviation and
+	// the floor of a link with stated mean mu and standard deviation sd.
+	latent func(mu, sd float64) (m, s, floor float64)
+}
+
+// Laws lists the link-time laws; the first is the default for imports.
+var Laws = []Law{
+	{Name: MatchedLaw, Label: "normal floored at a tenth of each link's mean, matched to its mean and SD",
+		Doc: "X = max(Y, 0.1·μ) with Y ~ N(m, s²) solved so that E[X] = μ and SD[X] = σ exactly; " +
+			"scale-free (hours, minutes and seconds give the same law); differs from the paper's law only " +
+			"where the paper's floor carries mass (links under about a minute, or σ/μ over 0.3)",
+		latent: matchedLatent},
+	{Name: PaperLaw, Label: "the paper's Gaussian, floored at 0.1 min",
+		Doc: "X = max(Y, 0.1 min) with Y ~ N(μ, σ²): the benchmark law of SEGAC and GPG-HT. Its realized mean " +
+			"exceeds μ where the floor carries mass (a link of mean 0.05 min always takes 0.1)",
+		latent: func(mu, sd float64) (float64, float64, float64) { return mu, sd, Floor }},
+}
+
+// LawByName finds a law; "" is the paper's law.
+func LawByName(name string) (Law, error) {
+	if name == "" {
+		name = PaperLaw
+	}
+	i := slices.IndexFunc(Laws, func(l Law) bool { return l.Name == name })
+	if i < 0 {
+		return Law{}, engine.Errorf(engine.EINVALID, "unknown link-time law %q (%s)", name, LawNames())
+	}
+	return Laws[i], nil
+}
+
+// LawNames lists the laws' names, comma-separated, for help and errors.
+func LawNames() string {
+	s := ""
+	for i, l := range Laws {
+		if i > 0 {
+			s += ", "
+		}
+		s += l.Name
+	}
+	return s
+}
+
+// Latent is the latent normal's mean and standard deviation and the floor
+// of a link with stated mean mu and standard deviation sd under the law.
+func (l Law) Latent(mu, sd float64) (m, s, floor float64) { return l.latent(mu, sd) }
+
+// matchedLatent solves the matched law's latent parameters. With f = 0.1 μ
+// and W = X − f = (Y − f)⁺, a = (m − f)/s:
+//
+//	E[W] = s·g1(a),  g1(a) = φ(a) + a Φ(a)
+//	E[W²] = s²·g2(a), g2(a) = (a² + 1) Φ(a) + a φ(a)
+//
+// so SD[W]/E[W] = √(g2 − g1²)/g1 =: h(a), which falls from ∞ to 0 as a
+// rises; a solves h(a) = σ/(μ − f), then s = (μ − f)/g1(a), m = f + a s.
+// Coefficients of variation up to about 20 (a ≥ −minA) are matched; above
+// that the latent law keeps a = −minA, which still has the stated mean.
+func matchedLatent(mu, sd float64) (float64, float64, float64) {
+	f := RelativeFloor * mu
+	if sd <= 0 || mu <= 0 {
+		return mu, 0, f
+	}
+	if (mu-f)/sd > 8 {
+		return mu, sd, f // the floor is beyond 8σ: it carries no mass worth a change
+	}
+	target := sd / (mu - f)
+	lo, hi := -minA, 40.0
+	if h(lo) < target {
+		hi = lo
+	}
+	for range 200 {
+		if hi-lo < 1e-13 {
+			break
+		}
+		mid := (lo + hi) / 2
+		if h(mid) > target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	a := (lo + hi) / 2
+	s := (mu - f) / g1(a)
+	return f + a*s, s, f
+}
+
+// minA bounds the matched law's standardized distance from the floor.
+const minA = 6.0
+
+func normPDF(x float64) float64 { return math.Exp(-x*x/2) / math.Sqrt(2*math.Pi) }
+func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+func g1(a float64) float64 { return normPDF(a) + a*normCDF(a) }
+func g2(a float64) float64 { return (a*a+1)*normCDF(a) + a*normPDF(a) }
+func h(a float64) float64 {
+	m1 := g1(a)
+	return math.Sqrt(math.Max(g2(a)-m1*m1, 0)) / m1
+}
+
+// CensoredMoments are the mean and standard deviation of max(Y, f) for
+// Y ~ N(m, s²): what a law realizes for a link.
+func CensoredMoments(m, s, f float64) (mean, sd float64) {
+	if s <= 0 {
+		x := math.Max(m, f)
+		return x, 0
+	}
+	a := (m - f) / s
+	mean = f + s*g1(a)
+	v := s*s*g2(a) - (mean-f)*(mean-f)
+	return mean, math.Sqrt(math.Max(v, 0))
+}

@@ -1,0 +1,67 @@
+package verify
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/policy"
+)
+
+// BuiltIn lists the built-in networks as cases: the five-node example with
+// its closed form (the adaptive optimum at T = 106), and the paper's two
+// benchmarks when the data directory has them. They keep the paper's law.
+func BuiltIn(dataDir string, logf func(string, ...any)) []Case {
+	var cases []Case
+	if tb, err := builtin.Load(builtin.Example, ""); err == nil {
+		let := tb.LET(tb.ODs[0].Destination).Time[tb.ODs[0].Origin]
+		f := 106 / let
+		opt := policy.TwoBranchOptimum()
+		cases = append(cases, Case{Name: builtin.Example, Kind: "built-in", Net: tb,
+			Closed: []ClosedForm{
+				{Method: "condrule", Factor: f, P: opt, Why: "the adaptive optimum ½ + [arctan(1.5/√1.75) − arctan(1/√2)]/(2π)"},
+				{Method: "cgr", Factor: f, P: opt, Why: "the adaptive optimum"},
+			}, Note: "the paper's five-node example"})
+	}
+	for _, name := range []string{builtin.Ringtown, "sfn", "anaheim"} {
+		net, err := builtin.Load(name, dataDir)
+		if err != nil {
+			logf("verify: %s skipped: %v", name, err)
+			continue
+		}
+		cases = append(cases, Case{Name: name, Kind: "built-in", Net: net, Note: "built-in (the paper's law)"})
+	}
+	return cases
+}
+
+// SharedFiles are the real TNTP networks of the data directory, imported as
+// a new user would (every default).
+var SharedFiles = []string{
+	"tntp/SiouxFalls_net.tntp",
+	"tntp/Anaheim_net.tntp",
+	"tntp/berlin-mitte-center_net.tntp",
+	"tntp/Winnipeg_net.tntp",
+	"tntp/ChicagoSketch_net.tntp",
+	"tntp/ChicagoRegional_net.tntp",
+}
+
+// Shared imports the data directory's TNTP networks with the defaults.
+func Shared(dataDir string, logf func(string, ...any)) []Case {
+	var cases []Case
+	for _, rel := range SharedFiles {
+		path := filepath.Join(dataDir, rel)
+		if _, err := os.Stat(path); err != nil {
+			logf("verify: %s skipped: not in %s", rel, dataDir)
+			continue
+		}
+		net, err := netfile.OpenFile(path, netfile.ImportOptions{})
+		if err != nil {
+			logf("verify: %s skipped: %v", rel, engine.ErrorMessage(err))
+			continue
+		}
+		cases = append(cases, Case{Name: net.Name, Kind: "shared", Net: net, Note: "imported with every default from " + rel})
+	}
+	return cases
+}
