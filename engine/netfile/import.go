@@ -441,7 +441,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	var closed []string
 	for _, l := range tn.Links {
 		probs = append(probs, t.known(coordFile, r.net.Name, l.Line, "init_node", l.Init, "term_node", l.Term)...)
-		link := engine.Link{From: t.node(l.Init), To: t.node(l.Term)}
+		var link engine.Link // its nodes are added once it is known to be open
 		ls := linkSource{file: r.net.Name, line: l.Line, meanField: "free_flow_time"}
 		link.Mean = l.FFTime
 		if flow != nil {
@@ -461,6 +461,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 			zeros++
 			link.Mean = ZeroTimeMean / unitMinutes(o.TimeUnit)
 		}
+		link.From, link.To = t.node(l.Init), t.node(l.Term)
 		t.net.Links = append(t.net.Links, link)
 		src.links = append(src.links, ls)
 	}
