@@ -79,8 +79,16 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 	get := func(k string) string { return strings.TrimSpace(f.Get(k)) }
 	form := web.ImportForm{Name: get("name"), Mean: get("mean"), CV: get("cv"), Corr: get("corr"), CorrSeed: get("corr_seed"),
 		Strength: get("strength"), Length: get("length"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
-		Coords: get("coords"), Project: get("psd") == "project"}
-	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project}
+		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != ""}
+	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project,
+		Law: form.Law, SkipBadRows: form.SkipBadRows}
+	var err error
+	if o.TimeUnit, err = lab.ParseTimeUnit("time_unit", form.TimeUnit); err != nil {
+		return form, o, err
+	}
+	if err := lab.CheckLaw("law", form.Law); err != nil {
+		return form, o, err
+	}
 	num := func(field, v string, lo, hi float64) (float64, error) {
 		if v == "" {
 			return 0, nil
@@ -91,7 +99,6 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 		}
 		return x, nil
 	}
-	var err error
 	if o.CV, err = num("cv", form.CV, 0, 5); err != nil {
 		return form, o, err
 	}

@@ -346,7 +346,7 @@ func (cfg *Config) provenance() Provenance {
 	pv := Provenance{Version: cfg.Version, Commit: cfg.Commit, DataFiles: cfg.Net.Sources,
 		Correlation: CorrelationInfo{Model: cfg.Model.Spec.Model, Seed: cfg.Model.Spec.Seed,
 			Strength: cfg.Model.Spec.Strength, Length: cfg.Model.Spec.Length, CorrStats: cfg.Model.Stats},
-		FloorMinutes: linktime.Floor, StepCap: cfg.Net.StepCap, BenchSeed: cfg.Seed, Sampled: cfg.Sampled,
+		FloorMinutes: linktime.Floor, Law: nonPaperLaw(cfg.Model.Law), StepCap: cfg.Net.StepCap, BenchSeed: cfg.Seed, Sampled: cfg.Sampled,
 		OnTime: "arrive with total time ≤ budget within the step cap; budget = factor × LET time"}
 	if pv.DataFiles == nil {
 		pv.DataFiles = []engine.SourceFile{}
@@ -463,4 +463,12 @@ func (p *Prepared) Outcomes(ctx context.Context, pools []int) ([][][][]bool, err
 		return nil
 	})
 	return out, err
+}
+
+// nonPaperLaw is the law's name, or "" for the paper's law.
+func nonPaperLaw(name string) string {
+	if name == linktime.PaperLaw {
+		return ""
+	}
+	return name
 }

@@ -48,8 +48,12 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	if pv.Correlation.Model == "random-psd" {
 		fmt.Fprintf(&b, " (seed %d)", pv.Correlation.Seed)
 	}
-	fmt.Fprintf(&b, ": mean |ρ| %.4f, max |ρ| %.4f, rank %d. Benchmark seed %d. Budget = factor × LET time.\n\n",
-		pv.Correlation.MeanAbs, pv.Correlation.MaxAbs, pv.Correlation.Rank, pv.BenchSeed)
+	law := "" // the paper's law, as every report said nothing before laws were named
+	if pv.Law != "" {
+		law = " Link-time law " + pv.Law + "."
+	}
+	fmt.Fprintf(&b, ": mean |ρ| %.4f, max |ρ| %.4f, rank %d.%s Benchmark seed %d. Budget = factor × LET time.\n\n",
+		pv.Correlation.MeanAbs, pv.Correlation.MaxAbs, pv.Correlation.Rank, law, pv.BenchSeed)
 	header(&b, "budget", rep.Methods)
 	for _, bud := range rep.Budgets {
 		row(&b, fmtBudget(bud), mdCells(rep.SummaryRow(bud), true))

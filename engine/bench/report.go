@@ -77,6 +77,9 @@ type Provenance struct {
 	DataFiles      []engine.SourceFile `json:"data_files"`
 	Correlation    CorrelationInfo     `json:"correlation"`
 	FloorMinutes   float64             `json:"floor_minutes"`
+	// Law is the link-time law when it is not the paper's (whose floor is
+	// FloorMinutes); absent in the paper's reports, as before laws existed.
+	Law string `json:"law,omitempty"`
 	StepCap        int                 `json:"step_cap"`
 	OnTime         string              `json:"on_time"`
 	BenchSeed      uint64              `json:"seed"`

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
@@ -124,3 +125,32 @@ var endNames = map[sim.End]string{sim.Arrived: "arrived", sim.OverTime: "over_ti
 
 // EndName names how an episode ended, for the streams.
 func EndName(e sim.End) string { return endNames[e] }
+
+// LawInfo is a link-time law as the import form lists it.
+type LawInfo struct{ Name, Label string }
+
+// Laws lists the link-time laws (linktime.Laws), the default first.
+func Laws() []LawInfo {
+	out := make([]LawInfo, len(linktime.Laws))
+	for i, l := range linktime.Laws {
+		out[i] = LawInfo{l.Name, l.Label}
+	}
+	return out
+}
+
+// DefaultLaw is the law an import gets when none is asked for.
+func DefaultLaw() string { return linktime.MatchedLaw }
+
+// CheckLaw checks a law's name ("" : the default); the error names field.
+func CheckLaw(field, name string) error {
+	if name == "" {
+		return nil
+	}
+	if _, err := linktime.LawByName(name); err != nil {
+		return engine.InputError("", 0, field, "%s", engine.ErrorMessage(err))
+	}
+	return nil
+}
+
+// ParseTimeUnit checks a time unit (s, min or h; "" : minutes).
+func ParseTimeUnit(field, u string) (string, error) { return netfile.ParseTimeUnit(field, u) }

@@ -238,3 +238,28 @@ func TestFactorCache(t *testing.T) {
 		t.Error("another seed read the first seed's factor")
 	}
 }
+
+// BenchmarkModelCached: building a dense model against reading it back
+// from the cache (1,000 links, random-psd); at Winnipeg's 2,836 links the
+// build is about 150 s and the read about a second (docs: the issue note).
+func BenchmarkModelCached(b *testing.B) {
+	net := chain(1000, 2, 0.36, engine.Correlation{Model: "random-psd", Seed: 1})
+	dir := b.TempDir()
+	b.Run("build", func(b *testing.B) {
+		for range b.N {
+			if _, err := New(net); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	if _, err := NewCached(net, dir); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("cached", func(b *testing.B) {
+		for range b.N {
+			if _, err := NewCached(net, dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

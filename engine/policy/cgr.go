@@ -162,7 +162,7 @@ func (c *CDOT) Act(o *engine.Observation) int {
 	cond := conditionOn(c.model, o)
 	d := c.dot
 	left := d.cap - o.Step
-	return argmaxLink(d.net.Out(o.Node), func(e int) float64 {
+	return argmaxLink(d.feasible(o, left), func(e int) float64 {
 		mean, sd := cond.Latent(e)
 		return d.scorePMF(o.Destination, d.net.Links[e].To, discretize(mean, sd, c.model.Floors[e], d.Delta), o.Remaining, left)
 	})
