@@ -72,21 +72,21 @@ type Paired struct {
 
 // Provenance says exactly what produced a report.
 type Provenance struct {
-	Version        string              `json:"version"`
-	Commit         string              `json:"commit"`
-	DataFiles      []engine.SourceFile `json:"data_files"`
-	Correlation    CorrelationInfo     `json:"correlation"`
-	FloorMinutes   float64             `json:"floor_minutes"`
+	Version      string              `json:"version"`
+	Commit       string              `json:"commit"`
+	DataFiles    []engine.SourceFile `json:"data_files"`
+	Correlation  CorrelationInfo     `json:"correlation"`
+	FloorMinutes float64             `json:"floor_minutes"`
 	// Law is the link-time law when it is not the paper's (whose floor is
 	// FloorMinutes); absent in the paper's reports, as before laws existed.
-	Law string `json:"law,omitempty"`
-	StepCap        int                 `json:"step_cap"`
-	OnTime         string              `json:"on_time"`
-	BenchSeed      uint64              `json:"seed"`
-	Sampled        bool                `json:"sampled"`
-	Pools          []PoolInfo          `json:"pools"`
-	Methods        []MethodInfo        `json:"methods"`
-	ElapsedSeconds float64             `json:"elapsed_seconds"`
+	Law            string       `json:"law,omitempty"`
+	StepCap        int          `json:"step_cap"`
+	OnTime         string       `json:"on_time"`
+	BenchSeed      uint64       `json:"seed"`
+	Sampled        bool         `json:"sampled"`
+	Pools          []PoolInfo   `json:"pools"`
+	Methods        []MethodInfo `json:"methods"`
+	ElapsedSeconds float64      `json:"elapsed_seconds"`
 }
 
 // CorrelationInfo is the link-time correlation a report ran under.
