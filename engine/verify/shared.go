@@ -36,8 +36,11 @@ func BuiltIn(dataDir string, logf func(string, ...any)) []Case {
 	return cases
 }
 
-// SharedFiles are the real TNTP networks of the data directory, imported as
-// a new user would (every default).
+// SharedFiles are the networks of the data directory, imported as a new
+// user would (every default): the real TNTP networks and SEGAC's link CSVs
+// (sioux_network.csv's variances are 0.4 × cost, so σ/μ reaches 1 on short
+// links). DRL-Router's Anaheim spreadsheet is the TNTP Anaheim's links and
+// is not read (ontime reads no .xlsx).
 var SharedFiles = []string{
 	"tntp/SiouxFalls_net.tntp",
 	"tntp/Anaheim_net.tntp",
@@ -45,6 +48,9 @@ var SharedFiles = []string{
 	"tntp/Winnipeg_net.tntp",
 	"tntp/ChicagoSketch_net.tntp",
 	"tntp/ChicagoRegional_net.tntp",
+	"segac/SiouxFalls_network.csv",
+	"segac/sioux_network.csv",
+	"segac/simple_network.csv",
 }
 
 // Shared imports the data directory's TNTP networks with the defaults.
