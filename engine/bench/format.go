@@ -58,6 +58,12 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	for _, bud := range rep.Budgets {
 		row(&b, fmtBudget(bud), mdCells(rep.SummaryRow(bud), true))
 	}
+	if v := rep.Violations(); len(v) > 0 {
+		b.WriteString("\n**Invariants broken — these numbers are not findings until explained** (see `ontime verify`):\n\n")
+		for _, x := range v {
+			fmt.Fprintf(&b, "- %s\n", x)
+		}
+	}
 	fmt.Fprintf(&b, "\nMean ± half the 95%% t-interval over pools. **Bold**: the best mean, separated from every other method by paired t-tests (Holm over the row, %g); ≈: the best mean and every method the tests cannot separate from it. Bounds (clairvoyant) are outside every test.\n", Alpha)
 	b.WriteString("\n### Per OD pair\n\n")
 	header(&b, "OD (LET min, links) | budget", rep.Methods)
