@@ -8,7 +8,7 @@ BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)
 
-.PHONY: run test e2e-without-data setup build check bench perf results models screenshots clean
+.PHONY: run test e2e-without-data setup build check bench perf results models screenshots verify clean
 
 setup:
 	@scripts/setup.sh
@@ -50,6 +50,12 @@ perf: build
 # docs/results.md: every method on the benchmarks (needs the data; minutes).
 results: build
 	@scripts/results.sh $(BIN)
+
+# docs/verify.md: the invariant battery on every generated case, built-in
+# and shared network (needs the data; about an hour). A fast subset runs in
+# make test (engine/verify).
+verify: build
+	$(BIN) verify --all --out docs/verify.md
 
 # models/*.onnx: retrain the committed GPG-HT models (PyTorch on the CPU; minutes).
 models: build
