@@ -30,7 +30,7 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	pools := fs.Int("pools", 4, "pools per case")
 	poolSize := fs.Int("pool-size", 500, "realizations per pool")
 	maxODs := fs.Int("max-ods", 3, "OD pairs per case at most")
-	rollout := fs.Bool("rollout", false, "also check rollout ≥ its base (slow; networks up to 1,000 links)")
+	rollout := fs.Bool("rollout", false, "also check rollout ≥ its base (slow; networks up to 300 links)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	out := fs.String("out", "", "write the Markdown report here (docs/verify.md is the committed one)")
 	if err := fs.Parse(args); err != nil {

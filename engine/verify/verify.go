@@ -224,7 +224,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 	checks = append(checks, statedMoments(c.Name, net, model, o)...)
 
 	methods := append(slices.Clone(ownMethods), c.Extra...)
-	if o.Rollout && len(net.Links) <= 1000 {
+	if o.Rollout && len(net.Links) <= RolloutLinkLimit {
 		methods = append(methods, "rollout")
 	}
 	for _, cf := range c.Closed {
@@ -292,6 +292,11 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 	}
 	return checks, nil
 }
+
+// RolloutLinkLimit bounds the networks rollout is checked on: it simulates
+// a continuation per candidate link and draw at every decision, minutes a
+// case on a 224-link grid and far more on trips of 30 links and more.
+const RolloutLinkLimit = 300
 
 // RolloutSamples is rollout's draws a decision here: a quarter of its
 // default on dot, which keeps the check's cost near the others' (the
