@@ -121,6 +121,12 @@ func (m *Manifest) digest() string {
 // openInstance opens a network with a correlation setting and builds its
 // link-time model.
 func openInstance(open Opener, name string, c CorrSpec) (*engine.Network, *linktime.Gaussian, error) {
+	return openInstanceIn(open, name, c, "")
+}
+
+// openInstanceIn is openInstance with a dense model's factor kept in (and
+// read back from) modelCache: a sweep's tasks share one build.
+func openInstanceIn(open Opener, name string, c CorrSpec, modelCache string) (*engine.Network, *linktime.Gaussian, error) {
 	net, err := open(name)
 	if err != nil {
 		return nil, nil, err
@@ -129,7 +135,7 @@ func openInstance(open Opener, name string, c CorrSpec) (*engine.Network, *linkt
 	if err := ov.Apply(net); err != nil {
 		return nil, nil, err
 	}
-	model, err := linktime.New(net)
+	model, err := linktime.NewCached(net, modelCache)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,7 +144,12 @@ func openInstance(open Opener, name string, c CorrSpec) (*engine.Network, *linkt
 
 // Config is the benchmark of an instance, as `ontime bench` would run it.
 func (m *Manifest) Config(inst Instance, open Opener) (bench.Config, error) {
-	net, model, err := openInstance(open, inst.Network, inst.Corr)
+	return m.configIn(inst, open, "")
+}
+
+// configIn is Config with dense models cached in modelCache.
+func (m *Manifest) configIn(inst Instance, open Opener, modelCache string) (bench.Config, error) {
+	net, model, err := openInstanceIn(open, inst.Network, inst.Corr, modelCache)
 	if err != nil {
 		return bench.Config{}, err
 	}

@@ -44,7 +44,8 @@ func (m *Manifest) config(dir string, inst Instance, o Options) (bench.Config, e
 		return bench.Config{}, engine.Errorf(engine.ECONFLICT, "the sweep was planned with ontime %s (commit %s) and this is %s (commit %s): run every task with the same ontime, or plan again",
 			m.Version, m.Commit, o.Version, o.Commit)
 	}
-	cfg, err := m.Config(inst, o.Open)
+	// Dense models are built once for the whole sweep, in its cache.
+	cfg, err := m.configIn(inst, o.Open, filepath.Join(dir, cacheDir))
 	if err != nil {
 		return cfg, fmt.Errorf("%s: %w", inst.Label(), err)
 	}
