@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
 )
@@ -72,6 +73,54 @@ func TestBatteryCatchesPaperFloorOnShortLinks(t *testing.T) {
 	for _, want := range []string{"stated-mean-is-realized", "let-half-at-LET-budget"} {
 		if !failed[want] {
 			t.Errorf("%s not flagged (failed: %v)", want, failed)
+		}
+	}
+}
+
+// The matched law is scale-free: the same network in hours read as minutes
+// and converted to minutes (every time × 60) gives the same decisions on
+// the same draws (the same pool seeds), up to rounding in the last bits.
+func TestUnitInvariance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("in the full test pass")
+	}
+	hours := pick(Generated(false), "hour-units")[0].Net
+	hours.Instance = "unit-invariance" // one pool key for both, so one set of draws
+	minutes := *hours
+	minutes.Links = slices.Clone(hours.Links)
+	for e := range minutes.Links {
+		minutes.Links[e].Mean *= 60
+		minutes.Links[e].Var *= 3600
+	}
+	minutes.Index()
+	o := Options{Pools: 2, PoolSize: 400}.withDefaults()
+	var runs []*run
+	for _, net := range []*engine.Network{hours, &minutes} {
+		model, err := linktime.New(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := evaluate(context.Background(), net, model, net.ODs, []string{"let", "dot", "cdot", "cgr"}, o, 0, o.Pools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	for _, m := range runs[0].methods {
+		same, n := 0, 0
+		for ti := range runs[0].tasks {
+			for p := range runs[0].out[0][ti] {
+				a, b := runs[0].out[runs[0].idx(m)][ti][p], runs[1].out[runs[1].idx(m)][ti][p]
+				for e := range a {
+					n++
+					if a[e] == b[e] {
+						same++
+					}
+				}
+			}
+		}
+		if float64(same) < 0.995*float64(n) {
+			t.Errorf("%s: %d of %d episodes agree between hours and minutes", m, same, n)
 		}
 	}
 }
