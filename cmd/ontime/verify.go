@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -92,5 +91,3 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 }
 
 var errViolations = fmt.Errorf("invariants violated")
-
-var _ = os.Stderr

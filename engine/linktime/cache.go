@@ -19,12 +19,13 @@ import (
 )
 
 // A dense correlation model of a city network takes minutes to build (the
-// eigendecomposition of a links × links matrix: 2,836 links, about three
-// minutes on two cores), and it depends only on the correlation: the link
-// count and seed (random-psd), the links' midpoints (spatial) or the
-// covariance (explicit), and which links have no variance. NewCached keeps
-// each built factor in a cache directory under that key, so a network's
-// model is built once (at import) and read back in a second afterwards.
+// eigendecomposition of a links × links matrix: 2,836 links, about two and a
+// half minutes on two cores). NewCached keeps each built factor in a cache
+// directory under a key of everything it depends on (the network's
+// fingerprint: links, means, variances, correlation and law; and, for the
+// spatial model, the links' midpoints), so a network's model is built once
+// (at import) and read back in a second afterwards, bit for bit the factor
+// New builds.
 
 // NewCached is New with dense factors kept in dir ("" : no cache). A cache
 // file that cannot be read or does not verify is rebuilt and replaced.
@@ -89,7 +90,7 @@ func writeFactor(path string, g *Gaussian) error {
 
 var errStale = errors.New("cached factor does not fit")
 
-// newFromFactor builds the model around a cached unscaled factor.
+// newFromFactor builds the model around a cached factor.
 func newFromFactor(net *engine.Network, path string) (*Gaussian, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -75,6 +75,7 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 	if c.stride == 0 {
 		return c
 	}
+	c.lower = make([]float64, c.stride*c.stride)
 	if m > 0 {
 		a := make([]float64, m*m) // Σ_OO, lower triangle, row-major
 		maxd := 0.0
@@ -97,12 +98,9 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 				break
 			}
 		}
-		c.lower = make([]float64, c.stride*c.stride)
 		for i := range m {
 			copy(c.lower[i*c.stride:i*c.stride+i+1], lower[i*m:i*m+i+1])
 		}
-	} else {
-		c.lower = make([]float64, c.stride*c.stride)
 	}
 	c.cross = make([]float64, c.stride)
 	c.y = make([]float64, c.stride)

@@ -149,3 +149,30 @@ func CensoredMoments(m, s, f float64) (mean, sd float64) {
 	v := s*s*g2(a) - (mean-f)*(mean-f)
 	return mean, math.Sqrt(math.Max(v, 0))
 }
+
+// RawMoments returns the raw moments 0..4 of a link's law max(Y, f),
+// Y ~ N(m, s²) (what FMA sums): f^k P(Y ≤ f) + Σ_j C(k, j) m^(k−j) s^j I_j, where
+// I_j = ∫_a^∞ z^j φ(z) dz, a = (f − m)/s, satisfies I_0 = 1 − Φ(a),
+// I_1 = φ(a), I_j = a^(j−1) φ(a) + (j−1) I_(j−2).
+func RawMoments(m, s, f float64) [5]float64 {
+	if s == 0 {
+		x := math.Max(m, f)
+		return [5]float64{1, x, x * x, x * x * x, x * x * x * x}
+	}
+	a := (f - m) / s
+	pdf, below := normPDF(a), normCDF(a)
+	var in [5]float64
+	in[0], in[1] = 1-below, pdf
+	for j := 2; j < 5; j++ {
+		in[j] = math.Pow(a, float64(j-1))*pdf + float64(j-1)*in[j-2]
+	}
+	binom := [5][5]float64{{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}}
+	var out [5]float64
+	for k := range 5 {
+		out[k] = math.Pow(f, float64(k)) * below
+		for j := 0; j <= k; j++ {
+			out[k] += binom[k][j] * math.Pow(m, float64(k-j)) * math.Pow(s, float64(j)) * in[j]
+		}
+	}
+	return out
+}

@@ -208,29 +208,3 @@ func gaussRaw(mu, sd float64) [5]float64 {
 	v := sd * sd
 	return [5]float64{1, mu, mu*mu + v, mu*mu*mu + 3*mu*v, mu*mu*mu*mu + 6*mu*mu*v + 3*v*v}
 }
-
-// A link's raw moments under its law: a Gaussian's far above the floor, and
-// the censored law's (checked by quadrature) where the floor carries mass.
-func TestCensoredRawMoments(t *testing.T) {
-	got, want := censoredRaw(10, 1, 0.1), gaussRaw(10, 1)
-	for k := range got {
-		if !scalar.EqualWithinRel(got[k], want[k], 1e-9) {
-			t.Errorf("far floor, moment %d: %v, want %v", k, got[k], want[k])
-		}
-	}
-	m, s, f := 1.0, 1.0, 0.5
-	got = censoredRaw(m, s, f)
-	d := distuv.Normal{Mu: m, Sigma: s}
-	for k := range 5 {
-		q := math.Pow(f, float64(k)) * d.CDF(f)
-		const steps = 200000
-		h := 12 * s / steps
-		for i := range steps {
-			y := f + (float64(i)+0.5)*h
-			q += math.Pow(y, float64(k)) * d.Prob(y) * h
-		}
-		if !scalar.EqualWithinRel(got[k], q, 1e-6) {
-			t.Errorf("moment %d: %v, quadrature %v", k, got[k], q)
-		}
-	}
-}
