@@ -49,7 +49,7 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 	}
 	l := lab.New(lab.Options{DataDir: orEnv(nf.data, getenv, "ONTIME_DATA"), StateDir: stateDir(nf.state, getenv)})
 	defer l.Close()
-	net, err := l.LoadNetwork(context.Background(), nf.network)
+	net, err := l.LoadNetworkOrFile(context.Background(), nf.network)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -64,7 +64,7 @@ func runSweep(ctx context.Context, args []string, getenv func(string) string, st
 	dataDir := orEnv(*data, getenv, "ONTIME_DATA")
 	l := lab.New(lab.Options{DataDir: dataDir, StateDir: stateDir(*state, getenv)})
 	defer l.Close()
-	open := func(name string) (*engine.Network, error) { return l.LoadNetwork(ctx, name) }
+	open := func(name string) (*engine.Network, error) { return l.LoadNetworkOrFile(ctx, name) }
 	if len(pos) != 1 {
 		return engine.Errorf(engine.EINVALID, "sweep %s takes one argument (%s)", cmd, map[bool]string{true: "the sweep file", false: "the sweep directory"}[cmd == "plan"])
 	}

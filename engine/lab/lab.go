@@ -109,7 +109,7 @@ func (l *Lab) builtinNetworks() []NetworkInfo {
 // Open loads a built-in or stored network and its link-time model (once).
 func (l *Lab) Open(name string) (*Net, error) {
 	if netfile.LooksLikePath(name) {
-		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (the dashboard opens networks by name)", name)
+		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (the dashboard opens networks by name)", trimForMessage(name))
 	}
 	l.mu.Lock()
 	e, ok := l.nets[name]

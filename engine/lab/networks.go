@@ -19,14 +19,26 @@ import (
 	"github.com/ontime-routing/ontime/engine/store"
 )
 
-// LoadNetwork reads a network without building its link-time model: a
-// built-in by name, a stored network by name, or a network file by path.
-func (l *Lab) LoadNetwork(ctx context.Context, name string) (*engine.Network, error) {
-	switch {
-	case netfile.LooksLikePath(name):
+// LoadNetworkOrFile reads a network by name (LoadNetwork) or, for the
+// command line only, a network file by path. Nothing a dashboard visitor
+// sends reaches it: a name is never opened as a path there.
+func (l *Lab) LoadNetworkOrFile(ctx context.Context, name string) (*engine.Network, error) {
+	if netfile.LooksLikePath(name) {
 		return netfile.OpenFile(name, netfile.ImportOptions{})
-	case builtin.IsBuiltin(name):
+	}
+	return l.LoadNetwork(ctx, name)
+}
+
+// LoadNetwork reads a network by name without building its link-time model:
+// a built-in, or a stored network. A name that looks like a file path is no
+// network's name (names are checked by CheckName): it is never opened.
+func (l *Lab) LoadNetwork(ctx context.Context, name string) (*engine.Network, error) {
+	if builtin.IsBuiltin(name) {
 		return builtin.Load(name, l.opts.DataDir)
+	}
+	if checkName("network", name) != nil {
+		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q: network names are lower-case letters, digits, '-' and '_' (built-ins: %s)",
+			trimForMessage(name), strings.Join(builtin.Names, ", "))
 	}
 	st, err := l.store()
 	if err != nil {
@@ -36,7 +48,7 @@ func (l *Lab) LoadNetwork(ctx context.Context, name string) (*engine.Network, er
 	rec, err := st.Network(ctx, name)
 	if err != nil {
 		if engine.ErrorCode(err) == engine.ENOTFOUND {
-			return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (built-ins: %s; stored: see `ontime networks list`; or give a file path)",
+			return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (built-ins: %s; stored: see `ontime networks list`)",
 				name, strings.Join(builtin.Names, ", "))
 		}
 		return nil, err
@@ -220,6 +232,20 @@ func checkName(what, name string) error {
 		return engine.Errorf(engine.EINVALID, "name %q is longer than 64 characters", name)
 	}
 	return nil
+}
+
+// trimForMessage keeps what a user sent short enough to quote in an error
+// (a 100 kB name must not make a 600 kB page).
+func trimForMessage(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	if len(r) > max {
+		r = r[:max]
+	}
+	return string(r) + "…"
 }
 
 // Save stores an accepted import under name.

@@ -1,6 +1,7 @@
 package netfile_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -13,7 +14,7 @@ import (
 // Fuzz targets for every file format. Each imports the fuzzed files the way
 // `ontime networks add` does and, when the import accepts them, takes the
 // network through what a benchmark does first (the link-time model, the LET
-// trees, a DOT table, one let and one cgr episode): no parser may accept
+// trees, then two episodes of every method solved from the law): no parser may accept
 // what a later stage panics on. Seeds are the formats' own examples; a
 // crasher goes to testdata/fuzz and stays as a regression test.
 //
@@ -42,11 +43,16 @@ func exercise(t *testing.T, files []netfile.File) {
 	pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, 2, 0, nil)
 	r := &sim.Runner{Net: net}
 	res := make([]sim.Result, pool.Size)
-	for _, name := range []string{"let", "dot", "cgr"} {
-		m, err := policy.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
+	for _, m := range policy.Methods {
+		// Every method solved from the law (planners, bounds); learners and
+		// models need training, which a fuzz input cannot wait for.
+		if m.Kind != policy.Planner && m.Kind != policy.Bound {
+			continue
 		}
+		if m.Name == "rollout" && len(net.Links) > 40 {
+			continue // a few hundred continuations a decision
+		}
+		name := m.Name
 		pol, _, err := m.New(env)
 		if err != nil {
 			t.Fatalf("%s on an accepted network: %v", name, err)
@@ -105,4 +111,53 @@ func FuzzImportGeoJSONNodes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		exercise(t, []netfile.File{{Name: "f.csv", Data: []byte("From,To,Cost,Var\n1,2,3,1\n2,3,4,1\n1,3,8,2\n")}, {Name: "f_nodes.geojson", Data: data}})
 	})
+}
+
+// TestImportRefusesWhatTheEngineCannotUse: magnitudes and header counts
+// that once crashed the engine or the process are refused at import, each
+// naming its file, line and field.
+func TestImportRefusesWhatTheEngineCannotUse(t *testing.T) {
+	tntp := func(meta string) []byte {
+		return []byte(meta + "<END OF METADATA>\n~ init_node term_node capacity length free_flow_time b power speed toll link_type ;\n" +
+			"1\t2\t1\t1\t3\t0\t0\t0\t0\t1\t;\n2\t3\t1\t1\t3\t0\t0\t0\t0\t1\t;\n1\t3\t1\t1\t7\t0\t0\t0\t0\t1\t;\n")
+	}
+	for _, tc := range []struct {
+		name  string
+		file  netfile.File
+		field string
+		line  int
+	}{
+		{"huge zone count", netfile.File{Name: "z_net.tntp", Data: tntp("<NUMBER OF ZONES> 100000000000\n")}, "NUMBER OF ZONES", 1},
+		{"negative zones", netfile.File{Name: "z_net.tntp", Data: tntp("<NUMBER OF NODES> 3\n<NUMBER OF ZONES> -1\n")}, "NUMBER OF ZONES", 2},
+		{"more zones than nodes", netfile.File{Name: "z_net.tntp", Data: tntp("<NUMBER OF ZONES> 4\n")}, "NUMBER OF ZONES", 1},
+		{"first thru node not a number", netfile.File{Name: "z_net.tntp", Data: tntp("<FIRST THRU NODE> x\n")}, "FIRST THRU NODE", 1},
+		{"mean 1e308", netfile.File{Name: "m.csv", Data: []byte("From,To,Cost,Var\n1,2,1e308,1\n2,3,1,1\n")}, "Cost", 2},
+		{"variance 1e308", netfile.File{Name: "v.csv", Data: []byte("From,To,Cost,Var\n1,2,1,1\n2,3,1,1e308\n")}, "Var", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := netfile.Import([]netfile.File{tc.file}, netfile.ImportOptions{})
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			var found bool
+			for _, e := range problems(err) {
+				found = found || (e.File == tc.file.Name && e.Line == tc.line && e.Field == tc.field)
+			}
+			if !found {
+				t.Errorf("no problem at %s line %d field %s: %v", tc.file.Name, tc.line, tc.field, err)
+			}
+		})
+	}
+}
+
+func problems(err error) []*engine.Error {
+	var ps engine.Problems
+	if errors.As(err, &ps) {
+		return ps
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return []*engine.Error{e}
+	}
+	return nil
 }

@@ -27,6 +27,7 @@ type TNTPLink struct {
 // TNTPNet is a parsed TNTP _net file.
 type TNTPNet struct {
 	Metadata      map[string]string // "NUMBER OF NODES" → "24", …
+	MetaLines     map[string]int    // the line each metadata key is on
 	FirstThruNode int
 	Zones         int // NUMBER OF ZONES: nodes 1..Zones are zone centroids
 	Links         []TNTPLink
@@ -98,7 +99,7 @@ func parseFloat(file string, line int, field, s string) (float64, error) {
 // tab-separated and ending in ";". Columns are found by header name.
 func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 	lr := newLineReader(r)
-	net := &TNTPNet{Metadata: map[string]string{}}
+	net := &TNTPNet{Metadata: map[string]string{}, MetaLines: map[string]int{}}
 	inMeta := true
 	var cols map[string]int
 	var probs engine.Problems // row problems: every bad row is reported
@@ -119,6 +120,7 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 			if strings.HasPrefix(t, "<") {
 				if k := strings.Index(t, ">"); k > 0 {
 					net.Metadata[t[1:k]] = strings.TrimSpace(t[k+1:])
+					net.MetaLines[t[1:k]] = lr.line
 					continue
 				}
 			}
@@ -183,6 +185,15 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 		if rowOK {
 			net.Links = append(net.Links, l)
 		}
+		// Limits are checked while reading: a file of millions of rows is
+		// refused at its first row over the limit, not after parsing it all.
+		if len(net.Links) > MaxLinks {
+			return nil, engine.InputError(file, lr.line, "row", "more than %d links: ontime takes at most %d", MaxLinks, MaxLinks)
+		}
+		if len(probs) >= maxRowProblems {
+			probs = append(probs, engine.InputError(file, lr.line, "row", "stopped reading after %d bad rows", maxRowProblems))
+			return net, probs
+		}
 	}
 	if err := lr.sc.Err(); err != nil {
 		return nil, &engine.Error{Code: engine.EINVALID, File: file, Message: err.Error(), Err: err}
@@ -201,13 +212,52 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 			return nil, engine.InputError(file, lr.line, "NUMBER OF LINKS", "metadata says %d links, file has %d", n, len(net.Links))
 		}
 	}
-	if v, ok := net.Metadata["FIRST THRU NODE"]; ok {
-		net.FirstThruNode, _ = strconv.Atoi(v)
+	// Header counts are bounded by what the rows hold before anything is
+	// made from them: a file cannot declare a hundred billion zones.
+	nodes, maxID := map[string]bool{}, 0
+	for _, l := range net.Links {
+		nodes[l.Init], nodes[l.Term] = true, true
+		for _, id := range []string{l.Init, l.Term} {
+			if n, err := strconv.Atoi(id); err == nil && n > maxID {
+				maxID = n
+			}
+		}
 	}
-	if v, ok := net.Metadata["NUMBER OF ZONES"]; ok {
-		net.Zones, _ = strconv.Atoi(v)
+	var err error
+	if net.FirstThruNode, err = net.metaInt(file, "FIRST THRU NODE", maxID+1, "the largest node number"); err != nil {
+		return nil, err
+	}
+	if net.Zones, err = net.metaInt(file, "NUMBER OF ZONES", len(nodes), "the number of nodes"); err != nil {
+		return nil, err
+	}
+	for _, z := range net.ZoneIDs() {
+		if !nodes[z] {
+			return nil, engine.InputError(file, net.MetaLines["NUMBER OF ZONES"], "NUMBER OF ZONES",
+				"%d zones (nodes 1 to %d), but node %s has no link", net.Zones, net.Zones, z)
+		}
 	}
 	return net, nil
+}
+
+// maxRowProblems bounds the problems one file reports (and the memory they
+// take): past it, the file is plainly not what the reader expects.
+const maxRowProblems = 1000
+
+// metaInt reads an integer metadata value from 0 to hi (0 when absent);
+// bound says what hi is.
+func (tn *TNTPNet) metaInt(file, key string, hi int, bound string) (int, error) {
+	v, ok := tn.Metadata[key]
+	if !ok || v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil:
+		return 0, engine.InputError(file, tn.MetaLines[key], key, "%q is not a whole number", trunc(v))
+	case n < 0 || n > hi:
+		return 0, engine.InputError(file, tn.MetaLines[key], key, "%d is out of range: give 0 to %d (%s in the file's links)", n, hi, bound)
+	}
+	return n, nil
 }
 
 // FlowRow is one row of a TNTP _flow file: the user-equilibrium volume and

@@ -26,6 +26,12 @@ const (
 	MaxNodes       = 20000
 	MaxLinks       = 50000
 	DenseLinkLimit = linktime.DenseLinkLimit
+	// MaxMean (minutes, about two years) and MaxCV bound a link's law to
+	// what the engine computes with: sums of means stay exact in float64
+	// and DOT's grid finite, and the matched law is solved (and tested) up
+	// to a standard deviation ten times the mean.
+	MaxMean = 1e6
+	MaxCV   = 10
 )
 
 // Check validates a network read from files and lists every problem, each
@@ -60,11 +66,16 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v is not a finite number", from, to, l.Mean))
 		case l.Mean <= 0:
 			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v must be positive", from, to, l.Mean))
+		case l.Mean > MaxMean:
+			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %.4g min is over ontime's limit of %g min (check the time unit)", from, to, l.Mean, float64(MaxMean)))
 		}
-		if math.IsNaN(l.Var) || math.IsInf(l.Var, 0) {
+		switch {
+		case math.IsNaN(l.Var) || math.IsInf(l.Var, 0):
 			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v is not a finite number", from, to, l.Var))
-		} else if l.Var < 0 {
+		case l.Var < 0:
 			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v must be ≥ 0", from, to, l.Var))
+		case l.Mean > 0 && l.Mean <= MaxMean && math.Sqrt(l.Var) > MaxCV*l.Mean:
+			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: standard deviation %.4g is over %d times the mean %.4g (ontime's limit)", from, to, math.Sqrt(l.Var), MaxCV, l.Mean))
 		}
 		if l.From == l.To {
 			probs = append(probs, engine.InputError(s.file, s.line, "From/To", "link %s→%s is a self-loop", from, to))
