@@ -447,6 +447,45 @@ await test("train a policy for your own network: the curve grows, then the model
   assert.equal(await gpght.isDisabled(), false);
 });
 
+// Uploaded text is text on every page: node ids and the description carry
+// markup that would redirect or inject elements if any page inserted it as
+// HTML (the map's tooltips once did).
+await test("an upload's node ids and description are shown as text, never as HTML", async () => {
+  const meta = '<meta http-equiv="refresh" content="0;url=/about?pwned=1">';
+  const bold = '<b class="injected">a</b>';
+  const hostile = {
+    format: "ontime-network", version: 1, name: "hostile", coordinates: "planar",
+    description: `<h1 class="injected">described</h1>${meta}`,
+    nodes: [{ id: bold, x: 0, y: 0 }, { id: meta, x: 1, y: 0 }, { id: "<i class=injected>c</i>", x: 2, y: 1 }],
+    links: [{ from: bold, to: meta, mean: 2, variance: 1 }, { from: meta, to: "<i class=injected>c</i>", mean: 2, variance: 1 },
+      { from: bold, to: "<i class=injected>c</i>", mean: 4.5, variance: 2 }],
+    correlation: { model: "independent" },
+  };
+  await visit("add network", `${base}/networks/add`);
+  await page.setInputFiles('[data-testid="import-files"]', [{ name: "hostile.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(hostile)) }]);
+  await page.click('[data-testid="import-check"]');
+  await ready();
+  assert.equal(await page.locator(".injected").count(), 0, "markup in the preview");
+  await page.fill('[data-testid="import-name"]', "hostile");
+  await page.click('[data-testid="import-save"]');
+  await ready();
+  for (const u of ["/networks/hostile", "/compare?net=hostile", "/live?net=hostile&n=50&m=let", "/"]) {
+    await visit(u, base + u);
+    await page.waitForTimeout(300); // a refresh would have fired
+    assert.ok(!page.url().includes("pwned"), `${u} redirected to ${page.url()}`);
+    assert.equal(await page.locator(".injected").count(), 0, `${u}: uploaded markup became elements`);
+  }
+  await visit("network hostile", `${base}/networks/hostile`);
+  const labels = await page.locator(".leaflet-tooltip").allTextContents();
+  assert.ok(labels.some((t) => t.includes(bold)), `node labels show the id as text: ${labels.join(" | ")}`);
+  const path = page.locator("#map path.leaflet-interactive").first();
+  await path.hover({ force: true });
+  const tips = await page.locator(".leaflet-tooltip").allTextContents();
+  assert.ok(tips.some((t) => /link .*→/.test(t) && t.includes("<")), `link tooltip as text: ${tips.join(" | ")}`);
+  const del = await page.request.post(`${base}/networks/hostile/delete`, { form: { confirm: "hostile" }, headers: { Origin: base } });
+  assert.ok(del.ok(), `delete: ${del.status()}`);
+});
+
 await test("models and about pages", async () => {
   await visit("models", `${base}/models`);
   await shot("models");

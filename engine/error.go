@@ -22,6 +22,8 @@ const (
 	ETOOMANY   = "too_many"  // a bound on concurrent work is reached; try again later
 	EFORBIDDEN = "forbidden" // a change without the server's access token
 	ESTORAGE   = "storage"   // the state directory cannot be written (a full disk); nothing stored was lost
+	ETOOLARGE  = "too_large" // an upload over its size limit
+	EBUSY      = "busy"      // the thing asked for is being prepared (a model being built); ask again shortly
 )
 
 // Error is an application error with a code and a message meant for people.

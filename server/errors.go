@@ -19,6 +19,8 @@ var codes = map[string]int{
 	engine.ETOOMANY:   http.StatusTooManyRequests,
 	engine.EFORBIDDEN: http.StatusForbidden,
 	engine.ESTORAGE:   http.StatusInsufficientStorage,
+	engine.ETOOLARGE:  http.StatusRequestEntityTooLarge,
+	engine.EBUSY:      http.StatusServiceUnavailable,
 }
 
 func status(err error) int {
@@ -57,6 +59,14 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := status(err)
 	if code == http.StatusInternalServerError {
 		s.Log.Error("request failed", "path", r.URL.Path, "err", err)
+	}
+	if code == http.StatusServiceUnavailable {
+		// Being prepared (a model built in the background): ask again, and
+		// a page reloads itself.
+		w.Header().Set("Retry-After", "10")
+		if !wantsJSON(r) && r.Method == http.MethodGet {
+			w.Header().Set("Refresh", "10")
+		}
 	}
 	if wantsJSON(r) {
 		w.Header().Set("Content-Type", "application/json")

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"sync"
@@ -20,12 +21,14 @@ const (
 	DefaultMaxStreamsPerClient = 8
 )
 
-// streamLimit counts open streams in total and per client address.
+// streamLimit counts open streams (or uploads: what) in total and per
+// client address.
 type streamLimit struct {
 	mu        sync.Mutex
 	total     int
 	perClient map[string]int
-	max, per  int // 0: no bound
+	max, per  int    // 0: no bound
+	what      string // "" : streams
 }
 
 // clientOf is the address a request came from, without its port: the key
@@ -44,9 +47,15 @@ func (l *streamLimit) acquire(r *http.Request) (release func(), err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.max > 0 && l.total >= l.max {
+		if l.what != "" {
+			return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is receiving %d %s, its limit: try again in a minute", l.total, l.what)
+		}
 		return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is running %d streams, its limit: try again when one ends", l.total)
 	}
 	if l.per > 0 && l.perClient[client] >= l.per {
+		if l.what != "" {
+			return nil, engine.Errorf(engine.ETOOMANY, "you are sending %d %s at once, the limit for one address: wait for one to finish", l.perClient[client], l.what)
+		}
 		return nil, engine.Errorf(engine.ETOOMANY, "you have %d streams open, the limit for one address: close a comparison or live run first", l.perClient[client])
 	}
 	if l.perClient == nil {
@@ -61,5 +70,40 @@ func (l *streamLimit) acquire(r *http.Request) (release func(), err error) {
 		if l.perClient[client]--; l.perClient[client] == 0 {
 			delete(l.perClient, client)
 		}
+	}, nil
+}
+
+// ReadTimeout bounds how long a request may take to arrive (ontime serve's
+// http.Server); an upload gets UploadReadTime instead, and at most
+// MaxUploadsPerClient of them run at once from one address.
+const (
+	ReadTimeout         = 30 * time.Second
+	UploadReadTime      = 5 * time.Minute
+	MaxUploads          = 8
+	MaxUploadsPerClient = 2
+)
+
+// receiveUpload takes an upload slot for r's client, gives the body
+// UploadReadTime to arrive and reads the multipart form, spooling files
+// past a megabyte to temporary files (not memory). The caller must call
+// done, which frees the slot and removes the temporary files.
+func (s *server) receiveUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (done func(), err error) {
+	release, err := s.uploads.acquire(r)
+	if err != nil {
+		return nil, err
+	}
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(UploadReadTime)) // not every writer supports it (tests)
+	r.Body = http.MaxBytesReader(w, r.Body, maxBytes)
+	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		release()
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, engine.Errorf(engine.ETOOLARGE, "the upload is over %d MB, the limit", maxBytes>>20)
+		}
+		return nil, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB in all): %v", maxBytes>>20, err)
+	}
+	return func() {
+		r.MultipartForm.RemoveAll()
+		release()
 	}, nil
 }

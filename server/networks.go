@@ -28,11 +28,12 @@ func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
 // settings and shows the validation report, the settings and a preview map;
 // nothing is stored until the user saves.
 func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
-	if err := r.ParseMultipartForm(maxUpload); err != nil {
-		s.fail(w, r, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB in all): %v", maxUpload>>20, err))
+	done, err := s.receiveUpload(w, r, maxUpload)
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
+	defer done()
 	form, opts, err := importForm(r.MultipartForm.Value)
 	if err != nil {
 		s.fail(w, r, err)
@@ -53,7 +54,7 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 		}
 		files = append(files, lab.File{Name: fh.Filename, Data: data})
 	}
-	imp, err := s.Lab.Preview(files, opts)
+	imp, err := s.Lab.Preview(r.Context(), clientOf(r), files, opts)
 	v := &web.ImportView{Report: imp.Report}
 	if err == nil {
 		v.Token, v.Name = imp.Token, imp.Name

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"net/http"
 
+	"github.com/ontime-routing/ontime/engine"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
@@ -13,7 +15,13 @@ func (s *server) routes(r chi.Router) {
 	// No RealIP: it trusts X-Forwarded-For from anyone (spoofable). Changes
 	// (POST) from another origin are refused: any web page could otherwise
 	// start jobs or delete networks on a dashboard its visitor can reach.
-	r.Use(middleware.RequestID, middleware.Recoverer, securityHeaders, http.NewCrossOriginProtection().Handler, s.requireToken)
+	// Scripts and the CLI (no Origin, no Sec-Fetch-Site) may change things;
+	// with a class token they need it (docs/security.md).
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "a change from another site's page is refused (Origin %q): use this dashboard's own pages, or a script without an Origin header", trimForMessage(r.Header.Get("Origin"))))
+	}))
+	r.Use(middleware.RequestID, middleware.Recoverer, s.checkHost, securityHeaders, cop.Handler, s.requireToken, middleware.GetHead)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	// The bundle is served compressed (gzip or deflate as the browser asks):
 	// 124 KiB a page to save uncompressed.

@@ -29,12 +29,17 @@ type Deps struct {
 	MaxStreams, MaxStreamsPerClient int
 	// Token, when set, is needed for every change (see requireToken).
 	Token string
+	// Hosts are the names besides IP addresses and localhost that requests
+	// may be addressed to (checkHost); nil: any (tests). ontime serve sets
+	// it from --host.
+	Hosts []string
 }
 
 type server struct {
 	Deps
 	maps    *mapCache
 	streams *streamLimit
+	uploads *streamLimit
 }
 
 // NewServer returns the dashboard's handler.
@@ -43,6 +48,7 @@ func NewServer(d Deps) http.Handler {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &server{Deps: d, maps: &mapCache{}, streams: &streamLimit{max: orDefault(d.MaxStreams, DefaultMaxStreams), per: orDefault(d.MaxStreamsPerClient, DefaultMaxStreamsPerClient)}}
+	s.uploads = &streamLimit{max: MaxUploads, per: MaxUploadsPerClient, what: "uploads"}
 	r := chi.NewRouter()
 	s.routes(r)
 	return r

@@ -195,11 +195,12 @@ const maxModelUpload = 64 << 20
 // handleUploadModel accepts an ONNX policy for a network after checking it
 // (lab.AddUserModel) and returns to the models page.
 func (s *server) handleUploadModel(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxModelUpload+1<<20)
-	if err := r.ParseMultipartForm(maxModelUpload); err != nil {
-		s.fail(w, r, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB): %v", maxModelUpload>>20, err))
+	done, err := s.receiveUpload(w, r, maxModelUpload+1<<20)
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
+	defer done()
 	n, err := s.network(r.Form)
 	if err != nil {
 		s.fail(w, r, err)

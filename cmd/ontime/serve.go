@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/ontime-routing/ontime/assets"
@@ -38,6 +39,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	maxJobs := fs.Int("max-jobs", jobs.DefaultMaxActive, "background jobs queued or running at once, in total (-1: no bound)")
 	jobsPerClient := fs.Int("max-jobs-per-client", jobs.DefaultMaxPerOwner, "jobs queued or running at once for one client address (-1: no bound)")
 	token := fs.String("token", "", "access token for a class server: changes (uploads, jobs, deletions) need it, viewing does not (default $ONTIME_TOKEN); hand out http://HOST/?token=TOKEN")
+	hosts := fs.String("host", "", "comma-separated names the dashboard is reached by besides its IP addresses and localhost (a public or LAN name); requests for any other name are refused")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -71,12 +73,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	h := server.NewServer(server.Deps{Lab: l, Log: log, Version: version + " (" + buildCommit() + ")", Assets: assets.FS, StepDelay: *delay,
-		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient, Token: orEnv(*token, getenv, "ONTIME_TOKEN")})
+		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient, Token: orEnv(*token, getenv, "ONTIME_TOKEN"),
+		Hosts: hostList(*hosts)})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// A request has ReadTimeout to arrive whole (uploads extend their own
+	// deadline: server.UploadReadTime); an idle keep-alive connection is
+	// closed after IdleTimeout. No write timeout: streams and big pages
+	// end with their request's context instead.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: server.ReadTimeout, IdleTimeout: 2 * time.Minute}
 	fmt.Fprintf(stdout, "ontime dashboard on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if *warm {
 		go func() {
@@ -98,4 +105,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	return nil
+}
+
+// hostList reads --host: lower-case names, never nil (an empty list still
+// turns the host check on).
+func hostList(s string) []string {
+	out := []string{}
+	for _, h := range strings.Split(s, ",") {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
 }

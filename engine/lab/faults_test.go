@@ -2,11 +2,14 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/train"
@@ -89,4 +92,61 @@ func saveGrid(t *testing.T, l *Lab) *Net {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// A stored network whose dense model takes long to build does not hold the
+// requests for it: the first Open starts the build in the background and
+// says so (EBUSY) at once, as does every Open until it is ready; then the
+// network opens, built once.
+func TestSlowModelBuildsInTheBackground(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1,088-link dense model")
+	}
+	var csv strings.Builder
+	csv.WriteString("From,To,Cost,Var\n")
+	const w = 17
+	id := func(x, y int) int { return y*w + x + 1 }
+	for y := range w {
+		for x := range w {
+			if x+1 < w {
+				fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", id(x, y), id(x+1, y), 1+(x+y)%3, id(x+1, y), id(x, y), 1+(x*y)%3)
+			}
+			if y+1 < w {
+				fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", id(x, y), id(x, y+1), 1+(x+2*y)%3, id(x, y+1), id(x, y), 2)
+			}
+		}
+	}
+	l := New(Options{StateDir: t.TempDir(), CacheDir: t.TempDir()})
+	defer l.Close()
+	imp, err := l.ReadImport([]netfile.File{{Name: "big.csv", Data: []byte(csv.String())}}, netfile.ImportOptions{ODs: []string{fmt.Sprintf("1-%d", w*w)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !SlowModel(imp.Net) {
+		t.Fatalf("%d links, %s: not a slow model", len(imp.Net.Links), imp.Net.Correlation.Model)
+	}
+	if err := l.Save(context.Background(), imp, "big"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		t0 := time.Now()
+		_, err := l.Open("big")
+		if engine.ErrorCode(err) != engine.EBUSY || time.Since(t0) > time.Second {
+			t.Fatalf("open %d: %v after %v, want EBUSY at once", i, err, time.Since(t0))
+		}
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		n, err := l.Open("big")
+		if err == nil {
+			if len(n.Net.Links) != len(imp.Net.Links) {
+				t.Fatal("a different network")
+			}
+			break
+		}
+		if engine.ErrorCode(err) != engine.EBUSY || time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
@@ -61,18 +62,23 @@ type Lab struct {
 	storeOnce sync.Once
 	st        *store.Store
 	stErr     error
+
+	accepting chan struct{} // one uploaded model tried at a time
 }
 
 type netEntry struct {
-	once sync.Once
-	net  *Net
-	err  error
+	once    sync.Once
+	done    chan struct{} // closed when net or err is set
+	started time.Time
+	links   int
+	net     *Net
+	err     error
 }
 
 // New returns a lab; nothing is loaded until asked for.
 func New(o Options) *Lab {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel}
+	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel, accepting: make(chan struct{}, 1)}
 }
 
 // NetworkInfo says whether a network can be opened, and why not.
@@ -107,6 +113,10 @@ func (l *Lab) builtinNetworks() []NetworkInfo {
 }
 
 // Open loads a built-in or stored network and its link-time model (once).
+// A model that takes long to build (a dense correlation over a thousand
+// links, not yet cached) is built in the background, once: until it is
+// ready, Open says so (EBUSY) at once instead of holding every request for
+// that network.
 func (l *Lab) Open(name string) (*Net, error) {
 	if netfile.LooksLikePath(name) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (the dashboard opens networks by name)", trimForMessage(name))
@@ -114,33 +124,58 @@ func (l *Lab) Open(name string) (*Net, error) {
 	l.mu.Lock()
 	e, ok := l.nets[name]
 	if !ok {
-		e = &netEntry{}
+		e = &netEntry{done: make(chan struct{}), started: time.Now()}
 		l.nets[name] = e
 	}
 	l.mu.Unlock()
 	e.once.Do(func() {
 		net, err := l.LoadNetwork(context.Background(), name)
 		if err != nil {
-			e.err = err
+			l.opened(name, e, nil, err)
 			return
 		}
-		model, err := l.BuildModel(net)
-		if err != nil {
-			e.err = err
+		e.links = len(net.Links)
+		if SlowModel(net) && !linktime.Cached(net, l.opts.CacheDir) {
+			l.logf("building the link-time model of %s (%d links) in the background", name, len(net.Links))
+			go l.openWith(name, e, net)
 			return
 		}
-		n := newNet(net, model, l.opts, l.modelsDirFor(name))
-		n.uploaded = func() []UserModel { return l.UserModels(n) }
-		n.env.UserModel = n.userModel
-		e.net = n
+		l.openWith(name, e, net)
 	})
-	if e.err != nil {
-		// A network whose files are missing now may be fetched later.
+	select {
+	case <-e.done:
+		return e.net, e.err
+	default:
+		return nil, engine.Errorf(engine.EBUSY, "the link-time model of %s (%d links, a dense correlation) is being built, once, for everyone: %s so far; this page tries again by itself",
+			name, e.links, time.Since(e.started).Round(time.Second))
+	}
+}
+
+// openWith builds net's model and methods and finishes e.
+func (l *Lab) openWith(name string, e *netEntry, net *engine.Network) {
+	model, err := l.BuildModel(net)
+	if err != nil {
+		l.opened(name, e, nil, err)
+		return
+	}
+	n := newNet(net, model, l.opts, l.modelsDirFor(name))
+	n.uploaded = func() []UserModel { return l.UserModels(n) }
+	n.env.UserModel = n.userModel
+	l.opened(name, e, n, nil)
+}
+
+// opened records how opening ended; a network that failed is forgotten
+// (its files may be fetched later).
+func (l *Lab) opened(name string, e *netEntry, n *Net, err error) {
+	e.net, e.err = n, err
+	close(e.done)
+	if err != nil {
 		l.mu.Lock()
-		delete(l.nets, name)
+		if l.nets[name] == e {
+			delete(l.nets, name)
+		}
 		l.mu.Unlock()
 	}
-	return e.net, e.err
 }
 
 // modelsDirFor is where a network's GPG-HT model lives: the built-ins'

@@ -68,6 +68,14 @@ func (l *Lab) store() (*store.Store, error) {
 			return
 		}
 		l.st, l.stErr = store.Open(l.opts.StateDir)
+		if l.stErr == nil {
+			// Uploads tried when the last process ended (killed, or the
+			// disk full) left their temporary files: nothing lists them.
+			left, _ := filepath.Glob(filepath.Join(l.st.Dir, "models", "user", "*", ".upload-*"))
+			for _, f := range left {
+				os.Remove(f)
+			}
+		}
 	})
 	return l.st, l.stErr
 }
@@ -136,17 +144,26 @@ type Import struct {
 	Report  *netfile.ImportReport
 	Options netfile.ImportOptions
 	made    time.Time
+	owner   string // the client that previewed it
 }
 
-// pending keeps dashboard previews for a while, a few at a time.
+// pending keeps dashboard previews for a while, a few per client.
 type pending struct {
 	mu    sync.Mutex
 	items map[string]*Import
+	work  chan struct{} // a slot per import being read at once
 }
 
+// Bounds on previews: each client keeps its newest maxPendingPerClient,
+// the dashboard at most maxPending in all (then new ones are refused, not
+// others' dropped), and maxImportsAtOnce are read at the same time.
+// MaxPreviewLinks bounds the explicit covariance a preview checks.
 const (
-	previewTTL = 30 * time.Minute
-	maxPending = 8
+	previewTTL          = 30 * time.Minute
+	maxPending          = 64
+	maxPendingPerClient = 4
+	maxImportsAtOnce    = 2
+	MaxPreviewLinks     = 1000
 )
 
 // ReadImport reads and validates files into a network (nothing is stored).
@@ -165,34 +182,56 @@ func (l *Lab) ReadImport(files []netfile.File, o netfile.ImportOptions) (*Import
 	return imp, nil
 }
 
-// Preview reads files as ReadImport does and keeps an accepted network for
-// previewPTL under a token, for the dashboard's "save" step.
-func (l *Lab) Preview(files []netfile.File, o netfile.ImportOptions) (*Import, error) {
+// Preview reads files as ReadImport does, for a dashboard visitor (owner:
+// their address), and keeps an accepted network for previewTTL under a
+// token, for the "save" step. At most maxImportsAtOnce are read at once;
+// a request that waits for its turn gives up when ctx ends.
+func (l *Lab) Preview(ctx context.Context, owner string, files []netfile.File, o netfile.ImportOptions) (*Import, error) {
+	l.pend.mu.Lock()
+	if l.pend.work == nil {
+		l.pend.work = make(chan struct{}, maxImportsAtOnce)
+	}
+	work := l.pend.work
+	l.pend.mu.Unlock()
+	select {
+	case work <- struct{}{}:
+		defer func() { <-work }()
+	case <-ctx.Done():
+		return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is reading other uploads; this one gave up waiting (%v)", ctx.Err())
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	o.MaxExplicitLinks = MaxPreviewLinks
 	imp, err := l.ReadImport(files, o)
 	if err != nil {
 		return imp, err
 	}
 	b := make([]byte, 12)
 	rand.Read(b)
-	imp.Token, imp.made = hex.EncodeToString(b), time.Now()
+	imp.Token, imp.made, imp.owner = hex.EncodeToString(b), time.Now(), owner
 	l.pend.mu.Lock()
 	defer l.pend.mu.Unlock()
 	if l.pend.items == nil {
 		l.pend.items = map[string]*Import{}
 	}
+	mine := 0
+	var oldest string
 	for k, p := range l.pend.items {
-		if time.Since(p.made) > previewTTL {
+		switch {
+		case time.Since(p.made) > previewTTL:
 			delete(l.pend.items, k)
-		}
-	}
-	for len(l.pend.items) >= maxPending { // drop the oldest
-		var oldest string
-		for k, p := range l.pend.items {
+		case p.owner == owner:
+			mine++
 			if oldest == "" || p.made.Before(l.pend.items[oldest].made) {
 				oldest = k
 			}
 		}
-		delete(l.pend.items, oldest)
+	}
+	if mine >= maxPendingPerClient {
+		delete(l.pend.items, oldest) // the client's own oldest preview
+	} else if len(l.pend.items) >= maxPending {
+		return nil, engine.Errorf(engine.ETOOMANY, "the dashboard holds %d previews not yet saved, its limit: try again in a few minutes", len(l.pend.items))
 	}
 	l.pend.items[imp.Token] = imp
 	return imp, nil

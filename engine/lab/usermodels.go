@@ -103,7 +103,7 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 		return UserModel{}, err
 	}
 	defer os.Remove(tmp)
-	check, err := tryModel(n, tmp)
+	check, err := l.tryModel(ctx, n, tmp)
 	if err != nil {
 		return UserModel{}, engine.Errorf(engine.EINVALID, "%s: %v", file, err)
 	}
@@ -121,10 +121,24 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 	return m, nil
 }
 
+// AcceptTime bounds the trial run of an uploaded model; uploads are tried
+// one at a time.
+const AcceptTime = 30 * time.Second
+
 // tryModel runs a model greedily on the first validation realizations of
-// each benchmark pair at budget factor 1 and says what it scored.
-func tryModel(n *Net, path string) (string, error) {
-	p, err := policy.NewONNXPolicy(n.Net, path, policy.ONNXOptions{}, n.ortOptions()...)
+// each benchmark pair at budget factor 1 and says what it scored. It stops
+// when ctx ends (the uploader left) or after AcceptTime: ONNX Runtime's
+// terminate flag interrupts even a graph that never ends.
+func (l *Lab) tryModel(ctx context.Context, n *Net, path string) (string, error) {
+	select {
+	case l.accepting <- struct{}{}:
+		defer func() { <-l.accepting }()
+	case <-ctx.Done():
+		return "", engine.Errorf(engine.ETOOMANY, "another model upload is being tried; this one gave up waiting")
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, AcceptTime, fmt.Errorf("the trial run took longer than %v, the limit", AcceptTime))
+	defer cancel()
+	p, err := policy.NewONNXPolicy(n.Net, path, policy.ONNXOptions{}, append(n.ortOptions(), ort.WithContext(ctx))...)
 	if err != nil {
 		return "", err
 	}

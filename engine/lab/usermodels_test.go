@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/internal/testenv"
@@ -75,5 +76,38 @@ func TestUserModels(t *testing.T) {
 	}
 	if err := l.DeleteUserModel(n, "mine"); err != nil || offered("user:mine") {
 		t.Errorf("delete: %v", err)
+	}
+}
+
+// An uploaded graph that never ends (an unbounded Loop, the policy
+// interface outside) is stopped when its uploader leaves, and leaves no
+// file behind; so is one past AcceptTime (the same terminate flag).
+func TestUploadedModelThatNeverEndsIsStopped(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	loop, err := os.ReadFile(filepath.Join("..", "..", "models", "testdata", "loop.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(Options{StateDir: t.TempDir()})
+	defer l.Close()
+	n, err := l.Open(Example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	t0 := time.Now()
+	_, err = l.AddUserModel(ctx, n, "loop", "loop.onnx", loop)
+	if err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Fatalf("a never-ending model: %v", err)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("stopped %v after the uploader left", d-time.Second)
+	}
+	left, _ := filepath.Glob(filepath.Join(l.stateModels(), "user", "*", "*"))
+	if len(left) != 0 || len(l.UserModels(n)) != 0 {
+		t.Errorf("left behind: %v %v", left, l.UserModels(n))
 	}
 }

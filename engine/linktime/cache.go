@@ -47,6 +47,20 @@ func NewCached(net *engine.Network, dir string) (*Gaussian, error) {
 	return g, nil
 }
 
+// Cached reports whether NewCached would read net's dense factor from dir
+// rather than build it (a file is there; it is verified when read).
+func Cached(net *engine.Network, dir string) bool {
+	key, dense := factorKey(net)
+	if !dense {
+		return true // nothing slow to build
+	}
+	if dir == "" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, "linktime", key+".factor"))
+	return err == nil
+}
+
 // factorKey names what a dense model's factor and |ρ| summary depend on;
 // dense is false for the models that build in no time.
 func factorKey(net *engine.Network) (string, bool) {

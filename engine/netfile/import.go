@@ -63,6 +63,10 @@ type ImportOptions struct {
 	// SkipBadRows drops rows of the link file that do not parse, naming
 	// each in the report, instead of refusing the file.
 	SkipBadRows bool
+	// MaxExplicitLinks bounds the links of an explicit covariance this
+	// import checks (an eigen decomposition: minutes at 4,000 links, and
+	// not interruptible); 0: DenseLinkLimit. The dashboard sets it lower.
+	MaxExplicitLinks int `json:"-"`
 }
 
 // ImportReport says what an import read, assumed and found wrong.

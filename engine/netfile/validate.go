@@ -32,6 +32,10 @@ const (
 	// to a standard deviation ten times the mean.
 	MaxMean = 1e6
 	MaxCV   = 10
+	// MaxIDLength and MaxDescription bound the text a file carries into
+	// every page that shows it.
+	MaxIDLength    = 200
+	MaxDescription = 4000
 )
 
 // Check validates a network read from files and lists every problem, each
@@ -56,6 +60,17 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	}
 	if len(net.Links) == 0 {
 		probs = append(probs, engine.Errorf(engine.EINVALID, "the network has no links"))
+	}
+	if n := len([]rune(net.Description)); n > MaxDescription {
+		probs = append(probs, engine.InputError(src.file(), 0, "description", "%d characters: at most %d", n, MaxDescription))
+	}
+	for i, n := range net.Nodes {
+		if len(n.ID) > MaxIDLength {
+			probs = append(probs, engine.InputError(src.file(), 0, fmt.Sprintf("nodes[%d].id", i), "node id %q is %d bytes long: at most %d", trunc(n.ID), len(n.ID), MaxIDLength))
+		}
+		if len(probs) > maxRowProblems {
+			break
+		}
 	}
 	seen := make(map[[2]int]int, len(net.Links))
 	for e, l := range net.Links {
@@ -106,6 +121,9 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	}
 	if c.Model == linktime.SpatialFactor && (c.Factors < 0 || c.Factors > linktime.MaxFactors) {
 		probs = append(probs, engine.InputError("correlation", 0, "factors", "must be 1 to %d (0: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors))
+	}
+	if c.Model == "explicit" && o.MaxExplicitLinks > 0 && len(net.Links) > o.MaxExplicitLinks {
+		probs = append(probs, engine.InputError(src.file(), 0, "correlation.covariance", "an explicit covariance over %d links is imported on the command line only (`ontime networks add`): checking it takes minutes; this network has %d links", o.MaxExplicitLinks, len(net.Links)))
 	}
 	if c.Model == "explicit" && len(probs) == 0 {
 		probs = append(probs, checkCovariance(net, src.file(), o.PSDProject)...)

@@ -5,6 +5,7 @@
 package ort
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -38,6 +39,7 @@ type Session interface {
 }
 
 type options struct {
+	ctx     context.Context
 	library string
 	cuda    bool
 	device  int
@@ -57,6 +59,13 @@ func WithCUDA(device int) Option { return func(o *options) { o.cuda, o.device = 
 
 // WithThreads sets ONNX Runtime's intra-op threads (default 1).
 func WithThreads(n int) Option { return func(o *options) { o.threads = n } }
+
+// WithContext ties a session's runs to ctx: when ctx ends, a run in
+// progress is terminated (ONNX Runtime's terminate flag, checked between
+// operators and in every Loop iteration) and later runs fail at once. An
+// uploaded model is accepted under a deadline this way: a graph that loops
+// forever cannot pin a core.
+func WithContext(ctx context.Context) Option { return func(o *options) { o.ctx = ctx } }
 
 // WithLog sets where the CUDA fallback line goes.
 func WithLog(logf func(format string, args ...any)) Option { return func(o *options) { o.logf = logf } }

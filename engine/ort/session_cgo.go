@@ -3,6 +3,7 @@
 package ort
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -38,6 +39,10 @@ func initEnv(lib string) error {
 type session struct {
 	s      *onnx.DynamicAdvancedSession
 	device string
+	// ro terminates runs when ctx ends (WithContext); stop ends its watcher.
+	ro   *onnx.RunOptions
+	ctx  context.Context
+	stop chan struct{}
 }
 
 var inputNames = []string{"edges", "times", "pad", "cur", "dest", "budget", "step", "amask"}
@@ -90,23 +95,57 @@ func Open(model string, opts ...Option) (Session, error) {
 		}
 		return onnx.NewDynamicAdvancedSession(model, inputNames, outputNames, so)
 	}
+	var sess *session
 	if o.cuda {
 		s, err := build(true)
 		if err == nil {
-			return &session{s: s, device: "cuda"}, nil
+			sess = &session{s: s, device: "cuda"}
+		} else {
+			o.logf("ort: CUDA execution provider unavailable (%v); running %s on the CPU", err, model)
 		}
-		o.logf("ort: CUDA execution provider unavailable (%v); running %s on the CPU", err, model)
 	}
-	s, err := build(false)
+	if sess == nil {
+		s, err := build(false)
+		if err != nil {
+			return nil, fmt.Errorf("opening model %s: %w", model, err)
+		}
+		sess = &session{s: s, device: "cpu"}
+	}
+	if o.ctx != nil {
+		if err := sess.watch(o.ctx); err != nil {
+			sess.s.Destroy()
+			return nil, err
+		}
+	}
+	return sess, nil
+}
+
+// watch terminates the session's runs when ctx ends.
+func (s *session) watch(ctx context.Context) error {
+	ro, err := onnx.NewRunOptions()
 	if err != nil {
-		return nil, fmt.Errorf("opening model %s: %w", model, err)
+		return err
 	}
-	return &session{s: s, device: "cpu"}, nil
+	s.ro, s.ctx, s.stop = ro, ctx, make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			ro.Terminate()
+		case <-s.stop:
+		}
+	}()
+	return nil
 }
 
 func (s *session) Device() string { return s.device }
 
-func (s *session) Close() error { return s.s.Destroy() }
+func (s *session) Close() error {
+	if s.ro != nil {
+		close(s.stop)
+		defer s.ro.Destroy()
+	}
+	return s.s.Destroy()
+}
 
 // Run feeds one batch and copies the outputs out of ONNX Runtime's memory.
 func (s *session) Run(b *Batch) (*Output, error) {
@@ -141,7 +180,17 @@ func (s *session) Run(b *Batch) (*Output, error) {
 		}
 	}
 	outs := []onnx.Value{nil, nil}
-	if err := s.s.Run(vals, outs); err != nil {
+	if s.ro != nil {
+		if err := s.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("stopped: %w", context.Cause(s.ctx))
+		}
+		if err := s.s.RunWithOptions(vals, outs, s.ro); err != nil {
+			if s.ctx.Err() != nil {
+				return nil, fmt.Errorf("stopped: %w", context.Cause(s.ctx))
+			}
+			return nil, err
+		}
+	} else if err := s.s.Run(vals, outs); err != nil {
 		return nil, err
 	}
 	defer outs[0].Destroy()

@@ -4,6 +4,7 @@
 // index, so the cost of a mouse move does not grow with the network.
 import L from "leaflet";
 import { pickByKeyboard } from "./mapkeys.js";
+import { escapeHTML } from "./util.js";
 
 // BIG_LINKS is where the map switches from one SVG path per link (hover
 // and click handlers on each) to this renderer.
@@ -111,7 +112,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
       }
       const l = E[best];
       hi.setLatLngs(seg(l)).addTo(map);
-      tip.setLatLng(p).setContent(`link ${l.id}: ${N[l.from].id} → ${N[l.to].id}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
+      tip.setLatLng(p).setContent(`link ${escapeHTML(l.id)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
       if (!map.hasLayer(tip)) tip.addTo(map);
     });
   });
@@ -130,7 +131,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
     const cursor = L.circleMarker([0, 0], { renderer, radius: 7, color: "#08306b", weight: 3, fill: false, interactive: false });
     cursor.bindTooltip("", { direction: "top", permanent: true });
     pickByKeyboard(el, map, net, onNodeClick, {
-      show: (i) => cursor.setLatLng(ll(N[i])).setTooltipContent(`node ${N[i].id}`).addTo(map),
+      show: (i) => cursor.setLatLng(ll(N[i])).setTooltipContent(`node ${escapeHTML(N[i].id)}`).addTo(map),
       hide: () => cursor.remove(),
     });
   }
@@ -144,7 +145,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
     }
     if (kind === "none") return;
     const m = L.circleMarker(ll(N[i]), { renderer, radius: 6, color: "#333", weight: 1, fillColor: kind === "origin" ? "#1a9850" : "#d73027", fillOpacity: 1 });
-    m.bindTooltip(`node ${N[i].id}`, { direction: "top" });
+    m.bindTooltip(`node ${escapeHTML(N[i].id)}`, { direction: "top" });
     marks.set(i, m.addTo(map));
   }
 

@@ -2,7 +2,7 @@
 // offline). Nodes and links come from /api/networks/NAME in the drawing
 // frame (metres for lon/lat networks); y is north.
 import L from "leaflet";
-import { getJSON } from "./util.js";
+import { escapeHTML, getJSON } from "./util.js";
 import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
 import { pickByKeyboard } from "./mapkeys.js";
 
@@ -40,8 +40,9 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
   };
   const links = net.links.map((l) => {
     const line = L.polyline(seg(l), { weight: 3, color: "#9ecae1", opacity: 0.9 });
-    const a = net.nodes[l.from].id, b = net.nodes[l.to].id;
-    line.bindTooltip(`link ${l.id}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true });
+    // Ids are the user's text: Leaflet renders a tooltip string as HTML.
+    const a = escapeHTML(net.nodes[l.from].id), b = escapeHTML(net.nodes[l.to].id);
+    line.bindTooltip(`link ${escapeHTML(l.id)}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true });
     line.on("mouseover", () => line.setStyle({ weight: 6 }));
     line.on("mouseout", () => line.setStyle({ weight: 3 }));
     return line.addTo(map);
@@ -52,7 +53,7 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
     // Small networks carry their node ids on the map (teaching); large ones
     // show them on hover.
     const small = net.nodes.length <= 30;
-    m.bindTooltip(small ? n.id : `node ${n.id}`, small ? { permanent: true, direction: "center", className: "node-label" } : { direction: "top" });
+    m.bindTooltip(small ? escapeHTML(n.id) : `node ${escapeHTML(n.id)}`, small ? { permanent: true, direction: "center", className: "node-label" } : { direction: "top" });
     if (onNodeClick) m.on("click", () => onNodeClick(i, n));
     return m.addTo(map);
   });
