@@ -202,12 +202,15 @@ func flags(rq *runQuery) []string {
 }
 
 func (s *server) page(r *http.Request, active, title string) web.Page {
-	p := web.Page{Title: title, Active: active, Version: s.Version, Network: r.URL.Query().Get("net")}
+	p := web.Page{Title: title, Active: active, Version: s.Version, Network: lab.DefaultNetwork}
+	// The nav carries the page's network along only when it is one (an
+	// unknown ?net= is not echoed into every link).
+	asked := r.URL.Query().Get("net")
 	for _, n := range s.Lab.Networks() {
 		p.Networks = append(p.Networks, web.NetLink{Name: n.Name, Available: n.Available})
-	}
-	if p.Network == "" {
-		p.Network = lab.DefaultNetwork
+		if n.Name == asked {
+			p.Network = asked
+		}
 	}
 	return p
 }

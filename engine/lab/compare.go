@@ -49,8 +49,10 @@ func (n *Net) Validate(od engine.OD, factor float64) (letTime float64, err error
 	if od.Origin == od.Destination {
 		return 0, engine.Errorf(engine.EINVALID, "origin and destination are the same node")
 	}
-	if factor <= 0 || factor > 5 {
-		return 0, engine.Errorf(engine.EINVALID, "budget factor %.3g: give a factor in (0, 5]", factor)
+	if !(factor > 0 && factor <= 5) { // NaN fails every comparison
+		e := engine.Errorf(engine.EINVALID, "budget factor %.3g: give a factor in (0, 5]", factor)
+		e.Field = "f"
+		return 0, e
 	}
 	tree := n.Net.LET(od.Destination)
 	if tree.Hops[od.Origin] < 0 {

@@ -31,7 +31,7 @@ func (n *Net) Teach(observed float64) (*TeachView, error) {
 	if len(out) != 1 {
 		return nil, engine.Errorf(engine.EINVALID, "the teaching view needs an origin with one way out (twobranch)")
 	}
-	if observed <= 0 || observed > 1000 {
+	if !(observed > 0 && observed <= 1000) { // NaN fails every comparison
 		return nil, engine.Errorf(engine.EINVALID, "observed time %.3g: give a time in (0, 1000]", observed)
 	}
 	let, err := n.Validate(od, 1)
