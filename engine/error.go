@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"syscall"
 )
 
 // Error codes, in the style of benbjohnson/wtf: a small closed set that the
@@ -141,4 +142,14 @@ func (p Problems) Err() error {
 // request's own middleware).
 func PanicError(where string, p any) error {
 	return Errorf(EINTERNAL, "%s: panic: %v\n%s", where, p, debug.Stack())
+}
+
+// DiskError names a file write the disk refused (full, over quota, over the
+// process's file-size limit) as ESTORAGE, so that it is answered 507 with
+// the reason; other errors pass unchanged.
+func DiskError(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EFBIG) {
+		return &Error{Code: ESTORAGE, Err: err, Message: fmt.Sprintf("the state directory could not be written (is its disk full?): %v; nothing stored before was lost", err)}
+	}
+	return err
 }

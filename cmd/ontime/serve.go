@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/assets"
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/train"
@@ -63,7 +64,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Warn("state directory unusable: your networks and results cannot be stored", "err", err)
 	} else {
 		log.Info("state directory", "dir", stateDir(*state, getenv))
-		if n, err := l.Jobs().Recover(); err != nil || n > 0 {
+		n, err := l.ClaimState()
+		if engine.ErrorCode(err) == engine.ECONFLICT {
+			return err // another server runs this directory's jobs
+		}
+		if err != nil || n > 0 {
 			log.Warn("jobs of the previous run marked interrupted (start them again from their pages)", "jobs", n, "err", err)
 		}
 	}

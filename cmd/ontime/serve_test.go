@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -101,5 +102,56 @@ func TestSIGTERMDuringWork(t *testing.T) {
 	job, err := s.Job(context.Background(), st.ID)
 	if err != nil || job.State != "interrupted" {
 		t.Fatalf("the job after SIGTERM: %+v %v", job, err)
+	}
+}
+
+// serveInProcess starts the dashboard on a free port and returns its base
+// address; it stops when the test ends.
+func serveInProcess(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw, _ := os.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--warm=false", "--data", ""}, args...),
+			func(string) string { return "" }, pw, io.Discard)
+		pw.Close()
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "dashboard on "); ok {
+			go io.Copy(io.Discard, pr)
+			return strings.TrimSuffix(strings.Fields(rest)[0], "/")
+		}
+	}
+	t.Fatal("the dashboard did not say its address")
+	return ""
+}
+
+// One server per state directory: a second is refused at start, naming the
+// first, and touches none of its jobs. The running one answers only to its
+// addresses, localhost and its --host names (DNS rebinding).
+func TestServeClaimsItsStateAndChecksHosts(t *testing.T) {
+	state := t.TempDir()
+	base := serveInProcess(t, "--state", state, "--host", "class.example")
+	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--warm=false", "--data", "", "--state", state},
+		func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "in use by another ontime serve") {
+		t.Fatalf("a second server on the same state directory: %v", err)
+	}
+	port := base[strings.LastIndex(base, ":"):]
+	for host, want := range map[string]int{"evil.example" + port: 403, "localhost" + port: 200, "class.example": 200, "CLASS.example.": 200} {
+		req, _ := http.NewRequest("GET", base+"/", nil)
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, res.StatusCode, want)
+		}
 	}
 }

@@ -106,7 +106,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
 		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples,
 		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
-		UserModel: cfg.UserModel}
+		UserModel: cfg.UserModel, Ctx: ctx}
 	if cfg.Evaluate != nil {
 		env.SolveFor = []int{}
 		for _, i := range cfg.Evaluate {

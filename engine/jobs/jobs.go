@@ -134,11 +134,16 @@ func (s *Service) Submit(t Task) (Status, error) {
 		return Status{}, err
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	j := &job{task: t, spec: spec, ctx: ctx, cancel: cancel,
+	j := &job{task: t, spec: spec, ctx: ctx, cancel: cancel, finished: make(chan struct{}),
 		st: Status{ID: t.ID, Kind: t.Kind, Network: t.Network, State: Queued, Started: time.Now()}}
+	// Stored before it is accepted: a job the state directory cannot hold
+	// (its disk full) is refused now, not lost later.
+	if err := s.persist(j); err != nil {
+		cancel()
+		return Status{}, err
+	}
 	s.byID[t.ID] = j
 	s.queue = append(s.queue, j)
-	s.persist(j)
 	s.dispatch()
 	return s.withPosition(j, j.status()), nil
 }
@@ -181,6 +186,7 @@ func (s *Service) dispatch() {
 
 func (s *Service) run(j *job) {
 	defer s.wg.Done()
+	defer close(j.finished)
 	result, err := func() (result any, err error) {
 		defer func() {
 			if r := recover(); r != nil { // a bug in one job never stops the server
@@ -217,7 +223,16 @@ func (s *Service) run(j *job) {
 	j.cancel()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.persist(j) // stored first, then freed: whoever sees it finished finds it in the store
+	// Stored first, then freed: whoever sees it finished finds it in the
+	// store. A result the store refuses (a full disk) fails the job
+	// visibly; it is never shown done with nothing behind it.
+	if err := s.persist(j); err != nil && state == Done {
+		j.mu.Lock()
+		j.st.State, j.st.Error, j.result = Failed, "the result could not be stored: "+engine.ErrorMessage(err), nil
+		j.mu.Unlock()
+		s.opts.Logf("%s job %s: %v", j.task.Kind, j.task.ID, err)
+		s.persist(j)
+	}
 	s.busy--
 	s.evict(j.task.Kind)
 	s.dispatch()
@@ -267,6 +282,39 @@ func (s *Service) Get(id string) (Status, error) {
 		return statusOf(rec), nil
 	}
 	return Status{}, engine.Errorf(engine.ENOTFOUND, "no job %s", id)
+}
+
+// DropNetwork cancels every job of a network that is being deleted and
+// forgets them: whatever they finish later is never stored (the store's
+// rows go with the network), so a new network of the same name starts with
+// no benchmark of the old one. It waits up to wait for running ones to end.
+func (s *Service) DropNetwork(network string, wait time.Duration) {
+	s.mu.Lock()
+	var running []*job
+	for id, j := range s.byID {
+		if j.task.Network != network {
+			continue
+		}
+		j.mu.Lock()
+		j.dropped = true
+		state := j.st.State
+		j.mu.Unlock()
+		j.cancel()
+		if state == Running {
+			running = append(running, j)
+		}
+		delete(s.byID, id)
+	}
+	s.queue = slices.DeleteFunc(s.queue, func(q *job) bool { return q.task.Network == network })
+	s.mu.Unlock()
+	deadline := time.After(wait)
+	for _, j := range running {
+		select {
+		case <-j.finished:
+		case <-deadline:
+			return
+		}
+	}
 }
 
 // Cancel stops a queued or running job; a finished one is left as it is.
@@ -419,12 +467,17 @@ func (s *Service) stored(id string) *store.Job {
 	return rec
 }
 
-// persist writes a job's record to the store, if there is one.
-func (s *Service) persist(j *job) {
+// persist writes a job's record to the store, if there is one; a write
+// the store refuses is logged and returned.
+func (s *Service) persist(j *job) error {
 	if s.st == nil {
-		return
+		return nil
 	}
 	j.mu.Lock()
+	if j.dropped {
+		j.mu.Unlock()
+		return nil
+	}
 	st := j.st
 	rec := store.Job{ID: st.ID, Kind: st.Kind, Network: st.Network, State: st.State, Error: st.Error, Spec: j.spec,
 		Started: st.Started, Seconds: st.Seconds, Result: j.result, Events: joinLines(j.events), Log: j.log.String()}
@@ -434,7 +487,9 @@ func (s *Service) persist(j *job) {
 	}
 	if err := s.st.PutJob(context.Background(), rec); err != nil {
 		s.opts.Logf("storing job %s: %v", st.ID, err)
+		return err
 	}
+	return nil
 }
 
 func (s *Service) withPosition(j *job, st Status) Status {

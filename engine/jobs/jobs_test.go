@@ -230,3 +230,31 @@ func TestActiveBounds(t *testing.T) {
 		}
 	}
 }
+
+// A store that refuses writes (a full disk) fails what it cannot hold,
+// visibly: a new job is refused with the store's error instead of being
+// accepted and lost, and a job whose result cannot be stored ends failed,
+// never done with nothing behind it.
+func TestStoreRefusalsFailVisibly(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(context.Background(), st, Options{})
+	release := make(chan struct{})
+	first, err := s.Submit(blocker("a", release))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, s, first.ID, Running)
+	st.Close() // every write fails from here on
+	if _, err := s.Submit(blocker("b", make(chan struct{}))); err == nil {
+		t.Error("a job the store cannot hold was accepted")
+	}
+	close(release)
+	got := waitFor(t, s, first.ID, Done, Failed)
+	if got.State != Failed || !strings.Contains(got.Error, "could not be stored") {
+		t.Errorf("a result the store refused: %s %q", got.State, got.Error)
+	}
+	s.Wait()
+}

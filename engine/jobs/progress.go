@@ -22,6 +22,9 @@ type job struct {
 	result []byte
 	events []json.RawMessage
 	log    tail
+	// dropped: its network was deleted; nothing of it is stored again.
+	dropped  bool
+	finished chan struct{} // closed when run returns
 }
 
 func (j *job) status() Status {

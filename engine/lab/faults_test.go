@@ -150,3 +150,32 @@ func TestSlowModelBuildsInTheBackground(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// Deleting a network while its benchmark runs cancels the job and forgets
+// it: nothing is stored after the rows are gone, and a new network of the
+// same name shows no benchmark of the old one.
+func TestDeleteNetworkDropsItsJobs(t *testing.T) {
+	l := New(Options{StateDir: t.TempDir()})
+	defer l.Close()
+	n := saveGrid(t, l)
+	b, err := l.StartBench(n, BenchSpec{Methods: []string{"let", "dot"}, Budgets: []float64{1}, Pools: 200, PoolSize: 100000}, "test", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, l, b.ID, jobs.Running)
+	t0 := time.Now()
+	if err := l.DeleteNetwork(context.Background(), "grid"); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Errorf("delete waited %v for the job", d)
+	}
+	l.Jobs().Wait()
+	saveGrid(t, l)
+	if st, _, _, ok := l.LatestBench("grid"); ok {
+		t.Errorf("the new grid shows the old benchmark: %+v", st)
+	}
+	if _, err := l.Jobs().Get(b.ID); err == nil {
+		t.Error("the deleted network's job is still listed")
+	}
+}

@@ -80,6 +80,21 @@ func (l *Lab) store() (*store.Store, error) {
 	return l.st, l.stErr
 }
 
+// ClaimState makes this process the one that runs jobs on the state
+// directory (ontime serve) and marks the jobs a previous process left
+// queued or running as interrupted; a directory another server holds is
+// refused (ECONFLICT), before anything of its jobs is touched.
+func (l *Lab) ClaimState() (interrupted int, err error) {
+	st, err := l.store()
+	if err != nil {
+		return 0, err
+	}
+	if err := st.Claim(); err != nil {
+		return 0, err
+	}
+	return l.Jobs().Recover()
+}
+
 // StateError says why the state directory cannot be used (nil when it can):
 // the dashboard then works with the built-in networks only.
 func (l *Lab) StateError() error {
@@ -383,6 +398,12 @@ func (l *Lab) DeleteNetwork(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	if _, err := st.Network(ctx, name); err != nil {
+		return err
+	}
+	// Its jobs first: canceled and forgotten, so that none stores a result
+	// after the rows are gone (a new network of this name starts clean).
+	l.Jobs().DropNetwork(name, 5*time.Second)
 	if err := st.DeleteNetwork(ctx, name); err != nil {
 		return err
 	}

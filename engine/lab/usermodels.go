@@ -95,12 +95,13 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 		return UserModel{}, engine.Errorf(engine.EINVALID, "%s: %v", file, err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return UserModel{}, err
+		return UserModel{}, engine.DiskError(err)
 	}
 	// Tried under a temporary name; renamed only when it passed.
 	tmp := filepath.Join(dir, ".upload-"+name+".onnx")
 	if err := atomicfile.WriteFile(tmp, data); err != nil {
-		return UserModel{}, err
+		os.Remove(tmp)
+		return UserModel{}, engine.DiskError(err)
 	}
 	defer os.Remove(tmp)
 	check, err := l.tryModel(ctx, n, tmp)
@@ -113,10 +114,11 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 	card, _ := json.MarshalIndent(m, "", "  ")
 	// The model first, then its card: a model is listed once its card is there.
 	if err := os.Rename(tmp, filepath.Join(dir, name+".onnx")); err != nil {
-		return UserModel{}, err
+		return UserModel{}, engine.DiskError(err)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, name+".json"), card); err != nil {
-		return UserModel{}, err
+		os.Remove(filepath.Join(dir, name+".onnx")) // not listed without its card: not kept either
+		return UserModel{}, engine.DiskError(err)
 	}
 	return m, nil
 }

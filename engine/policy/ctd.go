@@ -38,6 +38,9 @@ func newCTD(env *Env, s ctdSettings) (*CTD, bool, error) {
 		samples := sim.NewStream(env.Model, env.Net.PoolKey(), env.Seed).Next(s.Samples)
 		tabs := map[int]*CTDTable{}
 		for d := range env.MaxBudget() {
+			if err := env.Err(); err != nil {
+				return nil, err
+			}
 			tabs[d] = trainCTD(env.Net, samples, d, s)
 		}
 		return tabs, nil

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"math"
 	"sync"
 
@@ -46,7 +47,13 @@ type DOT struct {
 	hops  map[int][]int // fewest links to each destination, for uncapped tables
 	// CapIgnored is set when a table was too large to carry the step cap.
 	CapIgnored bool
+	// Ctx, when set, stops a solve within a level or a few budget bins of
+	// its end (a canceled benchmark); the table left is marked partial and
+	// solved again by the next caller whose context is live.
+	Ctx context.Context
 }
+
+func (d *DOT) stopped() bool { return d.Ctx != nil && d.Ctx.Err() != nil }
 
 // DOTTableLimit is the most bytes one destination's table may take with the
 // links-left dimension; above it the table is uncapped (see DOT). A
@@ -59,8 +66,9 @@ type linkPMF struct {
 }
 
 type dotTable struct {
-	n int         // budget bins 0..n-1
-	u [][]float32 // u[h][i*n + b]: links left h (a single level without cap)
+	n       int         // budget bins 0..n-1
+	u       [][]float32 // u[h][i*n + b]: links left h (a single level without cap)
+	partial bool        // the solve was canceled (DOT.Ctx): values not final
 }
 
 // NewDOT discretizes every link's marginal law with step delta (≤ the floor).
@@ -99,10 +107,12 @@ func (d *DOT) Solve(dest int, maxBudget float64) {
 	n := int(math.Ceil(maxBudget/d.Delta)) + 1
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if t, ok := d.tabs[dest]; ok && t.n >= n {
+	if t, ok := d.tabs[dest]; ok && t.n >= n && (!t.partial || d.stopped()) {
 		return
 	}
-	d.tabs[dest] = d.solve(dest, n)
+	t := d.solve(dest, n)
+	t.partial = d.stopped()
+	d.tabs[dest] = t
 }
 
 func (d *DOT) solve(dest, n int) *dotTable {
@@ -132,6 +142,9 @@ func (d *DOT) solve(dest, n int) *dotTable {
 		// k ≥ 1, is final when u_i(t) is computed.
 		cur = prev
 		for b := range n {
+			if b%16 == 0 && d.stopped() {
+				break
+			}
 			for i := range nn {
 				if i == dest {
 					continue
@@ -148,6 +161,12 @@ func (d *DOT) solve(dest, n int) *dotTable {
 	}
 	store(0, prev)
 	for h := 1; h < levels; h++ {
+		if d.stopped() {
+			for ; h < levels; h++ {
+				t.u[h] = t.u[0] // a canceled run's table: shaped, not solved
+			}
+			break
+		}
 		for i := range nn {
 			row := cur[i*n : (i+1)*n]
 			if i == dest {

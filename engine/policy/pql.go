@@ -44,6 +44,9 @@ func newPQL(env *Env, s pqlSettings) (*PQL, bool, error) {
 		samples := sim.NewStream(env.Model, env.Net.PoolKey(), env.Seed).Next(s.Samples)
 		tabs := map[int]*QTable{}
 		for d, b := range env.MaxBudget() {
+			if err := env.Err(); err != nil {
+				return nil, err
+			}
 			tabs[d] = trainPQL(env.Net, samples, d, b, s)
 		}
 		return tabs, nil

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -17,6 +18,14 @@ import (
 // link-time model, the tasks it will be evaluated on, and the benchmark
 // instance (learners draw their training stream from it, never from the
 // test pools).
+// Err is why training must stop (the Env's context ended), or nil.
+func (env *Env) Err() error {
+	if env.Ctx == nil {
+		return nil
+	}
+	return env.Ctx.Err()
+}
+
 type Env struct {
 	Net     *engine.Network
 	Model   *linktime.Gaussian
@@ -48,6 +57,9 @@ type Env struct {
 	// in Tasks (the tables' extent and the learners' cache keys depend on
 	// them) and solves only what it uses.
 	SolveFor []int
+	// Ctx, when set, stops a learner's training within a sweep or an
+	// iteration of its end (a canceled job); nil: training runs to the end.
+	Ctx context.Context
 
 	dotOnce sync.Once
 	dot     *DOT
@@ -82,6 +94,7 @@ func (env *Env) DefaultDOTDelta() float64 {
 func (env *Env) DOT() *DOT {
 	env.dotOnce.Do(func() {
 		env.dot = NewDOT(env.Net, env.Model, env.DefaultDOTDelta())
+		env.dot.Ctx = env.Ctx
 		for d, b := range env.MaxBudget() {
 			if env.SolveFor == nil || slices.Contains(env.SolveFor, d) {
 				env.dot.Solve(d, b)

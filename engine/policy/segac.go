@@ -67,7 +67,7 @@ func newSEGAC(env *Env, s segacSettings) (*SEGAC, bool, error) {
 		if s.Teacher == "dot" {
 			teacher = env.DOT()
 		}
-		return trainSEGAC(env, let, teacher, s), nil
+		return trainSEGAC(env, let, teacher, s)
 	})
 	return &SEGAC{net: env.Net, let: let, sampled: env.Sampled, Model: model}, hit, err
 }
@@ -159,7 +159,7 @@ type segacEpisode struct {
 	onTime float64
 }
 
-func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGACModel {
+func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEGACModel, error) {
 	net := env.Net
 	n := len(net.Nodes)
 	rng := rand.New(rand.NewPCG(env.Seed, 0x5e6ac))
@@ -283,6 +283,9 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGA
 	}
 	// Warm start: imitate the teacher.
 	for range s.WarmIters {
+		if err := env.Err(); err != nil {
+			return SEGACModel{}, err
+		}
 		clear(gradA)
 		clear(gradC)
 		cnt := 0
@@ -310,6 +313,9 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGA
 	}
 	var replay [][]segacEpisode
 	for it := range s.Iters {
+		if err := env.Err(); err != nil {
+			return SEGACModel{}, err
+		}
 		fresh := batch(false)
 		sets := [][]segacEpisode{fresh}
 		if len(replay) > 0 {
@@ -377,7 +383,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) SEGA
 			m.Curve = append(m.Curve, wins/float64(len(fresh)))
 		}
 	}
-	return m
+	return m, nil
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

@@ -24,8 +24,9 @@ const FileName = "ontime.db"
 
 // Store is the state directory's database.
 type Store struct {
-	db  *sql.DB
-	Dir string
+	db   *sql.DB
+	Dir  string
+	lock *os.File // Claim's lock, held while open
 }
 
 // migrations are the schema's versions, applied in order; PRAGMA
@@ -117,7 +118,13 @@ func (s *Store) migrate() error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.lock != nil {
+		s.lock.Close() // releases the claim
+		s.lock = nil
+	}
+	return s.db.Close()
+}
 
 // Network is a stored network.
 type Network struct {

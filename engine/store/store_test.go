@@ -206,3 +206,29 @@ func TestEvictJobs(t *testing.T) {
 		t.Errorf("events %q, log %q", j.Events, j.Log)
 	}
 }
+
+// One process at a time runs jobs on a state directory: a second claim is
+// refused naming the holder, and closing the store releases it.
+func TestClaimIsExclusive(t *testing.T) {
+	dir := t.TempDir()
+	a, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := a.Claim(); err != nil {
+		t.Fatal(err)
+	}
+	err = b.Claim()
+	if engine.ErrorCode(err) != engine.ECONFLICT || !strings.Contains(err.Error(), "in use by another ontime serve") {
+		t.Fatalf("second claim: %v", err)
+	}
+	a.Close()
+	if err := b.Claim(); err != nil {
+		t.Errorf("claim after the holder closed: %v", err)
+	}
+}
