@@ -82,6 +82,14 @@ func ReadLinkCSV(r io.Reader, file string) ([]CSVLink, error) {
 		if len(probs) == n {
 			links = append(links, l)
 		}
+		// Limits while reading, as for TNTP: refused at the first row over.
+		if len(links) > MaxLinks {
+			return nil, engine.InputError(file, line, "row", "more than %d links: ontime takes at most %d", MaxLinks, MaxLinks)
+		}
+		if len(probs) >= maxRowProblems {
+			probs = append(probs, engine.InputError(file, line, "row", "stopped reading after %d bad rows", maxRowProblems))
+			return links, probs
+		}
 	}
 	if len(probs) > 0 {
 		return links, probs // the rows that parsed, for validation to go on

@@ -2,6 +2,8 @@ package netfile_test
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -121,12 +123,18 @@ func TestImportRefusesWhatTheEngineCannotUse(t *testing.T) {
 		return []byte(meta + "<END OF METADATA>\n~ init_node term_node capacity length free_flow_time b power speed toll link_type ;\n" +
 			"1\t2\t1\t1\t3\t0\t0\t0\t0\t1\t;\n2\t3\t1\t1\t3\t0\t0\t0\t0\t1\t;\n1\t3\t1\t1\t7\t0\t0\t0\t0\t1\t;\n")
 	}
+	var many strings.Builder
+	many.WriteString("From,To,Cost,Var\n")
+	for i := range netfile.MaxLinks + 10 {
+		fmt.Fprintf(&many, "%d,%d,1,1\n", i, i+1)
+	}
 	for _, tc := range []struct {
 		name  string
 		file  netfile.File
 		field string
 		line  int
 	}{
+		{"more links than the limit, refused while reading", netfile.File{Name: "many.csv", Data: []byte(many.String())}, "row", netfile.MaxLinks + 2},
 		{"huge zone count", netfile.File{Name: "z_net.tntp", Data: tntp("<NUMBER OF ZONES> 100000000000\n")}, "NUMBER OF ZONES", 1},
 		{"negative zones", netfile.File{Name: "z_net.tntp", Data: tntp("<NUMBER OF NODES> 3\n<NUMBER OF ZONES> -1\n")}, "NUMBER OF ZONES", 2},
 		{"more zones than nodes", netfile.File{Name: "z_net.tntp", Data: tntp("<NUMBER OF ZONES> 4\n")}, "NUMBER OF ZONES", 1},
