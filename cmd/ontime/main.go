@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/worker"
 )
 
 func main() {
@@ -53,6 +54,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "version":
 		fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
 		return nil
+	case "worker":
+		// Internal: the dashboard's child process for work it must be able
+		// to kill (engine/worker); not in the usage.
+		if len(args) != 2 {
+			return fmt.Errorf("worker: give one kind: %w", errUsage)
+		}
+		return worker.Serve(args[1], os.Stdin, stdout)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return nil

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/train"
+	"github.com/ontime-routing/ontime/engine/worker"
 	"github.com/ontime-routing/ontime/server"
 )
 
@@ -41,6 +43,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	jobsPerClient := fs.Int("max-jobs-per-client", jobs.DefaultMaxPerOwner, "jobs queued or running at once for one client address (-1: no bound)")
 	token := fs.String("token", "", "access token for a class server: changes (uploads, jobs, deletions) need it, viewing does not (default $ONTIME_TOKEN); hand out http://HOST/?token=TOKEN")
 	hosts := fs.String("host", "", "comma-separated names the dashboard is reached by besides its IP addresses and localhost (a public or LAN name); requests for any other name are refused")
+	uploadMemory := fs.Int("upload-memory", 4096, "memory limit in MB of the child process that reads one upload (0: read uploads in the server process)")
+	uploadTime := fs.Duration("upload-time", 2*time.Minute, "time limit for reading and checking one upload")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -54,7 +58,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if !*noCache {
 		cacheDir = learnerCache(*cache, getenv)
 	}
-	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir,
+	// Uploads are read in a child process of this same binary: killed when
+	// the uploader leaves or --upload-time passes, limited to
+	// --upload-memory (docs/security.md).
+	var uploads *worker.Command
+	if exe, err := os.Executable(); err == nil && *uploadMemory > 0 {
+		uploads = &worker.Command{Path: exe, Args: []string{"worker"}, Memory: int64(*uploadMemory) << 20, Time: *uploadTime}
+	}
+	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir, Worker: uploads,
 		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
 		StateDir: stateDir(*state, getenv), Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
 		// The trainer runs at a lower priority: pages stay interactive on two cores.

@@ -18,6 +18,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/store"
 	"github.com/ontime-routing/ontime/engine/train"
+	"github.com/ontime-routing/ontime/engine/worker"
 )
 
 // Options say where a lab finds its data, models and caches.
@@ -43,6 +44,10 @@ type Options struct {
 	// once, in total and per owner (0: the jobs service's defaults; -1: no
 	// bound).
 	MaxJobs, MaxJobsPerClient int
+	// Worker, when set, reads dashboard uploads in a child process (killed
+	// when the uploader leaves or its time is up, memory-limited); nil
+	// reads them in this process.
+	Worker *worker.Command
 }
 
 // Lab holds the opened networks.

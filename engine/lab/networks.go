@@ -190,11 +190,26 @@ func (l *Lab) ReadImport(files []netfile.File, o netfile.ImportOptions) (*Import
 	if err != nil {
 		return imp, err
 	}
-	imp.Name = net.Name
+	return l.named(imp), nil
+}
+
+// readImportIn is ReadImport in the lab's worker process.
+func (l *Lab) readImportIn(ctx context.Context, files []netfile.File, o netfile.ImportOptions) (*Import, error) {
+	net, rep, err := l.importIn(ctx, files, o)
+	imp := &Import{Report: rep, Options: o, Net: net}
+	if err != nil {
+		return imp, err
+	}
+	return l.named(imp), nil
+}
+
+// named sets the name an import would be saved under.
+func (l *Lab) named(imp *Import) *Import {
+	imp.Name = imp.Net.Name
 	if builtin.IsBuiltin(imp.Name) {
 		imp.Name += "-upload"
 	}
-	return imp, nil
+	return imp
 }
 
 // Preview reads files as ReadImport does, for a dashboard visitor (owner:
@@ -218,7 +233,13 @@ func (l *Lab) Preview(ctx context.Context, owner string, files []netfile.File, o
 		return nil, ctx.Err()
 	}
 	o.MaxExplicitLinks = MaxPreviewLinks
-	imp, err := l.ReadImport(files, o)
+	var imp *Import
+	var err error
+	if l.opts.Worker != nil {
+		imp, err = l.readImportIn(ctx, files, o)
+	} else {
+		imp, err = l.ReadImport(files, o)
+	}
 	if err != nil {
 		return imp, err
 	}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine/worker"
+)
+
+// TestMain lets this test binary be the dashboard's worker process, as the
+// ontime binary is (ontime serve starts os.Executable() worker KIND).
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "worker" {
+		if err := worker.Serve(os.Args[2], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// workers lists this process's children that are upload workers.
+func workers(t *testing.T) []int {
+	t.Helper()
+	var out []int
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
+		if bytes.Contains(cmd, []byte("worker\x00import")) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// An upload is read in a worker process that is killed when the uploader
+// leaves: a network of 1,000 nodes without coordinates takes seconds to
+// lay out, and that work stops with the client, not after it.
+func TestUploadWorkerStopsWhenTheClientLeaves(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to see child processes")
+	}
+	base := serveInProcess(t, "--state", t.TempDir())
+	body, ctype := cityUpload()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", base+"/networks/add", body)
+	req.Header.Set("Content-Type", ctype)
+	done := make(chan error, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		done <- err
+	}()
+	var seenWorker bool
+	for deadline := time.Now().Add(5 * time.Second); !seenWorker && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		seenWorker = len(workers(t)) > 0
+	}
+	if !seenWorker {
+		t.Fatal("no worker process read the upload")
+	}
+	cancel()
+	<-done
+	for deadline := time.Now().Add(3 * time.Second); len(workers(t)) > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("workers %v still run 3 s after the client left", workers(t))
+		}
+	}
+}
+
+// cityUpload is a multipart upload of a 1,000-node network without
+// coordinates (a ring with random chords): its layout takes seconds and
+// tens of MB.
+func cityUpload() (*bytes.Buffer, string) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var csv strings.Builder
+	csv.WriteString("From,To,Cost,Var\n")
+	seen := map[[2]int]bool{}
+	add := func(a, b int, c, v float64) {
+		if a != b && !seen[[2]int{a, b}] {
+			seen[[2]int{a, b}] = true
+			fmt.Fprintf(&csv, "%d,%d,%.2f,%g\n", a, b, c, v)
+		}
+	}
+	for i := 1; i < 1000; i++ {
+		add(i, i+1, 1+4*rng.Float64(), 1)
+		add(i+1, i, 1+4*rng.Float64(), 1)
+	}
+	for range 2000 {
+		add(1+rng.IntN(1000), 1+rng.IntN(1000), 5+15*rng.Float64(), 2)
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("files", "city.csv")
+	fw.Write([]byte(csv.String()))
+	mw.Close()
+	return &body, mw.FormDataContentType()
+}
+
+// The worker is memory-limited: an upload that needs more than
+// --upload-memory is refused (413) and the server goes on; a small one is
+// read in the worker as it would be in process.
+func TestUploadWorkerMemoryLimit(t *testing.T) {
+	base := serveInProcess(t, "--state", t.TempDir(), "--upload-memory", "40")
+	post := func(body *bytes.Buffer, ctype string) (int, string) {
+		res, err := http.Post(base+"/networks/add", ctype, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	code, page := post(cityUpload())
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(page, "more than 40 MB of memory") {
+		t.Errorf("an upload past the worker's memory: %d %.300s", code, page)
+	}
+	var small bytes.Buffer
+	mw := multipart.NewWriter(&small)
+	fw, _ := mw.CreateFormFile("files", "grid.csv")
+	fw.Write([]byte("From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"))
+	mw.Close()
+	code, page = post(&small, mw.FormDataContentType())
+	if code != http.StatusOK || !strings.Contains(page, `data-testid="import-save"`) {
+		t.Errorf("a small upload after it: %d %.300s", code, page)
+	}
+}

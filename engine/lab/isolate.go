@@ -1,0 +1,101 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/worker"
+)
+
+// An upload is read in a worker process when the lab has one
+// (Options.Worker, set by ontime serve): parsing, the automatic layout and
+// the covariance checks cannot be interrupted in place, so the child is
+// killed when the uploader leaves or the time limit passes, and a file
+// that would exhaust memory ends the child, not the server.
+
+// importWork is the "import" worker's request and answer.
+const importWork = "import"
+
+type importRequest struct {
+	Files            []netfile.File        `json:"files"`
+	Options          netfile.ImportOptions `json:"options"`
+	MaxExplicitLinks int                   `json:"max_explicit_links"`
+}
+
+type importAnswer struct {
+	Network json.RawMessage       `json:"network,omitempty"` // ontime JSON; absent when refused
+	Report  *netfile.ImportReport `json:"report"`
+	Err     []wireProblem         `json:"err,omitempty"` // the error, each problem
+	List    bool                  `json:"list,omitempty"` // the error was a problem list
+}
+
+type wireProblem struct {
+	Code, Message, File, Field string
+	Line                       int
+}
+
+func init() {
+	worker.Register(importWork, func(in []byte) (any, error) {
+		var req importRequest
+		if err := json.Unmarshal(in, &req); err != nil {
+			return nil, err
+		}
+		req.Options.MaxExplicitLinks = req.MaxExplicitLinks
+		net, rep, err := netfile.Import(req.Files, req.Options)
+		ans := importAnswer{Report: rep}
+		if rep != nil {
+			for _, p := range rep.Problems {
+				p.Err = nil // causes do not travel; their text is in the message
+			}
+		}
+		if err != nil {
+			var ps engine.Problems
+			ans.List = errors.As(err, &ps)
+			if !ans.List {
+				var e *engine.Error
+				if !errors.As(err, &e) {
+					e = &engine.Error{Code: engine.EINVALID, Message: err.Error()}
+				}
+				ps = engine.Problems{e}
+			}
+			for _, p := range ps {
+				ans.Err = append(ans.Err, wireProblem{Code: p.Code, Message: p.Message, File: p.File, Field: p.Field, Line: p.Line})
+			}
+			return ans, nil
+		}
+		var b bytes.Buffer
+		if err := netfile.WriteJSON(&b, net); err != nil {
+			return nil, err
+		}
+		ans.Network = b.Bytes()
+		return ans, nil
+	})
+}
+
+// importIn reads files in the lab's worker, as netfile.Import does in
+// process.
+func (l *Lab) importIn(ctx context.Context, files []netfile.File, o netfile.ImportOptions) (*engine.Network, *netfile.ImportReport, error) {
+	var ans importAnswer
+	if err := l.opts.Worker.Run(ctx, importWork, importRequest{Files: files, Options: o, MaxExplicitLinks: o.MaxExplicitLinks}, &ans); err != nil {
+		return nil, nil, err
+	}
+	if len(ans.Err) > 0 {
+		var ps engine.Problems
+		for _, p := range ans.Err {
+			ps = append(ps, &engine.Error{Code: p.Code, Message: p.Message, File: p.File, Field: p.Field, Line: p.Line})
+		}
+		if !ans.List {
+			return nil, ans.Report, ps[0]
+		}
+		return nil, ans.Report, ps
+	}
+	net, err := netfile.ReadJSON(bytes.NewReader(ans.Network), "the upload")
+	if err != nil {
+		return nil, ans.Report, err
+	}
+	return net, ans.Report, nil
+}

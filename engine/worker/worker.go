@@ -1,0 +1,169 @@
+// Package worker runs a piece of work in a child process with a deadline
+// and a memory limit: the one way to stop computations that cannot be
+// interrupted (an eigen decomposition, a layout) when the client that asked
+// leaves, and to keep one that would exhaust memory from taking the server
+// with it. The child is the same binary started with a verb (ontime
+// worker KIND); it reads its input as JSON on stdin and writes its answer
+// as JSON on stdout. Handlers are known in one registry (Register).
+package worker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// Handler does one kind of work in the child: in is the request's JSON; it
+// returns the answer to encode.
+type Handler func(in []byte) (any, error)
+
+var (
+	mu       sync.Mutex
+	handlers = map[string]Handler{}
+)
+
+// Register makes a kind of work available to children (from an init).
+func Register(kind string, h Handler) {
+	mu.Lock()
+	defer mu.Unlock()
+	handlers[kind] = h
+}
+
+// Kinds lists the registered kinds.
+func Kinds() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for k := range handlers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Command starts children: Path with Args, then the kind.
+type Command struct {
+	Path string
+	Args []string
+	// Memory is the child's address-space limit in bytes (0: none); Time
+	// bounds each run (0: only the context).
+	Memory int64
+	Time   time.Duration
+}
+
+// reply is what a child writes: the answer, or an error with its code and
+// location.
+type reply struct {
+	Answer json.RawMessage `json:"answer,omitempty"`
+	Error  *wireError      `json:"error,omitempty"`
+}
+
+type wireError struct {
+	Code, Message, File, Field string
+	Line                       int
+}
+
+// Run does kind's work on in in a child and decodes its answer into out.
+// The child is killed when ctx ends or c.Time passes (the error says
+// which); a child that dies (out of memory, a crash) is an error naming
+// the limit, never the parent's end.
+func (c Command) Run(ctx context.Context, kind string, in, out any) error {
+	req, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	if c.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.Time, fmt.Errorf("it took longer than %v, the limit", c.Time))
+		defer cancel()
+	}
+	args := append(append([]string{}, c.Args...), kind)
+	cmd := exec.CommandContext(ctx, c.Path, args...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", memoryEnv, c.Memory))
+	cmd.Stdin = bytes.NewReader(req)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return engine.Errorf(engine.ETOOMANY, "stopped: %v", context.Cause(ctx))
+	}
+	var rep reply
+	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil || (rep.Answer == nil && rep.Error == nil) {
+		why := strings.TrimSpace(lastLine(stderr.String()))
+		if strings.Contains(stderr.String(), "out of memory") || strings.Contains(stderr.String(), "cannot allocate memory") {
+			return engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for one upload", c.Memory>>20)
+		}
+		if err == nil {
+			err = jerr
+		}
+		return fmt.Errorf("the worker for %s ended without an answer (%v): %s", kind, err, why)
+	}
+	if e := rep.Error; e != nil {
+		return &engine.Error{Code: e.Code, Message: e.Message, File: e.File, Line: e.Line, Field: e.Field}
+	}
+	return json.Unmarshal(rep.Answer, out)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// memoryEnv passes the memory limit to the child.
+const memoryEnv = "ONTIME_WORKER_MEMORY"
+
+// Serve is the child's side: it limits its own memory, reads the request
+// on r, runs kind's handler and writes the reply on w. A handler's
+// engine.Error keeps its code and location; a problem list is sent whole
+// (as the answer's own field, see netfile's import) by the handler.
+func Serve(kind string, r io.Reader, w io.Writer) error {
+	if limit, err := parseInt(os.Getenv(memoryEnv)); err == nil && limit > 0 {
+		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)})
+		debug.SetMemoryLimit(limit * 3 / 4) // collect hard before the wall
+	}
+	mu.Lock()
+	h, ok := handlers[kind]
+	mu.Unlock()
+	if !ok {
+		return fmt.Errorf("no worker kind %q (kinds: %s)", kind, strings.Join(Kinds(), ", "))
+	}
+	in, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	ans, err := h(in)
+	var rep reply
+	if err != nil {
+		var e *engine.Error
+		if !errors.As(err, &e) {
+			e = &engine.Error{Code: engine.EINTERNAL, Message: err.Error()}
+		}
+		rep.Error = &wireError{Code: e.Code, Message: e.Message, File: e.File, Line: e.Line, Field: e.Field}
+	} else if rep.Answer, err = json.Marshal(ans); err != nil {
+		return err
+	}
+	return json.NewEncoder(w).Encode(rep)
+}
+
+func parseInt(s string) (int64, error) {
+	var n int64
+	_, err := fmt.Sscan(s, &n)
+	return n, err
+}
