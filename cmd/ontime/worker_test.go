@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/worker"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // TestMain lets this test binary be the dashboard's worker process, as the
@@ -47,7 +49,7 @@ func workers(t *testing.T) []int {
 			continue
 		}
 		cmd, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
-		if bytes.Contains(cmd, []byte("worker\x00import")) {
+		if bytes.Contains(cmd, []byte("worker\x00")) {
 			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
 			out = append(out, pid)
 		}
@@ -146,5 +148,50 @@ func TestUploadWorkerMemoryLimit(t *testing.T) {
 	code, page = post(&small, mw.FormDataContentType())
 	if code != http.StatusOK || !strings.Contains(page, `data-testid="import-save"`) {
 		t.Errorf("a small upload after it: %d %.300s", code, page)
+	}
+}
+
+// An uploaded model is tried in a worker process: the tiny model is
+// accepted through it, and a graph that never ends is killed when its
+// uploader leaves (or at the trial's limit), its child gone at once.
+func TestModelTrialInAWorker(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	base := serveInProcess(t, "--state", t.TempDir())
+	upload := func(ctx context.Context, name, file string) (int, error) {
+		data, err := os.ReadFile(filepath.Join("..", "..", "models", "testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		mw.WriteField("net", "twobranch")
+		mw.WriteField("name", name)
+		fw, _ := mw.CreateFormFile("model", file)
+		fw.Write(data)
+		mw.Close()
+		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/models/upload", &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Accept", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		res.Body.Close()
+		return res.StatusCode, nil
+	}
+	if code, err := upload(context.Background(), "tiny", "tiny.onnx"); err != nil || code != http.StatusCreated {
+		t.Fatalf("the tiny model through the worker: %d %v", code, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	if _, err := upload(ctx, "loop", "loop.onnx"); err == nil {
+		t.Fatal("a never-ending model was answered")
+	}
+	for deadline := time.Now().Add(3 * time.Second); len(workers(t)) > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("workers %v still run after the uploader left", workers(t))
+		}
 	}
 }

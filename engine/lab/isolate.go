@@ -7,7 +7,9 @@ import (
 	"errors"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/worker"
 )
 
@@ -98,4 +100,55 @@ func (l *Lab) importIn(ctx context.Context, files []netfile.File, o netfile.Impo
 		return nil, ans.Report, err
 	}
 	return net, ans.Report, nil
+}
+
+// An uploaded model's trial run is done in a worker too (Options.Worker):
+// killed at AcceptTime or when the uploader leaves, and a graph that
+// allocates without bound ends the child, not the server.
+const trialWork = "model-trial"
+
+type trialRequest struct {
+	Network  json.RawMessage `json:"network"` // ontime JSON
+	Model    string          `json:"model"`   // the uploaded file
+	ORTLib   string          `json:"ort_lib,omitempty"`
+	CacheDir string          `json:"cache_dir,omitempty"` // dense factors
+}
+
+func init() {
+	worker.Register(trialWork, func(in []byte) (any, error) {
+		var req trialRequest
+		if err := json.Unmarshal(in, &req); err != nil {
+			return nil, err
+		}
+		net, err := netfile.ReadJSON(bytes.NewReader(req.Network), "the network")
+		if err != nil {
+			return nil, err
+		}
+		model, err := linktime.NewCached(net, req.CacheDir)
+		if err != nil {
+			return nil, err
+		}
+		var opts []ort.Option
+		if req.ORTLib != "" {
+			opts = append(opts, ort.WithLibrary(req.ORTLib))
+		}
+		check, err := trialRun(context.Background(), net, model, req.Model, opts)
+		if err != nil {
+			return nil, engine.Errorf(engine.EINVALID, "%v", err)
+		}
+		return check, nil
+	})
+}
+
+// trialIn is trialRun in the lab's worker process.
+func (l *Lab) trialIn(ctx context.Context, n *Net, path string) (string, error) {
+	var b bytes.Buffer
+	if err := netfile.WriteJSON(&b, n.Net); err != nil {
+		return "", err
+	}
+	var check string
+	w := *l.opts.Worker
+	w.Time = 0 // the trial's own limit (AcceptTime) is in ctx
+	err := w.Run(ctx, trialWork, trialRequest{Network: b.Bytes(), Model: path, ORTLib: n.env.ORTLib, CacheDir: l.opts.CacheDir}, &check)
+	return check, err
 }

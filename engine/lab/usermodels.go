@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -140,22 +141,32 @@ func (l *Lab) tryModel(ctx context.Context, n *Net, path string) (string, error)
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, AcceptTime, fmt.Errorf("the trial run took longer than %v, the limit", AcceptTime))
 	defer cancel()
-	p, err := policy.NewONNXPolicy(n.Net, path, policy.ONNXOptions{}, append(n.ortOptions(), ort.WithContext(ctx))...)
+	if l.opts.Worker != nil {
+		return l.trialIn(ctx, n, path)
+	}
+	return trialRun(ctx, n.Net, n.Model, path, n.ortOptions())
+}
+
+// trialRun runs a model greedily on the first validation realizations of
+// each benchmark pair at budget factor 1 and says what it scored; ctx's end
+// terminates ONNX Runtime's run.
+func trialRun(ctx context.Context, net *engine.Network, model *linktime.Gaussian, path string, opts []ort.Option) (string, error) {
+	p, err := policy.NewONNXPolicy(net, path, policy.ONNXOptions{}, append(opts, ort.WithContext(ctx))...)
 	if err != nil {
 		return "", err
 	}
 	defer p.Close()
-	pool := sim.NewPool(n.Model, n.Net.PoolKey(), sim.Validation, 0, acceptRealizations, 0, nil)
+	pool := sim.NewPool(model, net.PoolKey(), sim.Validation, 0, acceptRealizations, 0, nil)
 	var parts []string
-	for _, task := range sim.Tasks(n.Net, n.Net.ODs, []float64{1}) {
-		rate, err := sim.OnTimeRate(n.Net, p, []sim.Task{task}, pool)
+	for _, task := range sim.Tasks(net, net.ODs, []float64{1}) {
+		rate, err := sim.OnTimeRate(net, p, []sim.Task{task}, pool)
 		if err == nil {
 			err = p.Err()
 		}
 		if err != nil {
-			return "", fmt.Errorf("running it on %s: %v", n.Net.ODString(task.OD), err)
+			return "", fmt.Errorf("running it on %s: %v", net.ODString(task.OD), err)
 		}
-		parts = append(parts, fmt.Sprintf("%s %.2f", n.Net.ODString(task.OD), rate))
+		parts = append(parts, fmt.Sprintf("%s %.2f", net.ODString(task.OD), rate))
 	}
 	return fmt.Sprintf("on time at budget 1.00 × LET on %d validation realizations: %s", acceptRealizations, strings.Join(parts, ", ")), nil
 }

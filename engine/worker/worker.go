@@ -99,7 +99,7 @@ func (c Command) Run(ctx context.Context, kind string, in, out any) error {
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
 	if ctx.Err() != nil {
-		return engine.Errorf(engine.ETOOMANY, "stopped: %v", context.Cause(ctx))
+		return engine.Errorf(engine.EINVALID, "stopped: %v", context.Cause(ctx))
 	}
 	var rep reply
 	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil || (rep.Answer == nil && rep.Error == nil) {
