@@ -31,7 +31,7 @@ type importRequest struct {
 type importAnswer struct {
 	Network json.RawMessage       `json:"network,omitempty"` // ontime JSON; absent when refused
 	Report  *netfile.ImportReport `json:"report"`
-	Err     []wireProblem         `json:"err,omitempty"` // the error, each problem
+	Err     []wireProblem         `json:"err,omitempty"`  // the error, each problem
 	List    bool                  `json:"list,omitempty"` // the error was a problem list
 }
 
