@@ -44,6 +44,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	token := fs.String("token", "", "access token for a class server: changes (uploads, jobs, deletions) need it, viewing does not (default $ONTIME_TOKEN); hand out http://HOST/?token=TOKEN")
 	hosts := fs.String("host", "", "comma-separated names the dashboard is reached by besides its IP addresses and localhost (a public or LAN name); requests for any other name are refused")
 	uploadMemory := fs.Int("upload-memory", 4096, "memory limit in MB of the child process that reads one upload (0: read uploads in the server process)")
+	readTimeout := fs.Duration("read-timeout", server.ReadTimeout, "time a request (other than an upload) has to arrive whole; slow senders are cut off")
 	uploadTime := fs.Duration("upload-time", 2*time.Minute, "time limit for reading and checking one upload")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
@@ -99,7 +100,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// deadline: server.UploadReadTime); an idle keep-alive connection is
 	// closed after IdleTimeout. No write timeout: streams and big pages
 	// end with their request's context instead.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: server.ReadTimeout, IdleTimeout: 2 * time.Minute}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: *readTimeout, IdleTimeout: 2 * time.Minute}
 	fmt.Fprintf(stdout, "ontime dashboard on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if *warm {
 		go func() {

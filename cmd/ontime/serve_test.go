@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"io"
 	"net/http"
 	"net/url"
@@ -153,5 +155,23 @@ func TestServeClaimsItsStateAndChecksHosts(t *testing.T) {
 		if res.StatusCode != want {
 			t.Errorf("Host %s: %d, want %d", host, res.StatusCode, want)
 		}
+	}
+}
+
+// A client that sends its body slowly is cut off at --read-timeout: a
+// hundred of them cannot hold the server's connections.
+func TestSlowBodiesAreCutOff(t *testing.T) {
+	base := serveInProcess(t, "--read-timeout", "500ms")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/bench HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nnet=")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	t0 := time.Now()
+	io.ReadAll(conn) // ends when the server closes the connection
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Errorf("a slow body held its connection %v", d)
 	}
 }
