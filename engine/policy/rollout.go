@@ -35,19 +35,29 @@ type Rollout struct {
 	// worse policy decision by decision, but an unbiased label in
 	// direction, which a learner averages over many states.
 	Z float64
+
+	// DOT bases run their continuations on the fast path (rollout_dot.go).
+	dot    *DOT
+	memoMu sync.Mutex
+	memos  map[int]*dotMemo
+	// slow forces sim.Runner for every base (tests compare the paths).
+	slow bool
 }
 
-// RolloutSamples are the default draws a decision per base: each keeps a
+// RolloutSamples are the default draws a decision per base: each kept a
 // Sioux Falls decision at the origin under ~10 ms on one core of this
-// 2-core machine (BenchmarkRolloutDecision: dot 256 draws 6.9 ms, cgr 48
-// about 8.5 ms, cdot 16 7.8 ms; a base decision costs dot 27 µs, cgr
-// ~180 µs, cdot ~490 µs a draw).
+// 2-core machine before DOT's fast path (BenchmarkRolloutDecision: cgr 48
+// about 8.5 ms, cdot 16 7.8 ms; a base decision costs cgr ~180 µs, cdot
+// ~490 µs a draw). On DOT the continuations now take ~1.6 µs a draw
+// (M = 1000: 1.6 ms, was ~10 ms at M = 256); its default stays 256 until
+// the selection rule is chosen on validation pools (issue 26).
 var RolloutSamples = map[string]int{"dot": 256, "cgr": 48, "cdot": 16}
 
 // NewRollout returns the rollout policy on base with M samples a decision.
 func NewRollout(net *engine.Network, model *linktime.Gaussian, base engine.Policy, samples int) *Rollout {
 	ro := &Rollout{net: net, model: model, base: base, samples: samples, cap: sim.StepCap(net, net.StepCap), Z: RolloutZ}
 	ro.runners.New = func() any { return &sim.Runner{Net: net} }
+	ro.dot, _ = base.(*DOT)
 	return ro
 }
 
@@ -101,17 +111,26 @@ func (ro *Rollout) Act(o *engine.Observation) int {
 	x := ro.model.Condition(links, times).SampleN(rand.New(rand.NewPCG(s1, s2)), ro.samples, nil)
 	pool := &sim.Pool{Purpose: "rollout", Size: ro.samples, Dim: ro.model.Dim(), X: x}
 	task := sim.Task{OD: engine.OD{Origin: o.Node, Destination: o.Destination}, Budget: spent + o.Remaining, Cap: ro.cap}
-	r := ro.runners.Get().(*sim.Runner)
-	defer ro.runners.Put(r)
-	res := make([]sim.Result, ro.samples)
-	play := func(e int, won []bool) bool {
-		if err := r.RunFrom(&thenBase{first: e, step: o.Step, base: ro.base}, task, o, pool, res); err != nil {
-			return false
+	var play func(e int, won []bool) bool
+	if ro.dot != nil && !ro.slow {
+		memo := ro.dotMemo(ro.dot, o.Destination, o.Remaining)
+		play = func(e int, won []bool) bool {
+			ro.continueDOT(memo, o, e, x, pool.Dim, won)
+			return true
 		}
-		for i, x := range res {
-			won[i] = x.OnTime
+	} else {
+		r := ro.runners.Get().(*sim.Runner)
+		defer ro.runners.Put(r)
+		res := make([]sim.Result, ro.samples)
+		play = func(e int, won []bool) bool {
+			if err := r.RunFrom(&thenBase{first: e, step: o.Step, base: ro.base}, task, o, pool, res); err != nil {
+				return false
+			}
+			for i, x := range res {
+				won[i] = x.OnTime
+			}
+			return true
 		}
-		return true
 	}
 	baseWon := make([]bool, ro.samples)
 	if !play(baseAct, baseWon) {

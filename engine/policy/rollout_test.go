@@ -140,7 +140,7 @@ func BenchmarkRolloutDecision(b *testing.B) {
 		od := net.ODs[0]
 		task := sim.Tasks(net, []engine.OD{od}, []float64{1})[0]
 		for _, base := range []string{"dot", "cdot", "cgr"} {
-			for _, m := range []int{16, 64, 256} {
+			for _, m := range []int{16, 64, 256, 1000} {
 				env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{task}, RolloutBase: base, RolloutSamples: m}
 				p := build(b, env, "rollout")
 				o := firstChoice(net, od, task.Budget)
