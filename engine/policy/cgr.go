@@ -164,6 +164,6 @@ func (c *CDOT) Act(o *engine.Observation) int {
 	left := d.cap - o.Step
 	return argmaxLink(d.feasible(o, left), func(e int) float64 {
 		mean, sd := cond.Latent(e)
-		return d.scorePMF(o.Destination, d.net.Links[e].To, discretize(mean, sd, c.model.Floors[e], d.Delta), o.Remaining, left)
+		return d.scoreNormal(o.Destination, d.net.Links[e].To, mean, sd, c.model.Floors[e], o.Remaining, left)
 	})
 }

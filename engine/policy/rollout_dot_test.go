@@ -95,3 +95,32 @@ func TestRolloutDOTFastPathMatchesRunner(t *testing.T) {
 		t.Logf("%s: %d continuations equal", name, checked)
 	}
 }
+
+// scoreNormal is the discretized score without the PMF, to the last bit,
+// on laws from far below the floor to far above the budget.
+func TestScoreNormalEqualsDiscretized(t *testing.T) {
+	net, err := builtin.Load("ringtown", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := linktime.New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := sim.Tasks(net, net.ODs, []float64{1.1})
+	d := (&Env{Net: net, Model: model, Tasks: tasks}).DOT()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		task := tasks[rng.IntN(len(tasks))]
+		j := rng.IntN(len(net.Nodes))
+		mu := rng.Float64() * 10
+		sd := []float64{0, rng.Float64() * 3, rng.Float64() * 0.01}[rng.IntN(3)]
+		floor := []float64{0.1, mu / 10, rng.Float64()}[rng.IntN(3)]
+		rem := rng.Float64() * task.Budget
+		left := rng.IntN(d.cap + 2)
+		want := d.scorePMF(task.OD.Destination, j, discretize(mu, sd, floor, d.Delta), rem, left)
+		if got := d.scoreNormal(task.OD.Destination, j, mu, sd, floor, rem, left); got != want {
+			t.Fatalf("N(%g, %g²) floored at %g, remaining %g, left %d: %v, want %v", mu, sd, floor, rem, left, got, want)
+		}
+	}
+}
