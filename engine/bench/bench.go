@@ -37,6 +37,10 @@ type Config struct {
 	// ("" and 0: chosen on the validation pool, and the base's default).
 	RolloutBase    string
 	RolloutSamples int
+	// RolloutZ, when set, is the evidence rollout needs to leave its base's
+	// link (nil: policy.RolloutZ; 0: plain argmax on the draws, ties to
+	// the base).
+	RolloutZ *float64
 	CacheDir       string // trained learners are kept here ("" : no cache)
 	Device         string // ONNX policies: "cpu" or "cuda"
 	Models         string // directory of trained models ("" : models/ found upwards)
@@ -104,7 +108,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	net := cfg.Net
 	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets)
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
-		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples,
+		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples, RolloutZ: cfg.RolloutZ,
 		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
 		UserModel: cfg.UserModel, Ctx: ctx}
 	if cfg.Evaluate != nil {

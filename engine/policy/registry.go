@@ -48,6 +48,9 @@ type Env struct {
 	// default).
 	RolloutBase    string
 	RolloutSamples int
+	// RolloutZ, when set, is rollout's evidence to leave its base (nil:
+	// RolloutZ; 0: plain argmax, ties to the base).
+	RolloutZ *float64
 	// UserModel finds a user's uploaded model by name (method "user:NAME");
 	// nil when there are none.
 	UserModel func(name string) (path string, ok bool)

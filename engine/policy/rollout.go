@@ -221,5 +221,13 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 		m = RolloutSamples[name]
 	}
 	settings["base"], settings["samples"] = name, m
-	return NewRollout(env.Net, env.Model, base, m), settings, nil
+	ro := NewRollout(env.Net, env.Model, base, m)
+	if env.RolloutZ != nil {
+		ro.Z = *env.RolloutZ
+		settings["switch"] = fmt.Sprintf("leaves the base's link only if McNemar's (b−c)/√(b+c) > %g on the draws", ro.Z)
+		if ro.Z == 0 {
+			settings["switch"] = "the link with the most on-time draws (ties: the base's)"
+		}
+	}
+	return ro, settings, nil
 }
