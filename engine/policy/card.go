@@ -72,10 +72,15 @@ type TeacherChoice struct {
 
 // CardRound is one checkpoint of training as the card records it.
 type CardRound struct {
-	Name         string      `json:"name"`
-	Kind         string      `json:"kind"`
-	Labels       int         `json:"labels,omitempty"`     // labelled states added
-	Disagree     float64     `json:"disagree,omitempty"`   // share of them where the label is not the link the student took
+	Name     string  `json:"name"`
+	Kind     string  `json:"kind"`
+	Labels   int     `json:"labels,omitempty"`   // labelled states added
+	Disagree float64 `json:"disagree,omitempty"` // share of them where the label is not the link the student took
+	// Mismatched counts the episodes whose replay under Go's episode rule
+	// did not end where the trainer's (float32) episode ended: a budget
+	// met exactly at a step's end, on one side only. Each is replayed up to
+	// the shorter end and counted here, never dropped silently.
+	Mismatched   int         `json:"replay_mismatched,omitempty"`
 	Iterations   int         `json:"iterations,omitempty"` // policy-gradient iterations
 	Validation   []float64   `json:"validation"`           // per validation factor
 	Mean         float64     `json:"mean"`

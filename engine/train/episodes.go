@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -171,11 +172,14 @@ func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, mix *teach
 func (r *run) label(ctx context.Context, e *trainspec.Episodes, taken [][]int) error {
 	e.Taken = make([][]int, e.Len())
 	e.Labels = make([][]int, e.Len())
-	var decisions, differ atomic.Int64
+	var decisions, differ, mismatched atomic.Int64
 	err := parallel(ctx, e.Len(), func(i int) error {
 		var labels []int
 		e.Taken[i] = r.play(&replay{links: taken[i], labeller: r.labeller, labels: &labels}, e.OD[i], e.Budget[i], e.X[i])
 		e.Labels[i] = labels
+		if len(e.Taken[i]) != len(taken[i]) {
+			mismatched.Add(1)
+		}
 		decisions.Add(int64(len(labels)))
 		for j, l := range labels {
 			if l != e.Taken[i][j] {
@@ -186,6 +190,10 @@ func (r *run) label(ctx context.Context, e *trainspec.Episodes, taken [][]int) e
 	})
 	r.labels += int(decisions.Load())
 	r.differ = int(differ.Load())
+	r.mismatched = int(mismatched.Load())
+	if r.mismatched > 0 {
+		fmt.Fprintf(r.cfg.Log, "replay: %d of %d episodes ended at another step under Go's episode rule than in the trainer (float32 budgets met exactly at a step's end); replayed to the shorter end\n", r.mismatched, e.Len())
+	}
 	return err
 }
 

@@ -57,6 +57,9 @@ type run struct {
 	labeller  engine.Policy
 	labels    int // labelled states so far
 	differ    int // of the last round's, those where the label is not the student's link
+	// mismatched: of the last round's episodes, those Go's replay ended at
+	// another step than the trainer did
+	mismatched int
 }
 
 // Run trains a model and writes it, its imitation checkpoint and its card.
@@ -249,7 +252,7 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 			return nil, err
 		}
 		round := Round{Name: name, Kind: "expert iteration", Labels: r.labels - before,
-			Disagree: float64(r.differ) / float64(max(r.labels-before, 1)), LabelSeconds: labelSec}
+			Disagree: float64(r.differ) / float64(max(r.labels-before, 1)), LabelSeconds: labelSec, Mismatched: r.mismatched}
 		if best, err = r.judge(ctx, card, best, round, t0); err != nil {
 			return nil, err
 		}
