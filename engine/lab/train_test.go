@@ -99,6 +99,14 @@ func TestTrainingJob(t *testing.T) {
 	if err != nil || card.Fingerprint != res.Fingerprint {
 		t.Fatalf("card %+v, %v", card, err)
 	}
+	// One episode rule across languages: the exported model in Go's
+	// simulator takes the trainer's links and ends as the trainer's
+	// episodes ended, on every validation episode.
+	if ch := card.EpisodeRule; ch == nil || ch.Episodes == 0 || ch.ActionsDiffer != 0 || ch.FlagsDiffer != 0 {
+		t.Errorf("episode rule check: %+v", ch)
+	} else {
+		t.Logf("episode rule: Go and the trainer agree on all %d validation episodes", ch.Episodes)
+	}
 	c, err := n.Compare(ctx, CompareRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"let", "gpght"}})
 	if err != nil || c.Rollouts[1].Err != "" {
 		t.Fatalf("the new model does not run: %v %+v", err, c)

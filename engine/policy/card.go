@@ -57,6 +57,20 @@ type ModelCard struct {
 	Seconds             float64     `json:"seconds"`
 	Command             string      `json:"command"`
 	ImitationModel      string      `json:"imitation_model"`
+	// EpisodeRule is the cross-language check of the kept model: Go's
+	// simulator with ONNX Runtime against the trainer's own greedy episodes
+	// on the validation realizations (engine/train/rulecheck.go).
+	EpisodeRule *EpisodeRuleCheck `json:"episode_rule,omitempty"`
+}
+
+// EpisodeRuleCheck counts the validation episodes on which Go (the
+// exported model in ONNX Runtime, sim's episode rule, float64) and the
+// trainer (PyTorch, float32) differ in the links taken or the on-time flag.
+type EpisodeRuleCheck struct {
+	Episodes      int    `json:"episodes"`
+	ActionsDiffer int    `json:"actions_differ"`
+	FlagsDiffer   int    `json:"flags_differ"`
+	First         string `json:"first,omitempty"` // the first difference, said
 }
 
 // TeacherChoice is the imitation teacher of one covered pair at one budget

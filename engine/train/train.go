@@ -27,7 +27,7 @@ import (
 
 // Event is one line of progress.
 type Event struct {
-	Phase   string    `json:"phase"` // spec, teachers, demos, imitation, expert iteration, policy gradient, done; trainer: a line of the trainer's own
+	Phase   string    `json:"phase"` // spec, teachers, demos, imitation, expert iteration, policy gradient, check, done; trainer: a line of the trainer's own
 	Round   int       `json:"round,omitempty"`
 	Message string    `json:"message,omitempty"`
 	Means   []float64 `json:"validation,omitempty"`
@@ -340,6 +340,13 @@ func (r *run) finish(ctx context.Context, card *Card, best, imitation *checkpoin
 		return nil, err
 	}
 	finishCard(card, last, best, imitation, time.Since(r.start).Seconds())
+	if card.EpisodeRule, err = r.checkEpisodeRule(ctx, best, c.Out); err != nil {
+		return nil, fmt.Errorf("episode-rule check: %w", err)
+	}
+	if ch := card.EpisodeRule; ch != nil {
+		r.emit(Event{Phase: "check", Message: fmt.Sprintf("episode rule, Go and the trainer on %d validation episodes: links differ on %d, on-time flags on %d %s",
+			ch.Episodes, ch.ActionsDiffer, ch.FlagsDiffer, ch.First)})
+	}
 	card.ImitationModel = filepath.Base(base + ".imitation.onnx")
 	if err := writeCard(card, base+".card.json"); err != nil {
 		return nil, err

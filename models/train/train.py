@@ -6,7 +6,7 @@ JSON lines on stdout:
     python3 train.py collect  --spec S --state C.pt --tasks T --out T.json       sampled episodes
     python3 train.py fit      --spec S --state C.pt --data D1 --data D2 --out C1.pt  labels -> model
     python3 train.py pg       --spec S --state C.pt --iterations K --out C2.pt  policy gradient
-    python3 train.py validate --spec S --state C.pt --out C.val                  greedy, per episode
+    python3 train.py validate --spec S --state C.pt --out C.val [--actions A.json] greedy, per episode
     python3 train.py export   --spec S --state C.pt --out model.onnx
 
 Episode sets are NAME.f32 (rows: OD index, budget, the realization of every link) and NAME.json
@@ -286,7 +286,7 @@ def cmd_validate(args, spec, w, gen):
     model, cfg, _ = load(args.state, spec, w)
     val = w.blob(spec["validation"])
     model.eval()
-    flags, means = [], []
+    flags, means, actions = [], [], []
     with torch.no_grad():
         for f in spec["validation_factors"]:
             rates = []
@@ -295,12 +295,18 @@ def cmd_validate(args, spec, w, gen):
                     xv = val[s:s + args.batch]
                     od = torch.full((xv.shape[0],), k, dtype=torch.long, device=w.dev)
                     vgen = torch.Generator(device=w.dev).manual_seed(args.seed + s)  # same shuffles every time
-                    ok, *_ = rollout(model, w, xv, od, w.let[od] * f, greedy=True, gen=vgen, shuffle=cfg["shuffle"])
+                    ok, _, _, _, acts, _ = rollout(model, w, xv, od, w.let[od] * f, greedy=True, gen=vgen, shuffle=cfg["shuffle"])
                     flags.append(ok.to(torch.uint8).cpu().numpy())
                     rates.append(ok.sum().item())
+                    if args.actions:
+                        actions.extend([a for a in row if a >= 0] for row in acts.tolist())
             means.append(sum(rates) / (len(spec["validation_ods"]) * val.shape[0]))
     np.concatenate(flags).tofile(args.out + ".tmp")
     os.replace(args.out + ".tmp", args.out)
+    if args.actions:  # each episode's links, in the flags' order (Go's episode-rule check)
+        with open(args.actions + ".tmp", "w") as f:
+            json.dump(actions, f)
+        os.replace(args.actions + ".tmp", args.actions)
     log(phase="validate", validation=means)
 
 
@@ -383,7 +389,8 @@ def main():
     pg.add_argument("--lr", type=float, default=5e-5)
     pg.add_argument("--entropy", type=float, default=0.01)
     pg.add_argument("--vpg", action="store_true", help="control: plain per-step vanilla policy gradient")
-    sub.add_parser("validate", parents=[common])
+    va = sub.add_parser("validate", parents=[common])
+    va.add_argument("--actions", help="also write each episode's links (JSON) for Go's episode-rule check")
     sub.add_parser("export", parents=[common])
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
