@@ -41,9 +41,9 @@ type Config struct {
 	// link (nil: policy.RolloutZ; 0: plain argmax on the draws, ties to
 	// the base).
 	RolloutZ *float64
-	CacheDir       string // trained learners are kept here ("" : no cache)
-	Device         string // ONNX policies: "cpu" or "cuda"
-	Models         string // directory of trained models ("" : models/ found upwards)
+	CacheDir string // trained learners are kept here ("" : no cache)
+	Device   string // ONNX policies: "cpu" or "cuda"
+	Models   string // directory of trained models ("" : models/ found upwards)
 	// UserModel finds a model a user uploaded (method user:NAME).
 	UserModel func(name string) (path string, ok bool)
 	Logf      func(format string, args ...any)
