@@ -37,8 +37,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	dotDelta := fs.Float64("dot-delta", 0, "DOT's grid step in minutes (default: a thousandth of the largest budget, at most 0.1)")
 	rolloutBase := fs.String("rollout-base", "", "rollout's base policy: dot, cdot or cgr (default: the best of them on the validation pool)")
-	rolloutZ := fs.Float64("rollout-z", policy.RolloutZ, "evidence rollout needs to leave its base's link (McNemar's z on its draws; 0: plain argmax, ties to the base)")
-	rolloutSamples := fs.Int("rollout-samples", 0, "rollout's draws per decision (default: dot 256, cgr 48, cdot 16: ~10 ms a Sioux Falls decision)")
+	rolloutZ := fs.Float64("rollout-z", -1, "evidence rollout needs to leave its base's link (McNemar's z on its draws; 0: plain argmax, ties to the base; default: the base's, dot 1, cdot and cgr 2)")
+	rolloutSamples := fs.Int("rollout-samples", 0, "rollout's draws per decision (default: dot 1000, cgr 48, cdot 16)")
 	cacheDir := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE, else the user cache directory)")
 	noCache := fs.Bool("no-cache", false, "train learners afresh and store nothing")
 	models := fs.String("models", "", "directory of trained models (default: models/ in the working directory or a parent)")
@@ -58,7 +58,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	cfg := bench.Config{Net: net, Model: model, Methods: splitList(*methods), Focus: *focus,
 		Pools: *pools, PoolSize: *poolSize, Purpose: *on, Seed: *seed, Sampled: *sampled, Workers: *workers,
-		DOTDelta: *dotDelta, RolloutBase: *rolloutBase, RolloutSamples: *rolloutSamples, RolloutZ: rolloutZ, Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
+		DOTDelta: *dotDelta, RolloutBase: *rolloutBase, RolloutSamples: *rolloutSamples, RolloutZ: optionalZ(*rolloutZ), Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 		Version: version, Commit: buildCommit(), Started: started}
 	if *device != "cpu" && *device != "cuda" {
 		return engine.Errorf(engine.EINVALID, "--device %q: use cpu or cuda", *device)
@@ -171,4 +171,12 @@ func learnerCache(flagValue string, getenv func(string) string) string {
 		return filepath.Join(d, "ontime")
 	}
 	return ""
+}
+
+// optionalZ is --rollout-z as bench reads it: nil (the base's) when negative.
+func optionalZ(z float64) *float64 {
+	if z < 0 {
+		return nil
+	}
+	return &z
 }

@@ -41,14 +41,18 @@ func newCTD(env *Env, s ctdSettings) (*CTD, bool, error) {
 			if err := env.Err(); err != nil {
 				return nil, err
 			}
-			tabs[d] = trainCTD(env.Net, samples, d, s)
+			tabs[d] = trainCTD(env.Net, samples, d, s, env.Err)
+		}
+		if err := env.Err(); err != nil {
+			return nil, err // a table cut short is not cached
 		}
 		return tabs, nil
 	})
 	return &CTD{net: env.Net, Tabs: tabs}, hit, err
 }
 
-func trainCTD(net *engine.Network, samples *sim.Pool, dest int, s ctdSettings) *CTDTable {
+// stop ends the sweeps early (a canceled run, whose result is discarded).
+func trainCTD(net *engine.Network, samples *sim.Pool, dest int, s ctdSettings, stop func() error) *CTDTable {
 	E := len(net.Links)
 	t := &CTDTable{Q1: make([]float64, E), Q2: make([]float64, E)}
 	// Start from +∞-like costs so unreachable continuations stay unattractive.
@@ -58,7 +62,7 @@ func trainCTD(net *engine.Network, samples *sim.Pool, dest int, s ctdSettings) *
 	}
 	c1 := make([]float64, len(net.Nodes))
 	c2 := make([]float64, len(net.Nodes))
-	for sweep := 0; sweep < s.MaxSweeps; sweep++ {
+	for sweep := 0; sweep < s.MaxSweeps && stop() == nil; sweep++ {
 		for j := range net.Nodes {
 			c1[j], c2[j] = far, far*far
 			if j == dest {

@@ -47,14 +47,18 @@ func newPQL(env *Env, s pqlSettings) (*PQL, bool, error) {
 			if err := env.Err(); err != nil {
 				return nil, err
 			}
-			tabs[d] = trainPQL(env.Net, samples, d, b, s)
+			tabs[d] = trainPQL(env.Net, samples, d, b, s, env.Err)
+		}
+		if err := env.Err(); err != nil {
+			return nil, err // a table cut short is not cached
 		}
 		return tabs, nil
 	})
 	return &PQL{net: env.Net, Tabs: tabs}, hit, err
 }
 
-func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float64, s pqlSettings) *QTable {
+// stop ends the sweeps early (a canceled run, whose result is discarded).
+func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float64, s pqlSettings, stop func() error) *QTable {
 	bins := s.Bins
 	t := &QTable{Dest: dest, Delta: maxBudget / float64(bins), Q: make([][]float32, len(net.Links))}
 	q := make([][]float64, len(net.Links))
@@ -67,7 +71,7 @@ func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float6
 	for j := range v {
 		v[j] = make([]float64, bins+1)
 	}
-	for sweep := 0; sweep < s.MaxSweeps; sweep++ {
+	for sweep := 0; sweep < s.MaxSweeps && stop() == nil; sweep++ {
 		for j := range v {
 			row := v[j]
 			for b := range row {

@@ -20,8 +20,9 @@ import (
 // "take this link, then follow the base policy" by its on-time rate over
 // those same M draws (common random numbers); it takes the best, but leaves
 // the base policy's own choice only when the gain is significant on those
-// draws (RolloutZ). In expectation it is never worse
-// than its base. It is slow by design: a reference for what learning can
+// draws (RolloutZFor). With exact values it is never worse than its base;
+// with sampled ones only when the draws are enough for the gate (see
+// RolloutSamples and engine/verify's rollout check). It is slow by design: a reference for what learning can
 // reach.
 type Rollout struct {
 	net     *engine.Network
@@ -44,14 +45,21 @@ type Rollout struct {
 	slow bool
 }
 
-// RolloutSamples are the default draws a decision per base: each kept a
-// Sioux Falls decision at the origin under ~10 ms on one core of this
-// 2-core machine before DOT's fast path (BenchmarkRolloutDecision: cgr 48
-// about 8.5 ms, cdot 16 7.8 ms; a base decision costs cgr ~180 µs, cdot
-// ~490 µs a draw). On DOT the continuations now take ~1.6 µs a draw
-// (M = 1000: 1.6 ms, was ~10 ms at M = 256); its default stays 256 until
-// the selection rule is chosen on validation pools (issue 26).
-var RolloutSamples = map[string]int{"dot": 256, "cgr": 48, "cdot": 16}
+// RolloutSamples are the default draws a decision per base, and RolloutZFor
+// the evidence each needs to leave its base's link. On dot they were chosen
+// on the Sioux Falls validation pools (2 × 1000 realizations, 5 pairs,
+// budgets 0.95/1.00/1.05; never a test pool) by the rule fixed first: the
+// highest mean on-time rate over the three budgets among M = 256 and 1000
+// with z = 0, 1 and 2. rollout − dot there: M 256 z 2 +0.81/+0.47/+0.08 pp,
+// M 1000 z 0 +1.18/+0.59/+0.12, z 2 +1.15/+0.51/+0.18, z 1 +1.60/+0.84/+0.23
+// (chosen). The fast DOT continuations make it cheap: 1.6 ms a first
+// Sioux Falls decision at M = 1000 (BenchmarkRolloutDecision). The cdot and
+// cgr bases keep their few draws (a base decision costs cgr ~180 µs, cdot
+// ~100 µs a draw) and the stricter gate their noise needs.
+var (
+	RolloutSamples = map[string]int{"dot": 1000, "cgr": 48, "cdot": 16}
+	RolloutZFor    = map[string]float64{"dot": 1, "cgr": RolloutZ, "cdot": RolloutZ}
+)
 
 // NewRollout returns the rollout policy on base with M samples a decision.
 func NewRollout(net *engine.Network, model *linktime.Gaussian, base engine.Policy, samples int) *Rollout {
@@ -178,8 +186,7 @@ var rolloutBases = []string{"dot", "cdot", "cgr"}
 // the best on-time rate over env's tasks on validation pool 0 (2,000
 // realizations, never a test pool) when none is chosen.
 func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
-	settings := map[string]any{"draws": "conditional Gaussian (Matheron), common to every candidate link",
-		"switch": fmt.Sprintf("leaves the base's link only if McNemar's (b−c)/√(b+c) > %g on the draws", RolloutZ)}
+	settings := map[string]any{"draws": "conditional Gaussian (Matheron), common to every candidate link"}
 	build := func(name string) (engine.Policy, error) {
 		meth, err := Lookup(name)
 		if err != nil {
@@ -222,12 +229,13 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 	}
 	settings["base"], settings["samples"] = name, m
 	ro := NewRollout(env.Net, env.Model, base, m)
+	ro.Z = RolloutZFor[name]
 	if env.RolloutZ != nil {
 		ro.Z = *env.RolloutZ
-		settings["switch"] = fmt.Sprintf("leaves the base's link only if McNemar's (b−c)/√(b+c) > %g on the draws", ro.Z)
-		if ro.Z == 0 {
-			settings["switch"] = "the link with the most on-time draws (ties: the base's)"
-		}
+	}
+	settings["switch"] = fmt.Sprintf("leaves the base's link only if McNemar's (b−c)/√(b+c) > %g on the draws", ro.Z)
+	if ro.Z == 0 {
+		settings["switch"] = "the link with the most on-time draws (ties: the base's)"
 	}
 	return ro, settings, nil
 }
