@@ -136,3 +136,33 @@ func TestCloseStopsRunningJobs(t *testing.T) {
 		t.Fatalf("after the stop: %+v %v", st, err)
 	}
 }
+
+// Previews are kept per client: one client's many uploads drop only its own
+// oldest preview, never another client's (50 concurrent previews once
+// expired 42 others' saves).
+func TestPreviewsPerClient(t *testing.T) {
+	l := New(Options{StateDir: t.TempDir()})
+	defer l.Close()
+	file := []netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}
+	other, err := l.Preview(context.Background(), "10.0.0.2", file, netfile.ImportOptions{ODs: []string{"1-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []string
+	for range maxPendingPerClient + 2 {
+		imp, err := l.Preview(context.Background(), "10.0.0.1", file, netfile.ImportOptions{ODs: []string{"1-4"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine = append(mine, imp.Token)
+	}
+	if _, err := l.Pending(other.Token); err != nil {
+		t.Errorf("another client's preview was dropped: %v", err)
+	}
+	for i, tok := range mine {
+		_, err := l.Pending(tok)
+		if kept := i >= len(mine)-maxPendingPerClient; kept != (err == nil) {
+			t.Errorf("preview %d of %d: kept %v, err %v", i+1, len(mine), kept, err)
+		}
+	}
+}
