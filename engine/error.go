@@ -35,7 +35,10 @@ type Error struct {
 	File    string
 	Line    int // 1-based; 0 when unknown
 	Field   string
-	Err     error // optional cause
+	// Err is the optional cause; it is not encoded (an interface does not
+	// decode), its text is in Message where it matters, so an Error written
+	// as JSON (stored reports, worker answers) reads back whole.
+	Err error `json:"-"`
 }
 
 func (e *Error) Error() string {
@@ -152,4 +155,14 @@ func DiskError(err error) error {
 		return &Error{Code: ESTORAGE, Err: err, Message: fmt.Sprintf("the state directory could not be written (is its disk full?): %v; nothing stored before was lost", err)}
 	}
 	return err
+}
+
+// Excerpt keeps text a client sent short enough to quote in a message: a
+// 100 kB name must not make a 600 kB page.
+func Excerpt(s string) string {
+	const max = 80
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
 }

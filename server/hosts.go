@@ -25,7 +25,7 @@ func (s *server) checkHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(r.Host) {
 			s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "this dashboard does not answer to the name %q: it answers to its IP addresses and %s (start it with --host NAME to add a name)",
-				trimForMessage(r.Host), strings.Join(append(slices.Clone(LocalHosts), s.Hosts...), ", ")))
+				engine.Excerpt(r.Host), strings.Join(append(slices.Clone(LocalHosts), s.Hosts...), ", ")))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -42,12 +42,4 @@ func (s *server) hostAllowed(hostport string) bool {
 		return true // an address is no name an attacker can rebind
 	}
 	return slices.Contains(LocalHosts, host) || strings.HasSuffix(host, ".localhost") || slices.Contains(s.Hosts, host)
-}
-
-// trimForMessage keeps what a client sent short enough to quote.
-func trimForMessage(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + "…"
-	}
-	return s
 }

@@ -19,7 +19,7 @@ func (s *server) routes(r chi.Router) {
 	// with a class token they need it (docs/security.md).
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "a change from another site's page is refused (Origin %q): use this dashboard's own pages, or a script without an Origin header", trimForMessage(r.Header.Get("Origin"))))
+		s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "a change from another site's page is refused (Origin %q): use this dashboard's own pages, or a script without an Origin header", engine.Excerpt(r.Header.Get("Origin"))))
 	}))
 	r.Use(middleware.RequestID, middleware.Recoverer, s.checkHost, securityHeaders, cop.Handler, s.requireToken, middleware.GetHead)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })

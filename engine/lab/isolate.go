@@ -31,13 +31,8 @@ type importRequest struct {
 type importAnswer struct {
 	Network json.RawMessage       `json:"network,omitempty"` // ontime JSON; absent when refused
 	Report  *netfile.ImportReport `json:"report"`
-	Err     []wireProblem         `json:"err,omitempty"`  // the error, each problem
+	Err     engine.Problems       `json:"err,omitempty"`  // the error, each problem
 	List    bool                  `json:"list,omitempty"` // the error was a problem list
-}
-
-type wireProblem struct {
-	Code, Message, File, Field string
-	Line                       int
 }
 
 func init() {
@@ -49,23 +44,14 @@ func init() {
 		req.Options.MaxExplicitLinks = req.MaxExplicitLinks
 		net, rep, err := netfile.Import(req.Files, req.Options)
 		ans := importAnswer{Report: rep}
-		if rep != nil {
-			for _, p := range rep.Problems {
-				p.Err = nil // causes do not travel; their text is in the message
-			}
-		}
 		if err != nil {
-			var ps engine.Problems
-			ans.List = errors.As(err, &ps)
+			ans.List = errors.As(err, &ans.Err)
 			if !ans.List {
 				var e *engine.Error
 				if !errors.As(err, &e) {
 					e = &engine.Error{Code: engine.EINVALID, Message: err.Error()}
 				}
-				ps = engine.Problems{e}
-			}
-			for _, p := range ps {
-				ans.Err = append(ans.Err, wireProblem{Code: p.Code, Message: p.Message, File: p.File, Field: p.Field, Line: p.Line})
+				ans.Err = engine.Problems{e}
 			}
 			return ans, nil
 		}
@@ -86,14 +72,10 @@ func (l *Lab) importIn(ctx context.Context, files []netfile.File, o netfile.Impo
 		return nil, nil, err
 	}
 	if len(ans.Err) > 0 {
-		var ps engine.Problems
-		for _, p := range ans.Err {
-			ps = append(ps, &engine.Error{Code: p.Code, Message: p.Message, File: p.File, Field: p.Field, Line: p.Line})
-		}
 		if !ans.List {
-			return nil, ans.Report, ps[0]
+			return nil, ans.Report, ans.Err[0]
 		}
-		return nil, ans.Report, ps
+		return nil, ans.Report, ans.Err
 	}
 	net, err := netfile.ReadJSON(bytes.NewReader(ans.Network), "the upload")
 	if err != nil {

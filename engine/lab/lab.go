@@ -83,7 +83,8 @@ type netEntry struct {
 // New returns a lab; nothing is loaded until asked for.
 func New(o Options) *Lab {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel, accepting: make(chan struct{}, 1)}
+	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel, accepting: make(chan struct{}, 1),
+		pend: pending{work: make(chan struct{}, maxImportsAtOnce)}}
 }
 
 // NetworkInfo says whether a network can be opened, and why not.
@@ -124,7 +125,7 @@ func (l *Lab) builtinNetworks() []NetworkInfo {
 // that network.
 func (l *Lab) Open(name string) (*Net, error) {
 	if netfile.LooksLikePath(name) {
-		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (the dashboard opens networks by name)", trimForMessage(name))
+		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q (the dashboard opens networks by name)", engine.Excerpt(name))
 	}
 	l.mu.Lock()
 	e, ok := l.nets[name]

@@ -38,7 +38,7 @@ func (l *Lab) LoadNetwork(ctx context.Context, name string) (*engine.Network, er
 	}
 	if checkName("network", name) != nil {
 		return nil, engine.Errorf(engine.ENOTFOUND, "no network %q: network names are lower-case letters, digits, '-' and '_' (built-ins: %s)",
-			trimForMessage(name), strings.Join(builtin.Names, ", "))
+			engine.Excerpt(name), strings.Join(builtin.Names, ", "))
 	}
 	st, err := l.store()
 	if err != nil {
@@ -217,15 +217,9 @@ func (l *Lab) named(imp *Import) *Import {
 // token, for the "save" step. At most maxImportsAtOnce are read at once;
 // a request that waits for its turn gives up when ctx ends.
 func (l *Lab) Preview(ctx context.Context, owner string, files []netfile.File, o netfile.ImportOptions) (*Import, error) {
-	l.pend.mu.Lock()
-	if l.pend.work == nil {
-		l.pend.work = make(chan struct{}, maxImportsAtOnce)
-	}
-	work := l.pend.work
-	l.pend.mu.Unlock()
 	select {
-	case work <- struct{}{}:
-		defer func() { <-work }()
+	case l.pend.work <- struct{}{}:
+		defer func() { <-l.pend.work }()
 	case <-ctx.Done():
 		return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is reading other uploads; this one gave up waiting (%v)", ctx.Err())
 	}
@@ -307,20 +301,6 @@ func checkName(what, name string) error {
 		return engine.Errorf(engine.EINVALID, "name %q is longer than 64 characters", name)
 	}
 	return nil
-}
-
-// trimForMessage keeps what a user sent short enough to quote in an error
-// (a 100 kB name must not make a 600 kB page).
-func trimForMessage(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	if len(r) > max {
-		r = r[:max]
-	}
-	return string(r) + "…"
 }
 
 // Save stores an accepted import under name.

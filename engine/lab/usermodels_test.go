@@ -14,23 +14,31 @@ import (
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
-// An uploaded policy is checked, then offered as user:NAME wherever
-// methods are, runs in a comparison, and can be renamed and deleted; bad
-// uploads are refused with what does not match and store nothing.
-func TestUserModels(t *testing.T) {
+// modelUpload reads a test model (models/testdata) and opens the example
+// network in a lab with a state directory; it needs ONNX Runtime.
+func modelUpload(t *testing.T, file string) ([]byte, *Lab, *Net) {
+	t.Helper()
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
 	}
-	tiny, err := os.ReadFile(filepath.Join("..", "..", "models", "testdata", "tiny.onnx"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "models", "testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := New(Options{StateDir: t.TempDir()})
-	defer l.Close()
+	t.Cleanup(func() { l.Close() })
 	n, err := l.Open(Example)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return data, l, n
+}
+
+// An uploaded policy is checked, then offered as user:NAME wherever
+// methods are, runs in a comparison, and can be renamed and deleted; bad
+// uploads are refused with what does not match and store nothing.
+func TestUserModels(t *testing.T) {
+	tiny, l, n := modelUpload(t, "tiny.onnx")
 	offered := func(method string) bool {
 		return slices.ContainsFunc(n.Methods(), func(m MethodInfo) bool { return m.Name == method })
 	}
@@ -83,23 +91,11 @@ func TestUserModels(t *testing.T) {
 // interface outside) is stopped when its uploader leaves, and leaves no
 // file behind; so is one past AcceptTime (the same terminate flag).
 func TestUploadedModelThatNeverEndsIsStopped(t *testing.T) {
-	if _, err := ort.FindLibrary(); err != nil {
-		testenv.Missing(t, err.Error())
-	}
-	loop, err := os.ReadFile(filepath.Join("..", "..", "models", "testdata", "loop.onnx"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := New(Options{StateDir: t.TempDir()})
-	defer l.Close()
-	n, err := l.Open(Example)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loop, l, n := modelUpload(t, "loop.onnx")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	t0 := time.Now()
-	_, err = l.AddUserModel(ctx, n, "loop", "loop.onnx", loop)
+	_, err := l.AddUserModel(ctx, n, "loop", "loop.onnx", loop)
 	if err == nil || !strings.Contains(err.Error(), "stopped") {
 		t.Fatalf("a never-ending model: %v", err)
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -21,8 +22,8 @@ type dotMemo struct {
 	t      *dotTable
 	cap    int
 	nodes  int
-	mu     sync.Mutex
-	dense  []int32          // (left·nodes + node)·n + bin → link+1 (0: not yet)
+	dense  []int32          // (left·nodes + node)·n + bin → link+1 (0: not yet); read and written atomically
+	mu     sync.Mutex       // guards sparse
 	sparse map[uint64]int32 // when dense would be too large
 }
 
@@ -46,14 +47,17 @@ func (m *dotMemo) act(node int, remaining float64, left int) int {
 	b = min(max(b, 0), m.t.n-1)
 	lv := min(max(left, 0), m.cap)
 	k := (uint64(lv)*uint64(m.nodes)+uint64(node))*uint64(m.t.n) + uint64(b)
-	m.mu.Lock()
+	// The dense memo is read without a lock (the continuations of every
+	// worker share it); two workers deciding the same state store the same
+	// link.
 	var v int32
 	if m.dense != nil {
-		v = m.dense[k]
+		v = atomic.LoadInt32(&m.dense[k])
 	} else {
+		m.mu.Lock()
 		v = m.sparse[k]
+		m.mu.Unlock()
 	}
-	m.mu.Unlock()
 	if v > 0 {
 		return int(v - 1)
 	}
@@ -61,13 +65,13 @@ func (m *dotMemo) act(node int, remaining float64, left int) int {
 	// floor(remaining/Δ), so every remaining in the bin decides alike.
 	o := &engine.Observation{Node: node, Destination: m.dest, Remaining: remaining, Step: m.d.cap - left}
 	e := m.d.Act(o)
-	m.mu.Lock()
 	if m.dense != nil {
-		m.dense[k] = int32(e + 1)
+		atomic.StoreInt32(&m.dense[k], int32(e+1))
 	} else {
+		m.mu.Lock()
 		m.sparse[k] = int32(e + 1)
+		m.mu.Unlock()
 	}
-	m.mu.Unlock()
 	return e
 }
 

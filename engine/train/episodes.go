@@ -161,7 +161,7 @@ func (m *teacherMix) Act(o *engine.Observation) int {
 func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, mix *teacherMix) error {
 	e.Taken = make([][]int, e.Len())
 	return parallel(ctx, e.Len(), func(i int) error {
-		e.Taken[i] = r.play(mix, e.OD[i], e.Budget[i], e.X[i])
+		e.Taken[i], _ = r.play(mix, e.OD[i], e.Budget[i], e.X[i])
 		return nil
 	})
 }
@@ -175,7 +175,7 @@ func (r *run) label(ctx context.Context, e *trainspec.Episodes, taken [][]int) e
 	var decisions, differ, mismatched atomic.Int64
 	err := parallel(ctx, e.Len(), func(i int) error {
 		var labels []int
-		e.Taken[i] = r.play(&replay{links: taken[i], labeller: r.labeller, labels: &labels}, e.OD[i], e.Budget[i], e.X[i])
+		e.Taken[i], _ = r.play(&replay{links: taken[i], labeller: r.labeller, labels: &labels}, e.OD[i], e.Budget[i], e.X[i])
 		e.Labels[i] = labels
 		if len(e.Taken[i]) != len(taken[i]) {
 			mismatched.Add(1)
@@ -213,27 +213,26 @@ func (p *replay) Act(o *engine.Observation) int {
 }
 
 // play runs one episode of p under the simulator's episode rule and returns
-// the links it took.
-func (r *run) play(p engine.Policy, k int, budget float64, x []float64) []int {
+// the links it took and whether it arrived on time (a policy that answers
+// −1 ends the episode there, late).
+func (r *run) play(p engine.Policy, k int, budget float64, x []float64) (links []int, onTime bool) {
 	c := r.cfg
 	task := sim.Task{OD: c.ODs[k], Budget: budget, Cap: c.Net.StepCap}
 	capN := sim.StepCap(c.Net, task.Cap)
 	o := &engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination, Remaining: budget}
-	var links []int
 	for {
 		if _, stuck := sim.Stuck(c.Net, task, o); stuck {
-			break
+			return links, false
 		}
 		e := p.Act(o)
 		if e < 0 {
-			break
+			return links, false
 		}
 		links = append(links, e)
-		if _, done := sim.Advance(c.Net, task, capN, o, e, x[e]); done {
-			break
+		if res, done := sim.Advance(c.Net, task, capN, o, e, x[e]); done {
+			return links, res.OnTime
 		}
 	}
-	return links
 }
 
 // parallel runs f for 0..n-1 on every core and stops at the first error or

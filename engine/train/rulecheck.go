@@ -7,9 +7,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/policy"
-	"github.com/ontime-routing/ontime/engine/sim"
 )
 
 // The episode rule lives twice: in Go (engine/sim) and in the trainer
@@ -59,7 +57,10 @@ func (r *run) checkEpisodeRule(ctx context.Context, best *checkpoint, model stri
 				for e, v := range r.val.Row(n) {
 					x32[e] = float64(float32(v))
 				}
-				links, onTime := r.playRecorded(p, k, budget, x32)
+				links, onTime := r.play(p, k, budget, x32)
+				if err := p.Err(); err != nil {
+					return nil, fmt.Errorf("the exported model in ONNX Runtime: %w", err)
+				}
 				if i >= len(theirs) || i >= len(best.flags) {
 					return nil, fmt.Errorf("the trainer validated %d episodes; Go plays more", len(theirs))
 				}
@@ -84,24 +85,4 @@ func (r *run) checkEpisodeRule(ctx context.Context, best *checkpoint, model stri
 		return nil, fmt.Errorf("the trainer validated %d episodes, Go %d", len(theirs), i)
 	}
 	return check, nil
-}
-
-// playRecorded is play for a policy whose errors matter (ONNX): the links
-// taken and whether the episode arrived on time.
-func (r *run) playRecorded(p *policy.ONNXPolicy, k int, budget float64, x []float64) ([]int, bool) {
-	c := r.cfg
-	task := sim.Task{OD: c.ODs[k], Budget: budget, Cap: c.Net.StepCap}
-	capN := sim.StepCap(c.Net, task.Cap)
-	o := &engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination, Remaining: budget}
-	var links []int
-	for {
-		if _, stuck := sim.Stuck(c.Net, task, o); stuck {
-			return links, false
-		}
-		e := p.Act(o)
-		links = append(links, e)
-		if res, done := sim.Advance(c.Net, task, capN, o, e, x[e]); done {
-			return links, res.OnTime
-		}
-	}
 }

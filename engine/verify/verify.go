@@ -56,8 +56,13 @@ type Options struct {
 	Workers         int
 	CacheDir        string
 	Rollout         bool // check rollout ≥ its base (slow: small networks only)
-	RolloutSamples  int  // rollout's draws a decision (0: RolloutSamples)
-	Logf            func(format string, args ...any)
+	// RolloutSamples is rollout's draws a decision (0: rollout's default on
+	// dot, 1000 with its gate z = 1). With 64 draws and z = 2 the check
+	// failed on Sioux Falls at 0.95 (rollout 1.65 pp below dot, bound
+	// 1.46): few draws let links that merely drew well through the gate at
+	// enough decisions to cost more than rollout gains (docs/findings.md).
+	RolloutSamples int
+	Logf           func(format string, args ...any)
 }
 
 // Z is the number of standard errors a Monte Carlo tolerance allows:
@@ -149,9 +154,6 @@ func (o Options) withDefaults() Options {
 	}
 	if len(o.Budgets) == 0 {
 		o.Budgets = []float64{0.95, 1, 1.05}
-	}
-	if o.RolloutSamples == 0 {
-		o.RolloutSamples = RolloutSamples // 0 too: rollout's default
 	}
 	if o.MaxODs == 0 {
 		o.MaxODs = 3
@@ -298,14 +300,6 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 // a continuation per candidate link and draw at every decision, minutes a
 // case on a 224-link grid and far more on trips of 30 links and more.
 const RolloutLinkLimit = 300
-
-// RolloutSamples is rollout's draws a decision here: 0, rollout's default
-// on dot (1000, with its gate z = 1). With 64 draws and z = 2 the check
-// failed on Sioux Falls at 0.95 (rollout 1.65 pp below dot, bound 1.46):
-// few draws let links that merely drew well through the gate at enough
-// decisions to cost more than rollout gains. The fast DOT continuations
-// keep 1000 draws near the other checks' cost.
-const RolloutSamples = 0
 
 // Allowances of approximations that are such by design.
 const (

@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -68,12 +69,7 @@ type Command struct {
 // location.
 type reply struct {
 	Answer json.RawMessage `json:"answer,omitempty"`
-	Error  *wireError      `json:"error,omitempty"`
-}
-
-type wireError struct {
-	Code, Message, File, Field string
-	Line                       int
+	Error  *engine.Error   `json:"error,omitempty"`
 }
 
 // Run does kind's work on in in a child and decodes its answer into out.
@@ -112,8 +108,8 @@ func (c Command) Run(ctx context.Context, kind string, in, out any) error {
 		}
 		return fmt.Errorf("the worker for %s ended without an answer (%v): %s", kind, err, why)
 	}
-	if e := rep.Error; e != nil {
-		return &engine.Error{Code: e.Code, Message: e.Message, File: e.File, Line: e.Line, Field: e.Field}
+	if rep.Error != nil {
+		return rep.Error
 	}
 	return json.Unmarshal(rep.Answer, out)
 }
@@ -134,7 +130,7 @@ const memoryEnv = "ONTIME_WORKER_MEMORY"
 // engine.Error keeps its code and location; a problem list is sent whole
 // (as the answer's own field, see netfile's import) by the handler.
 func Serve(kind string, r io.Reader, w io.Writer) error {
-	if limit, err := parseInt(os.Getenv(memoryEnv)); err == nil && limit > 0 {
+	if limit, err := strconv.ParseInt(os.Getenv(memoryEnv), 10, 64); err == nil && limit > 0 {
 		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)})
 		debug.SetMemoryLimit(limit * 3 / 4) // collect hard before the wall
 	}
@@ -151,19 +147,11 @@ func Serve(kind string, r io.Reader, w io.Writer) error {
 	ans, err := h(in)
 	var rep reply
 	if err != nil {
-		var e *engine.Error
-		if !errors.As(err, &e) {
-			e = &engine.Error{Code: engine.EINTERNAL, Message: err.Error()}
+		if !errors.As(err, &rep.Error) {
+			rep.Error = &engine.Error{Code: engine.EINTERNAL, Message: err.Error()}
 		}
-		rep.Error = &wireError{Code: e.Code, Message: e.Message, File: e.File, Line: e.Line, Field: e.Field}
 	} else if rep.Answer, err = json.Marshal(ans); err != nil {
 		return err
 	}
 	return json.NewEncoder(w).Encode(rep)
-}
-
-func parseInt(s string) (int64, error) {
-	var n int64
-	_, err := fmt.Sscan(s, &n)
-	return n, err
 }
