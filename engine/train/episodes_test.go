@@ -6,6 +6,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/policy"
 )
 
 // Teachers are chosen at the range's ends and middle and at the validation
@@ -48,5 +49,27 @@ func TestTeacherMixDispatch(t *testing.T) {
 	m.Act(&engine.Observation{Node: b, Destination: od.Destination, Remaining: 50}) // B→E is not a covered pair
 	if lo.calls != 1 || hi.calls != 1 || other.calls != 1 {
 		t.Errorf("calls: 0.9 teacher %d, 1.1 teacher %d, uncovered %d; want 1 each", lo.calls, hi.calls, other.calls)
+	}
+}
+
+// The labeller acts by rollout's own evidence rule on a registry base (the
+// rule chosen on validation pools), by the strict rule on the teachers'
+// few draws, and by none when asked for any gain.
+func TestLabelZ(t *testing.T) {
+	for _, c := range []struct {
+		base string
+		any  bool
+		want float64
+	}{
+		{TeachersBase, false, policy.RolloutZ},
+		{TeachersBase, true, 0},
+		{"dot", false, policy.RolloutZFor["dot"]},
+		{"cgr", false, policy.RolloutZFor["cgr"]},
+		{"dot", true, 0},
+	} {
+		r := &run{cfg: Config{RolloutBase: c.base, LabelAnyGain: c.any}}
+		if got := r.labelZ(); got != c.want {
+			t.Errorf("base %s, any gain %v: z %g, want %g", c.base, c.any, got, c.want)
+		}
 	}
 }

@@ -63,10 +63,15 @@ func (r *run) teacherLabeller(mix *teacherMix) map[string]any {
 		"draws": "conditional Gaussian (Matheron), common to every candidate link", "switch": switchText(ro.Z)}
 }
 
-// labelZ is the labeller's evidence rule.
+// labelZ is the labeller's evidence rule: rollout's own for a registry
+// base (the rule chosen on validation pools, RolloutZFor), the strict one
+// on the teachers' few draws, none with --label-any-gain.
 func (r *run) labelZ() float64 {
 	if r.cfg.LabelAnyGain {
 		return 0
+	}
+	if z, ok := policy.RolloutZFor[r.cfg.RolloutBase]; ok {
+		return z
 	}
 	return policy.RolloutZ
 }

@@ -20,7 +20,9 @@ ONNX interface (batch B and prefix length L dynamic; L may be 0):
   outputs logits f32   [B,E]  before the mask
           probs  f32   [B,E]  softmax over allowed links (0 elsewhere)
 """
+import inspect
 import math
+import os
 
 import torch
 from torch import nn
@@ -165,11 +167,23 @@ def export(model, path, example):
     dyn = {"edges": {0: "B", 1: "L"}, "times": {0: "B", 1: "L"}, "pad": {0: "B", 1: "L"},
            "cur": {0: "B"}, "dest": {0: "B"}, "budget": {0: "B"}, "step": {0: "B"},
            "amask": {0: "B"}, "logits": {0: "B"}, "probs": {0: "B"}}
+    kw = dict(input_names=INPUTS, output_names=OUTPUTS, dynamic_axes=dyn, opset_version=17,
+              do_constant_folding=True)
+    # A current PyTorch (2.9+) exports through dynamo by default: opset 18
+    # converted down, and the weights in a side file named after the path
+    # (a model that breaks when copied alone). The TorchScript exporter
+    # writes opset 17 into one file, as 1.13 does.
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+        kw["dynamo"] = False
     with torch.no_grad():
-        torch.onnx.export(model, example, path, input_names=INPUTS, output_names=OUTPUTS,
-                          dynamic_axes=dyn, opset_version=17, do_constant_folding=True)
+        torch.onnx.export(model, example, path, **kw)
     import onnx
-    onnx.checker.check_model(onnx.load(path))
+    m = onnx.load(path)  # reads a side file if an exporter wrote one
+    onnx.checker.check_model(m)
+    side = path + ".data"
+    if os.path.exists(side):
+        onnx.save(m, path)  # the weights inline: one self-contained file
+        os.remove(side)
 
 
 def param_count(model):
