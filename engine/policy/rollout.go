@@ -116,17 +116,19 @@ func (ro *Rollout) Act(o *engine.Observation) int {
 		spent += s.Time
 	}
 	s1, s2 := ro.seed(o)
-	x := ro.model.Condition(links, times).SampleN(rand.New(rand.NewPCG(s1, s2)), ro.samples, nil)
-	pool := &sim.Pool{Purpose: "rollout", Size: ro.samples, Dim: ro.model.Dim(), X: x}
-	task := sim.Task{OD: engine.OD{Origin: o.Node, Destination: o.Destination}, Budget: spent + o.Remaining, Cap: ro.cap}
+	// Links are drawn when a continuation first reads them: most of a
+	// network's links are never read by a decision's continuations.
+	draws := ro.model.Condition(links, times).Lazy(rand.New(rand.NewPCG(s1, s2)), ro.samples)
 	var play func(e int, won []bool) bool
 	if ro.dot != nil && !ro.slow {
 		memo := ro.dotMemo(ro.dot, o.Destination, o.Remaining)
 		play = func(e int, won []bool) bool {
-			ro.continueDOT(memo, o, e, x, pool.Dim, won)
+			ro.continueDOT(memo, o, e, draws, won)
 			return true
 		}
 	} else {
+		pool := &sim.Pool{Purpose: "rollout", Size: ro.samples, Dim: ro.model.Dim(), X: draws.Rows()}
+		task := sim.Task{OD: engine.OD{Origin: o.Node, Destination: o.Destination}, Budget: spent + o.Remaining, Cap: ro.cap}
 		r := ro.runners.Get().(*sim.Runner)
 		defer ro.runners.Put(r)
 		res := make([]sim.Result, ro.samples)

@@ -91,20 +91,29 @@ func (ro *Rollout) dotMemo(d *DOT, dest int, maxBudget float64) *dotMemo {
 	return m
 }
 
+// linkTimes are realizations: link e's time in draw i.
+type linkTimes interface{ At(i, e int) float64 }
+
+// rows are realizations stored row-major, dim links a row.
+type rows struct {
+	x   []float64
+	dim int
+}
+
+func (r rows) At(i, e int) float64 { return r.x[i*r.dim+e] }
+
 // continueDOT plays "take link first, then follow DOT" from observation o
-// on each of the draws x (rows of dim) and sets won[i] to whether draw i
-// arrives on time, by the episode rule of sim.Runner: arrival with
-// remaining ≥ 0 is on time; remaining below 0, the step cap or a node with
-// no way out ends it late.
-func (ro *Rollout) continueDOT(memo *dotMemo, o *engine.Observation, first int, x []float64, dim int, won []bool) {
+// on each of the draws x and sets won[i] to whether draw i arrives on time,
+// by the episode rule of sim.Runner: arrival with remaining ≥ 0 is on time;
+// remaining below 0, the step cap or a node with no way out ends it late.
+func (ro *Rollout) continueDOT(memo *dotMemo, o *engine.Observation, first int, x linkTimes, won []bool) {
 	net := ro.net
 	dest := o.Destination
 	for i := range won {
-		row := x[i*dim : (i+1)*dim]
 		rem, step, e := o.Remaining, o.Step, first
 		won[i] = false
 		for {
-			rem -= row[e]
+			rem -= x.At(i, e)
 			step++
 			node := net.Links[e].To
 			if node == dest && rem >= 0 {

@@ -77,7 +77,7 @@ func TestRolloutDOTFastPathMatchesRunner(t *testing.T) {
 				if err := r.RunFrom(&thenBase{first: e, step: o.Step, base: d}, task, &o, p, out); err != nil {
 					t.Fatal(err)
 				}
-				ro.continueDOT(memo, &o, e, x, model.Dim(), won)
+				ro.continueDOT(memo, &o, e, rows{x, model.Dim()}, won)
 				for i := range won {
 					checked++
 					if won[i] != out[i].OnTime {
