@@ -17,9 +17,10 @@ import (
 )
 
 // BenchmarkONNXDecisions measures a Sioux Falls policy model on the CPU:
-// latency per decision at batch 1 and decisions/s at batch 2000, with route
-// prefixes of 0-6 links. Models: $ONTIME_BENCH_MODELS (comma-separated), else
-// models/sfn.onnx.
+// latency per decision at batch 1 and decisions/s at batches 256 and 2000,
+// with route prefixes of 0-6 links (issue 26 sets batches 1 and 256 beside
+// BenchmarkRolloutDecision). Models: $ONTIME_BENCH_MODELS (comma-separated),
+// else models/sfn.onnx.
 //
 //	go test -run '^$' -bench ONNXDecisions ./engine/policy/
 func BenchmarkONNXDecisions(b *testing.B) {
@@ -54,7 +55,7 @@ func BenchmarkONNXDecisions(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, batch := range []int{1, 2000} {
+		for _, batch := range []int{1, 256, 2000} {
 			b.Run(fmt.Sprintf("%s/batch%d", filepath.Base(model), batch), func(b *testing.B) {
 				o := obs(batch)
 				links := make([]int, batch)

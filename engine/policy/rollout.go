@@ -22,8 +22,8 @@ import (
 // the base policy's own choice only when the gain is significant on those
 // draws (RolloutZFor). With exact values it is never worse than its base;
 // with sampled ones only when the draws are enough for the gate (see
-// RolloutSamples and engine/verify's rollout check). It is slow by design: a reference for what learning can
-// reach.
+// RolloutSamples and engine/verify's rollout check). It is a reference for
+// what learning can reach.
 type Rollout struct {
 	net     *engine.Network
 	model   *linktime.Gaussian
@@ -52,10 +52,11 @@ type Rollout struct {
 // highest mean on-time rate over the three budgets among M = 256 and 1000
 // with z = 0, 1 and 2. rollout − dot there: M 256 z 2 +0.81/+0.47/+0.08 pp,
 // M 1000 z 0 +1.18/+0.59/+0.12, z 2 +1.15/+0.51/+0.18, z 1 +1.60/+0.84/+0.23
-// (chosen). The fast DOT continuations make it cheap: 1.6 ms a first
-// Sioux Falls decision at M = 1000 (BenchmarkRolloutDecision). The cdot and
-// cgr bases keep their few draws (a base decision costs cgr ~180 µs, cdot
-// ~100 µs a draw) and the stricter gate their noise needs.
+// (chosen). The fast DOT continuations and lazily drawn links make it
+// cheap: a first decision at M = 1000 takes 0.84 ms on Sioux Falls and
+// 12 ms on Anaheim (BenchmarkRolloutDecision). The cdot and cgr bases keep
+// their few draws (their continuations cost ~56 and ~63 µs a draw on Sioux
+// Falls, through sim.Runner) and the stricter gate their noise needs.
 var (
 	RolloutSamples = map[string]int{"dot": 1000, "cgr": 48, "cdot": 16}
 	RolloutZFor    = map[string]float64{"dot": 1, "cgr": RolloutZ, "cdot": RolloutZ}
