@@ -154,7 +154,7 @@ func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
 	var ms []web.ModelView
 	for _, m := range s.Lab.Models() {
 		ms = append(ms, web.ModelView{Network: m.Network, File: m.File, Card: m.Card, Err: m.Err, Controls: m.Controls,
-			TrainWhy: s.Lab.TrainingAvailable(m.Network), TrainJobs: s.Lab.Jobs().List("train", m.Network)})
+			TrainWhy: s.Lab.TrainingAvailable(m.Network), TrainJobs: s.Lab.TrainingJobs(m.Network)})
 		if n, err := s.Lab.Open(m.Network); err == nil && s.Lab.StateError() == nil {
 			ms[len(ms)-1].User, ms[len(ms)-1].CanUpload = s.Lab.UserModels(n), true
 		}

@@ -113,10 +113,11 @@ func (s *server) handleJobPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	v := web.JobView{Status: st, Curve: st.Kind == "train"}
+	kind, _ := lab.KindOf(st.Kind)
+	v := web.JobView{Status: st, Curve: kind.Curve, Report: kind.Report}
 	v.Log, _ = s.Lab.Jobs().Log(id)
 	var spec lab.TrainJob
-	if st.Kind == "train" && s.Lab.Jobs().Spec(id, &spec) == nil {
+	if kind.Curve && s.Lab.Jobs().Spec(id, &spec) == nil {
 		v.Command = spec.Command
 	}
 	p := s.page(r, "jobs", fmt.Sprintf("Job %s", id))
@@ -171,7 +172,7 @@ func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := s.Lab.Jobs().Get(id)
-	if err != nil || st.Kind != "train" {
+	if kind, _ := lab.KindOf(st.Kind); err != nil || !kind.Curve {
 		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no training job %s", id))
 		return
 	}

@@ -15,22 +15,37 @@ import (
 	"github.com/ontime-routing/ontime/engine/lab"
 )
 
-// runJobs lists and shows the jobs in the state directory, and cancels one
-// on the server that runs it (jobs run inside `ontime serve`).
+// runJobs lists and shows the jobs in the state directory, and cancels or
+// starts again one on the server that runs it (jobs run inside `ontime
+// serve`).
+// jobsVerbs are the jobs group's subcommands.
+var jobsVerbs = []string{"list", "show", "cancel", "restart"}
+
 func runJobs(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: ontime jobs list|show ID|cancel ID [flags]")
-		return errUsage
+	if len(args) == 0 || isHelp(args[0]) {
+		w, err := stderr, errUsage
+		if len(args) > 0 {
+			w, err = stdout, nil
+		}
+		fmt.Fprintln(w, "usage: ontime jobs list|show ID|cancel ID|restart ID [flags]\nRun \"ontime jobs VERB -h\" for a verb's flags.")
+		return err
 	}
 	fs := flag.NewFlagSet("jobs "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
-	kind := fs.String("kind", "", "list: only jobs of this kind (bench, train)")
+	var kinds []string
+	for _, k := range lab.JobKinds() {
+		kinds = append(kinds, k.Name)
+	}
+	kind := fs.String("kind", "", "list: only jobs of this kind ("+strings.Join(kinds, ", ")+")")
 	network := fs.String("network", "", "list: only jobs on this network")
-	server := fs.String("server", "http://127.0.0.1:8080", "cancel: the dashboard that runs the job")
+	server := fs.String("server", "http://127.0.0.1:8080", "cancel, restart: the dashboard that runs the job")
 	pos, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		return usageErr(err)
+	}
+	if _, known := lab.KindOf(*kind); *kind != "" && !known {
+		return engine.Errorf(engine.EINVALID, "--kind %q: use one of %s", *kind, strings.Join(kinds, ", "))
 	}
 	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
 	defer l.Close()
@@ -71,7 +86,7 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 			fmt.Fprintf(stdout, "error: %s\n", st.Error)
 		}
 		var spec lab.TrainJob
-		if st.Kind == "train" && l.Jobs().Spec(id, &spec) == nil {
+		if k, _ := lab.KindOf(st.Kind); k.Curve && l.Jobs().Spec(id, &spec) == nil {
 			fmt.Fprintf(stdout, "command: %s\n", spec.Command)
 		}
 		events, _ := l.Jobs().Events(id, 0)
@@ -85,19 +100,19 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 			fmt.Fprintf(stdout, "log (tail):\n%s", log)
 		}
 		return nil
-	case "cancel":
+	case "cancel", "restart":
 		id, err := one()
 		if err != nil {
 			return err
 		}
-		return cancelRemote(ctx, *server, id, stdout)
+		return askRemote(ctx, *server, id, args[0], stdout)
 	}
 	return fmt.Errorf("unknown jobs command %q: %w", args[0], errUsage)
 }
 
-// cancelRemote asks the running dashboard to cancel a job.
-func cancelRemote(ctx context.Context, server, id string, stdout io.Writer) error {
-	u := strings.TrimSuffix(server, "/") + "/api/jobs/" + url.PathEscape(id) + "/cancel"
+// askRemote asks the running dashboard to cancel a job or start it again.
+func askRemote(ctx context.Context, server, id, action string, stdout io.Writer) error {
+	u := strings.TrimSuffix(server, "/") + "/api/jobs/" + url.PathEscape(id) + "/" + action
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
 	if err != nil {
 		return engine.Errorf(engine.EINVALID, "--server %q: %v", server, err)
@@ -113,8 +128,8 @@ func cancelRemote(ctx context.Context, server, id string, stdout io.Writer) erro
 		Error string `json:"error"`
 	}
 	json.NewDecoder(res.Body).Decode(&ans)
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("cancel %s: %s (%s)", id, ans.Error, res.Status)
+	if res.StatusCode >= 300 {
+		return fmt.Errorf("%s %s: %s (%s)", action, id, ans.Error, res.Status)
 	}
 	fmt.Fprintf(stdout, "job %s: %s\n", id, ans.State)
 	return nil

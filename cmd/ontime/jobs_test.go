@@ -10,7 +10,8 @@ import (
 )
 
 // ontime jobs reads the state directory a server writes: list, show with
-// the curve and log; cancel asks the server and says when none runs.
+// the curve and log; cancel and restart ask the server and say when none
+// runs.
 func TestJobsCLI(t *testing.T) {
 	state := t.TempDir()
 	st, err := store.Open(state)
@@ -38,7 +39,13 @@ func TestJobsCLI(t *testing.T) {
 	if _, _, err := runCLI(t, env, "jobs", "show", "nope"); err == nil {
 		t.Error("show of an unknown job succeeded")
 	}
-	if _, _, err := runCLI(t, env, "jobs", "cancel", "t1", "--server", "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "is it running") {
-		t.Errorf("cancel without a server: %v", err)
+	for _, verb := range []string{"cancel", "restart"} {
+		if _, _, err := runCLI(t, env, "jobs", verb, "t1", "--server", "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "is it running") {
+			t.Errorf("%s without a server: %v", verb, err)
+		}
+	}
+	// The kinds come from the lab's table.
+	if _, _, err := runCLI(t, env, "jobs", "list", "--kind", "nope"); err == nil || !strings.Contains(err.Error(), "bench") || !strings.Contains(err.Error(), "learners") {
+		t.Errorf("list --kind nope: %v", err)
 	}
 }

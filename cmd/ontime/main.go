@@ -26,6 +26,29 @@ func main() {
 	}
 }
 
+// command is one verb of the binary: what usage says of it, what runs it,
+// and, for a group, its subcommands (each answers -h; main_test walks them).
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
+	verbs         []string
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "start the dashboard (http://127.0.0.1:8080/)", runServe, nil},
+		{"bench", "evaluate routing methods on common sample pools (paired statistics)", runBench, nil},
+		{"train", "train a GPG-HT policy for a network (PyTorch), export it to ONNX", runTrain, nil},
+		{"networks", "list, show, export, fetch, add, remove or rename networks", runNetworks, networksVerbs},
+		{"jobs", "list or show the dashboard's background jobs, cancel or restart one", runJobs, jobsVerbs},
+		{"sweep", "plan, run and merge a grid of benchmarks as tasks (Slurm, Kubernetes)", runSweep, sweepVerbs},
+		{"loadtest", "drive a dashboard with concurrent browser-like sessions", runLoadtest, nil},
+		{"perf", "measure this machine and write the performance report", runPerf, nil},
+		{"verify", "check the invariants any correct implementation satisfies, on any network", runVerify, nil},
+		{"version", "print the version and commit", runVersion, nil},
+	}
+}
+
 // run dispatches a subcommand.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -33,27 +56,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return errUsage
 	}
 	switch args[0] {
-	case "serve":
-		return runServe(ctx, args[1:], getenv, stdout, stderr)
-	case "bench":
-		return runBench(ctx, args[1:], getenv, stdout, stderr)
-	case "train":
-		return runTrain(ctx, args[1:], getenv, stdout, stderr)
-	case "networks":
-		return runNetworks(ctx, args[1:], getenv, stdout, stderr)
-	case "jobs":
-		return runJobs(ctx, args[1:], getenv, stdout, stderr)
-	case "sweep":
-		return runSweep(ctx, args[1:], getenv, stdout, stderr)
-	case "loadtest":
-		return runLoadtest(ctx, args[1:], getenv, stdout, stderr)
-	case "perf":
-		return runPerf(ctx, args[1:], getenv, stdout, stderr)
-	case "verify":
-		return runVerify(ctx, args[1:], getenv, stdout, stderr)
-	case "version":
-		fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
-		return nil
 	case "worker":
 		// Internal: the dashboard's child process for work it must be able
 		// to kill (engine/worker); not in the usage.
@@ -61,31 +63,37 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return fmt.Errorf("worker: give one kind: %w", errUsage)
 		}
 		return worker.Serve(args[1], os.Stdin, stdout)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], getenv, stdout, stderr)
+		}
 	}
 	usage(stderr)
 	return fmt.Errorf("unknown command %q: %w", args[0], errUsage)
 }
 
+func runVersion(_ context.Context, _ []string, _ func(string) string, stdout, _ io.Writer) error {
+	fmt.Fprintf(stdout, "ontime %s (commit %s)\n", version, buildCommit())
+	return nil
+}
+
+// isHelp reports whether a command group was asked for its usage.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+}
+
 var errUsage = fmt.Errorf("usage error")
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, `ontime: stochastic on-time arrival routing
-
-Commands:
-  serve      start the dashboard (http://127.0.0.1:8080/)
-  bench      evaluate routing methods on common sample pools (paired statistics)
-  train      train a GPG-HT policy for a network (PyTorch), export it to ONNX
-  networks   list, show, export or fetch networks
-  jobs       list or show the dashboard's background jobs, or cancel one
-  sweep      plan, run and merge a grid of benchmarks as tasks (Slurm, Kubernetes)
-  loadtest   drive a dashboard with concurrent browser-like sessions
-  perf       measure this machine and write the performance report
-  verify     check the invariants any correct implementation satisfies, on any network
-  version    print the version and commit
-
+	fmt.Fprint(w, "ontime: stochastic on-time arrival routing\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
 Run "ontime COMMAND -h" for a command's flags. Benchmark data is read from
 --data or ONTIME_DATA (layout tntp/, segac/; "ontime networks fetch" gets it).
 `)

@@ -245,3 +245,24 @@ func TestLoadtest(t *testing.T) {
 		t.Errorf("goroutines %d before, %d after", before, after)
 	}
 }
+
+// Every verb and every group's subcommand answers -h and --help with its
+// usage and no error (issue 27: `sweep --help` was an error).
+func TestEveryVerbAnswersHelp(t *testing.T) {
+	for _, c := range commands() {
+		calls := [][]string{{c.name, "-h"}, {c.name, "--help"}}
+		for _, v := range c.verbs {
+			calls = append(calls, []string{c.name, v, "-h"}, []string{c.name, v, "--help"})
+		}
+		for _, args := range calls {
+			out, errOut, err := runCLI(t, nil, args...)
+			text := out + errOut
+			if err != nil || !strings.Contains(strings.ToLower(text), "usage") && c.name != "version" || text == "" {
+				t.Errorf("ontime %s: %v\n%s", strings.Join(args, " "), err, text)
+			}
+		}
+	}
+	if out, _, err := runCLI(t, nil, "--help"); err != nil || !strings.Contains(out, "verify") {
+		t.Errorf("ontime --help: %v\n%s", err, out)
+	}
+}

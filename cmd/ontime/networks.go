@@ -17,10 +17,17 @@ import (
 	"github.com/ontime-routing/ontime/internal/fetch"
 )
 
+// networksVerbs are the networks group's subcommands.
+var networksVerbs = []string{"list", "show", "export", "add", "rm", "rename", "fetch"}
+
 func runNetworks(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: ontime networks list|show|export|add|rm|rename|fetch [flags]")
-		return errUsage
+	if len(args) == 0 || isHelp(args[0]) {
+		w, err := stderr, errUsage
+		if len(args) > 0 {
+			w, err = stdout, nil
+		}
+		fmt.Fprintf(w, "usage: ontime networks %s [flags]\nRun \"ontime networks VERB -h\" for a verb's flags.\n", strings.Join(networksVerbs, "|"))
+		return err
 	}
 	fs := flag.NewFlagSet("networks "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -29,10 +29,17 @@ I defaults to $SLURM_ARRAY_TASK_ID, then $JOB_COMPLETION_INDEX (Kubernetes).
 
 // runSweep runs a sweep's commands: a grid of benchmarks as independent
 // tasks on a shared directory (see engine/sweep).
+// sweepVerbs are the sweep group's subcommands.
+var sweepVerbs = []string{"plan", "train", "run", "merge", "status", "slurm", "k8s"}
+
 func runSweep(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, sweepUsage)
 		return errUsage
+	}
+	if isHelp(args[0]) {
+		fmt.Fprint(stdout, sweepUsage)
+		return nil
 	}
 	cmd := args[0]
 	fs := flag.NewFlagSet("sweep "+cmd, flag.ContinueOnError)

@@ -338,10 +338,10 @@ func (cfg *Config) check() error {
 	if cfg.Purpose != "" && cfg.Purpose != sim.Test && cfg.Purpose != sim.Validation && cfg.Purpose != sim.Verify {
 		return engine.Errorf(engine.EINVALID, "pools %q: evaluate on test or validation pools", cfg.Purpose)
 	}
-	// One pool would leave every interval and test undefined (NaN, which a
-	// JSON report cannot even hold).
-	if cfg.Pools < 2 || cfg.PoolSize < 1 {
-		return engine.Errorf(engine.EINVALID, "need at least 2 pools (the intervals and paired tests are over pools) of at least one realization (got %d × %d)", cfg.Pools, cfg.PoolSize)
+	// One pool is a quick look: means only (fill makes no paired rows, the
+	// tables say why there are no intervals).
+	if cfg.Pools < 1 || cfg.PoolSize < 1 {
+		return engine.Errorf(engine.EINVALID, "need at least one pool of at least one realization (got %d × %d)", cfg.Pools, cfg.PoolSize)
 	}
 	return nil
 }
@@ -389,6 +389,9 @@ func (rep *Report) fill(onTime [][][]float64, nOD int) {
 			means[mi][bi] = pm
 			rep.Summary = append(rep.Summary, Summary{Method: name, Budget: b, Mean: mean(pm), PoolMeans: pm})
 		}
+	}
+	if pools < 2 {
+		return // the paired tests are over pools: none with one
 	}
 	fi := slices.Index(rep.Methods, rep.Focus)
 	var family []int

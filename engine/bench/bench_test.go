@@ -237,8 +237,7 @@ func TestConfigErrors(t *testing.T) {
 		{Net: net, Model: m, Methods: []string{"let"}, Focus: "condrule", Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
 		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{-1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
 		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 0, PoolSize: 1},
-		// One pool leaves the intervals and tests undefined (NaN in JSON).
-		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 10},
+		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 0},
 	} {
 		if _, err := bench.Run(context.Background(), cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)
@@ -291,6 +290,38 @@ func TestSummaryExports(t *testing.T) {
 	for _, want := range []string{`\begin{tabular}{lrrr}`, `\textbf{`, `$\pm$`, `\bottomrule`} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("LaTeX lacks %s:\n%s", want, buf.String())
+		}
+	}
+}
+
+// One pool is a quick look: the report holds means, no paired rows and no
+// marks; every format writes it (JSON without NaN) and the tables say why
+// there are no intervals.
+func TestOnePool(t *testing.T) {
+	net, m := twobranch(t, "")
+	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: []string{"let", "condrule", "clairvoyant"},
+		Budgets: []float64{0.95, 1}, ODs: net.ODs, Pools: 1, PoolSize: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Paired) != 0 {
+		t.Errorf("paired rows with one pool: %+v", rep.Paired)
+	}
+	for _, c := range rep.SummaryRow(1) {
+		if c.Mark != bench.Plain || !(c.Mean >= 0 && c.Mean <= 1) {
+			t.Errorf("cell %+v", c)
+		}
+	}
+	for _, format := range []string{"md", "json", "csv", "summary.csv", "tex"} {
+		var b bytes.Buffer
+		if err := rep.Write(&b, format); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		if strings.Contains(b.String(), "NaN") {
+			t.Errorf("%s holds NaN:\n%s", format, b.String())
+		}
+		if format == "md" && !strings.Contains(b.String(), "One pool: means only") {
+			t.Errorf("markdown does not say why there are no intervals:\n%s", b.String())
 		}
 	}
 }

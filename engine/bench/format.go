@@ -43,7 +43,11 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	if len(pv.Pools) > 0 && pv.Pools[0].Purpose == sim.Validation {
 		kind = " validation" // never mistaken for a test result
 	}
-	fmt.Fprintf(&b, "## %s: on-time rate (mean over %d OD pairs and %d%s pools of %d)\n\n", rep.Network, len(rep.ODs), len(pv.Pools), kind, poolSize(pv))
+	pools := "pools"
+	if len(pv.Pools) == 1 {
+		pools = "pool"
+	}
+	fmt.Fprintf(&b, "## %s: on-time rate (mean over %d OD pairs and %d%s %s of %d)\n\n", rep.Network, len(rep.ODs), len(pv.Pools), kind, pools, poolSize(pv))
 	fmt.Fprintf(&b, "Correlation %s", pv.Correlation.Model)
 	if pv.Correlation.Model == "random-psd" {
 		fmt.Fprintf(&b, " (seed %d)", pv.Correlation.Seed)
@@ -64,7 +68,11 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "- %s\n", x)
 		}
 	}
-	fmt.Fprintf(&b, "\nMean ± half the 95%% t-interval over pools. **Bold**: the best mean, separated from every other method by paired t-tests (Holm over the row, %g); ≈: the best mean and every method the tests cannot separate from it. Bounds (clairvoyant) are outside every test.\n", Alpha)
+	if len(pv.Pools) < 2 {
+		b.WriteString("\nOne pool: means only. The intervals and the paired tests are over pools, so they need two or more (--pools 2).\n")
+	} else {
+		fmt.Fprintf(&b, "\nMean ± half the 95%% t-interval over pools. **Bold**: the best mean, separated from every other method by paired t-tests (Holm over the row, %g); ≈: the best mean and every method the tests cannot separate from it. Bounds (clairvoyant) are outside every test.\n", Alpha)
+	}
 	b.WriteString("\n### Per OD pair\n\n")
 	header(&b, "OD (LET min, links) | budget", rep.Methods)
 	for _, od := range rep.ODs {
@@ -133,6 +141,9 @@ func row(b *strings.Builder, first string, cells []string) {
 func fmtBudget(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
 func fmtP(p float64) string {
+	if p != p {
+		return "–" // no test (one pool)
+	}
 	if p < 1e-4 {
 		return fmt.Sprintf("%.1e", p)
 	}

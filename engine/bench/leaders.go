@@ -43,8 +43,8 @@ func (rep *Report) Row(pools [][]float64) []Cell {
 			best = i
 		}
 	}
-	if best < 0 {
-		return cells
+	if best < 0 || len(pools[best]) < 2 {
+		return cells // one pool: means only, no test to mark a leader by
 	}
 	var others []int
 	var ps []float64

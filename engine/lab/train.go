@@ -238,38 +238,6 @@ func (t *trainProgress) update(e train.Event) (string, float64) {
 	return stage, min(t.f, 0.99)
 }
 
-// Restart starts a failed, canceled or interrupted job again with its
-// stored spec (the same id), for owner.
-func (l *Lab) Restart(id, version, owner string) (jobs.Status, error) {
-	st, err := l.Jobs().Get(id)
-	if err != nil {
-		return st, err
-	}
-	if !jobs.Finished(st.State) || st.State == jobs.Done {
-		return st, engine.Errorf(engine.ECONFLICT, "job %s is %s: only a failed, canceled or interrupted job starts again", id, st.State)
-	}
-	n, err := l.Open(st.Network)
-	if err != nil {
-		return st, err
-	}
-	switch st.Kind {
-	case trainKind:
-		var spec TrainJob
-		if err := l.Jobs().Spec(id, &spec); err != nil {
-			return st, err
-		}
-		return l.StartTraining(n, spec.Request, owner)
-	case jobKind:
-		var spec benchJob
-		if err := l.Jobs().Spec(id, &spec); err != nil {
-			return st, err
-		}
-		st, err := l.StartBench(n, spec.BenchSpec, version, owner)
-		return st.Status, err
-	}
-	return st, engine.Errorf(engine.EINVALID, "job %s is of kind %q, which cannot start again", id, st.Kind)
-}
-
 const learnersKind = "learners"
 
 // StartLearners queues a job that trains the network's learners (pql, ctd,
