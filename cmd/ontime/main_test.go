@@ -212,6 +212,12 @@ func TestNetworksAddAndBenchStored(t *testing.T) {
 	if err != nil || !strings.Contains(out, "dot") {
 		t.Errorf("bench on the stored network: %v %s", err, out)
 	}
+	// Its model is looked for where `ontime train` writes it and the
+	// dashboard reads it: the state directory's models/ (issue 27).
+	models := filepath.Join(dir, "state", "models")
+	if _, _, err := runCLI(t, env, "bench", "--network", "grid", "--methods", "gpght", "--budgets", "1", "--pools", "1", "--pool-size", "10", "--quiet"); err == nil || !strings.Contains(err.Error(), models) {
+		t.Errorf("gpght on the stored network without a model: %v, want the error to name %s", err, models)
+	}
 	// A TNTP path works directly, without storing.
 	out, _, err = runCLI(t, env, "networks", "show", "--network", good)
 	if err != nil || !strings.Contains(out, "4 nodes, 4 links") {

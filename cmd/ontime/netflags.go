@@ -10,6 +10,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/netfile"
 )
 
 // netFlags are the flags that select a network and its correlation.
@@ -22,6 +23,15 @@ type netFlags struct {
 	strength float64
 	length   float64
 	factors  int
+	// models is where the network's trained model lives, as the dashboard
+	// reads it (a stored network's: STATE/models), set by load.
+	models string
+}
+
+// stored reports whether the network named is a stored one (neither a
+// built-in nor a file).
+func (nf *netFlags) stored() bool {
+	return !builtin.IsBuiltin(nf.network) && !netfile.LooksLikePath(nf.network)
 }
 
 func (nf *netFlags) register(fs *flag.FlagSet) {
@@ -52,6 +62,9 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 	net, err := l.LoadNetworkOrFile(context.Background(), nf.network)
 	if err != nil {
 		return nil, nil, err
+	}
+	if nf.stored() {
+		nf.models = l.ModelsDirFor(net.Name)
 	}
 	ov := lab.CorrOverride{Model: nf.corr, Strength: nf.strength, Length: nf.length, Factors: nf.factors}
 	fs.Visit(func(f *flag.Flag) {

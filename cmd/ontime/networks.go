@@ -81,7 +81,7 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 		for _, s := range net.Sources {
 			fmt.Fprintf(stdout, "source %s sha256 %s\n", s.Path, s.SHA256)
 		}
-		if !netfile.LooksLikePath(nf.network) && !builtin.IsBuiltin(nf.network) {
+		if nf.stored() {
 			l := lab.New(lab.Options{StateDir: stateDir(nf.state, getenv)})
 			defer l.Close()
 			if rep, _, err := l.StoredReport(ctx, nf.network); err == nil {

@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/train"
 )
@@ -74,7 +72,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	net = cfg.Net
 	if *out == "" {
 		*out = filepath.Join("models", policy.ModelFile(net.Name, q.Ablation))
-		if !builtin.IsBuiltin(nf.network) && !netfile.LooksLikePath(nf.network) {
+		if nf.stored() {
 			// A stored network's model goes beside it, where the dashboard reads it.
 			*out = filepath.Join(stateDir(nf.state, getenv), "models", policy.ModelFile(net.Name, q.Ablation))
 		}

@@ -63,7 +63,7 @@ func (l *Lab) Models() []ModelInfo {
 		mi := ModelInfo{Network: info.Name, File: policy.ModelFile(info.Name, "")}
 		// Without a card there is no model, and the network need not be
 		// opened (a stored network's first open factors its covariance).
-		dir := l.modelsDirFor(info.Name)
+		dir := l.ModelsDirFor(info.Name)
 		if _, err := policy.ReadModelCard(dir, info.Name, ""); err != nil {
 			mi.Err = "no trained model: " + err.Error()
 			out = append(out, mi)

@@ -164,7 +164,7 @@ func (l *Lab) openWith(name string, e *netEntry, net *engine.Network) {
 		l.opened(name, e, nil, err)
 		return
 	}
-	n := newNet(net, model, l.opts, l.modelsDirFor(name))
+	n := newNet(net, model, l.opts, l.ModelsDirFor(name))
 	n.uploaded = func() []UserModel { return l.UserModels(n) }
 	n.env.UserModel = n.userModel
 	l.opened(name, e, n, nil)
@@ -184,10 +184,11 @@ func (l *Lab) opened(name string, e *netEntry, n *Net, err error) {
 	}
 }
 
-// modelsDirFor is where a network's GPG-HT model lives: the built-ins'
+// ModelsDirFor is where a network's GPG-HT model lives: the built-ins'
 // in the models directory (committed models), a stored network's in the
-// state directory's models/ (trained by a job).
-func (l *Lab) modelsDirFor(name string) string {
+// state directory's models/ (trained by a job or `ontime train`). The CLI
+// reads models where the dashboard does.
+func (l *Lab) ModelsDirFor(name string) string {
 	if builtin.IsBuiltin(name) {
 		return l.opts.ModelsDir
 	}
