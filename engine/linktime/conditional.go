@@ -305,68 +305,34 @@ func (c *Conditional) Loaded(mean float64, s []float64, own float64) (float64, f
 	return mean, math.Sqrt(math.Max(v, 0))
 }
 
-// SampleN draws k joint realizations of every link from the conditional law
-// into dst (row-major, k × links), which it grows as needed and returns:
-// observed links keep their realized times. It uses Matheron's rule — an
-// unconditional draw x', corrected by Σ_·O Σ_OO⁻¹ (x_O − x'_O) — which is
-// exact and needs only the factor F and the observed links' Cholesky
-// factor. Draws are floored like the unconditional ones.
-func (c *Conditional) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
+// weights draws one realization's factor weights into w (the rank of F):
+// z ~ N(0, I) corrected by Matheron's rule, w = z + F_Oᵀ Σ_OO⁻¹ (x_O − μ_O
+// − F_O z − own_O), so that an unobserved link is m_e + F_e · w (+ its own
+// Idio_e ε_e, independent of the observed). The observed links' own
+// variates are drawn after z, in their order. scratch holds 2m floats.
+func (c *Conditional) weights(rng *rand.Rand, w, scratch []float64) {
 	g := c.g
-	n := g.Dim()
-	if cap(dst) < k*n {
-		dst = make([]float64, k*n)
+	for i := range w {
+		w[i] = rng.NormFloat64()
 	}
-	dst = dst[:k*n]
-	if g.F == nil || c.m == 0 {
-		dst = g.SampleN(rng, k, dst)
-	} else {
-		_, r := g.F.Dims()
-		z := make([]float64, r)
-		w := make([]float64, r)
-		res := make([]float64, c.m)
-		sol := make([]float64, c.m)
-		for s := range k {
-			for i := range z {
-				z[i] = rng.NormFloat64()
-			}
-			row := dst[s*n : (s+1)*n]
-			// residual of the observed links: (x_O − μ_O) − (F_O z + Idio_O ε_O)
-			// (a factor model's own variates of the observed links are
-			// drawn first, the other links' after: any fixed order will do)
-			for i, e := range c.obsIdx {
-				own := 0.0
-				if g.Idio != nil {
-					own = g.Idio[e] * rng.NormFloat64()
-				}
-				if c.noise[i] > 0 { // a censored link's pseudo-observation noise
-					own += math.Sqrt(c.noise[i]) * rng.NormFloat64()
-				}
-				res[i] = c.obsVal[i] - g.Latent[e] - floats.Dot(c.obs[i], z) - own
-			}
-			c.backward(c.forward(res, sol))
-			// w = z + F_Oᵀ α', so y_e = m_e + F_e · w (+ Idio_e ε_e): an
-			// unobserved link's own part is independent of the observed.
-			copy(w, z)
-			for i, a := range sol {
-				floats.AddScaled(w, a, c.obs[i])
-			}
-			for e := range row {
-				x := g.Latent[e] + floats.Dot(g.F.RawRowView(e), w)
-				if g.Idio != nil {
-					x += g.Idio[e] * rng.NormFloat64()
-				}
-				row[e] = max(x, g.Floors[e])
-			}
+	if c.m == 0 {
+		return
+	}
+	res, sol := scratch[:c.m], scratch[c.m:2*c.m]
+	for i, e := range c.obsIdx {
+		own := 0.0
+		if g.Idio != nil {
+			own = g.Idio[e] * rng.NormFloat64()
 		}
-	}
-	for s := range k {
-		row := dst[s*n : (s+1)*n]
-		for i, e := range c.known {
-			row[e] = c.times[i]
+		if c.noise[i] > 0 { // a censored link's pseudo-observation noise
+			own += math.Sqrt(c.noise[i]) * rng.NormFloat64()
 		}
+		res[i] = c.obsVal[i] - g.Latent[e] - floats.Dot(c.obs[i], w) - own
 	}
-	return dst
+	c.backward(c.forward(res, sol))
+	for i, a := range sol {
+		floats.AddScaled(w, a, c.obs[i])
+	}
 }
 
 // Latent is the conditional law of link e's latent time: its mean and

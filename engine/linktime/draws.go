@@ -12,12 +12,12 @@ import (
 // network's links, and drawing every link of every draw (k × links ×
 // factors) was most of a decision's cost on Anaheim (914 links, rank 481).
 //
-// The law is SampleN's (Matheron's rule on the factor model, floored, the
-// observed links at their times); the variates differ: each draw's factor
-// weights come from rng in draw order, and an unobserved link's own variate
-// (independent models, factor models' idiosyncratic part) from a hash of
-// the draws' seed, the draw and the link, so a link's value does not depend
-// on which links were read before it.
+// The law is the model's conditioned on the links seen: each draw's factor
+// weights by Matheron's rule (Conditional.weights, drawn from rng in draw
+// order), floored, the observed links at their times. An unobserved link's
+// own variate (independent models, factor models' idiosyncratic part) comes
+// from a hash of the draws' seed, the draw and the link, so a link's value
+// does not depend on which links were read before it.
 type Draws struct {
 	c     *Conditional
 	k, n  int
@@ -46,32 +46,9 @@ func (c *Conditional) Lazy(rng *rand.Rand, k int) *Draws {
 	}
 	_, d.r = g.F.Dims()
 	d.w = make([]float64, k*d.r)
-	res := make([]float64, c.m)
-	sol := make([]float64, c.m)
+	scratch := make([]float64, 2*c.m)
 	for s := range k {
-		w := d.w[s*d.r : (s+1)*d.r]
-		for i := range w {
-			w[i] = rng.NormFloat64()
-		}
-		if c.m == 0 {
-			continue
-		}
-		// As SampleN: the observed links' residual (x_O − μ_O) − (F_O z +
-		// own), then w = z + F_Oᵀ Σ_OO⁻¹ residual.
-		for i, e := range c.obsIdx {
-			own := 0.0
-			if g.Idio != nil {
-				own = g.Idio[e] * rng.NormFloat64()
-			}
-			if c.noise[i] > 0 {
-				own += math.Sqrt(c.noise[i]) * rng.NormFloat64()
-			}
-			res[i] = c.obsVal[i] - g.Latent[e] - floats.Dot(c.obs[i], w) - own
-		}
-		c.backward(c.forward(res, sol))
-		for i, a := range sol {
-			floats.AddScaled(w, a, c.obs[i])
-		}
+		c.weights(rng, d.w[s*d.r:(s+1)*d.r], scratch)
 	}
 	return d
 }

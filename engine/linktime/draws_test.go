@@ -10,11 +10,12 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 )
 
-// Lazy draws follow the conditional law: on a dense model (explicit, rank
-// deficient), a factor model with idiosyncratic parts and an independent
-// one, the sample moments of 100k draws match c.Sum's law for each
-// unobserved link (5 standard errors), the dense model's conditional
-// covariance holds, and observed links keep their times.
+// Lazy draws follow the conditional law where the conditional-sample tests
+// (TestConditionalSamples, TestSpatialFactorConditionalSamples,
+// TestConditionCensored) do not look: an independent model and a dense one
+// with nothing observed. The sample moments of 100k draws match c.Sum's law
+// for each unobserved link (5 standard errors), and observed links keep
+// their times.
 func TestLazyDrawsFollowTheLaw(t *testing.T) {
 	cov := [][]float64{{1, .5, 0}, {.5, 2, -1}, {0, -1, 2}}
 	explicit := chain(3, 100, 0, engine.Correlation{Model: "explicit", Covariance: cov})
@@ -27,12 +28,9 @@ func TestLazyDrawsFollowTheLaw(t *testing.T) {
 		obs   []int
 		times []float64
 		links []int
-		cov12 bool
 	}{
-		{"explicit", explicit, []int{0}, []float64{102}, []int{1, 2}, true},
-		{"spatial-factor", grid(3, engine.Correlation{Model: SpatialFactor, Strength: 0.8, Length: 1500, Factors: 4}), []int{0, 3}, []float64{6, 1.5}, []int{1, 5, 11}, false},
-		{"independent", chain(4, 10, 4, engine.Correlation{Model: "independent"}), []int{1}, []float64{12}, []int{0, 2, 3}, false},
-		{"no observation", explicit, nil, nil, []int{0, 1, 2}, false},
+		{"independent", chain(4, 10, 4, engine.Correlation{Model: "independent"}), []int{1}, []float64{12}, []int{0, 2, 3}},
+		{"no observation", explicit, nil, nil, []int{0, 1, 2}},
 	} {
 		g, err := New(tc.net)
 		if err != nil {
@@ -60,18 +58,6 @@ func TestLazyDrawsFollowTheLaw(t *testing.T) {
 			vr := sq/k - mean*mean
 			if !scalar.EqualWithinAbs(mean, m, 5*sd/math.Sqrt(k)) || !scalar.EqualWithinRel(vr, sd*sd, 5*math.Sqrt(2.0/k)) {
 				t.Errorf("%s: link %d: sample N(%.4f, %.4f), want N(%.4f, %.4f)", tc.name, e, mean, vr, m, sd*sd)
-			}
-		}
-		if tc.cov12 {
-			// Cov(1, 2 | 0) = −1 − 0.5·0/1 = −1.
-			m1, _ := c.Sum([]int{1})
-			m2, _ := c.Sum([]int{2})
-			cv := 0.0
-			for s := range k {
-				cv += (d.At(s, 1) - m1) * (d.At(s, 2) - m2) / k
-			}
-			if !scalar.EqualWithinAbs(cv, -1, 0.03) {
-				t.Errorf("%s: conditional covariance %.4f, want −1", tc.name, cv)
 			}
 		}
 	}

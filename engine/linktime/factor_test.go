@@ -114,7 +114,7 @@ func TestSpatialFactorConditionalSamples(t *testing.T) {
 	c := g.Condition([]int{0, 3}, []float64{6, 1.5})
 	const k = 100000
 	n := g.Dim()
-	x := c.SampleN(rand.New(rand.NewPCG(11, 0)), k, nil)
+	x := c.Lazy(rand.New(rand.NewPCG(11, 0)), k).Rows()
 	for _, e := range []int{1, 5, 11} {
 		m, sd := c.Sum([]int{e})
 		var sum, sq float64

@@ -226,7 +226,7 @@ func TestConditionalSamples(t *testing.T) {
 	}
 	c := g.Condition([]int{0}, []float64{102})
 	const k = 200000
-	x := c.SampleN(rand.New(rand.NewPCG(7, 0)), k, nil)
+	x := c.Lazy(rand.New(rand.NewPCG(7, 0)), k).Rows()
 	for s := range k {
 		if x[s*3] != 102 {
 			t.Fatalf("sample %d: observed link is %v", s, x[s*3])

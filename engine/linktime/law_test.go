@@ -107,7 +107,7 @@ func TestConditionCensored(t *testing.T) {
 	}
 	// Matheron draws carry the same moments.
 	const k = 200000
-	x := c.SampleN(rand.New(rand.NewPCG(1, 2)), k, nil)
+	x := c.Lazy(rand.New(rand.NewPCG(1, 2)), k).Rows()
 	var sum, sq float64
 	for i := range k {
 		if x[i*2] != f {
