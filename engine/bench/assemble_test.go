@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/bench"
-	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // comparable is a report's JSON without its timings.
@@ -23,14 +22,7 @@ func comparable(t *testing.T, rep *bench.Report) string {
 // Evaluated in parts (by OD pair and by ranges of pools, in any order) and
 // assembled, a benchmark gives the report of one Run, bit for bit.
 func TestAssembledPartsEqualOneRun(t *testing.T) {
-	net, err := builtin.Load("ringtown", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, model := testenv.Network(t, "ringtown", "")
 	cfg := bench.Config{Net: net, Model: model, Methods: []string{"let", "dot", "cgr"}, Budgets: []float64{0.95, 1.05},
 		ODs: net.ODs[:2], Pools: 5, PoolSize: 200, Workers: 2}
 	ctx := context.Background()

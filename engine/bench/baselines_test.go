@@ -152,7 +152,7 @@ func TestDOTGridHalving(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs many episodes on the benchmark data; the full run (make test) covers it")
 	}
-	net, m := loadModel(t, testenv.DataDir(t), "sfn")
+	net, m := testenv.Network(t, "sfn", testenv.DataDir(t))
 	cfg := bench.Config{Net: net, Model: m, Methods: []string{"dot"}, Budgets: []float64{0.95, 1, 1.05}, ODs: net.ODs, Pools: 5, PoolSize: 2000}
 	coarse, err := bench.Run(context.Background(), cfg)
 	if err != nil {

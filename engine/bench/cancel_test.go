@@ -6,22 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // A benchmark canceled while a learner trains stops within a second (a
 // canceled job on the dashboard, or a server shutting down), and reports
 // the cancellation, not a result.
 func TestCancelStopsLearnerTraining(t *testing.T) {
-	net, err := builtin.Load("ringtown", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, model := testenv.Network(t, "ringtown", "")
 	for _, method := range []string{"segac", "pql", "ctd"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(300*time.Millisecond, cancel)

@@ -6,25 +6,17 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // A panic in a pool worker (a policy's bug) fails the run with an internal
 // error naming it; the process, and the other workers, go on.
 func TestWorkerPanicIsAnError(t *testing.T) {
-	net, err := builtin.Load("twobranch", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, model := testenv.Network(t, "twobranch", "")
 	cfg := Config{Net: net, Model: model, Pools: 4, PoolSize: 10, Workers: 2}
 	// One unit a pool (the history control's shape).
-	err = forEachUnit(context.Background(), cfg, allPools(cfg.Pools), 1, 1, func(pool *sim.Pool, _ unit, _ *sim.Runner, _ []sim.Result) error {
+	err := forEachUnit(context.Background(), cfg, allPools(cfg.Pools), 1, 1, func(pool *sim.Pool, _ unit, _ *sim.Runner, _ []sim.Result) error {
 		if pool.Index == 2 {
 			panic("policy bug")
 		}

@@ -2,12 +2,8 @@ package bench_test
 
 import (
 	"testing"
-
-	"github.com/ontime-routing/ontime/engine"
 	"time"
 
-	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/internal/testenv"
@@ -24,7 +20,7 @@ func BenchmarkPoolsAndLET(b *testing.B) {
 	dir := testenv.DataDir(b)
 	for _, name := range []string{"sfn", "anaheim"} {
 		b.Run(name, func(b *testing.B) {
-			net, model := loadModel(b, dir, name)
+			net, model := testenv.Network(b, name, dir)
 			tasks := sim.Tasks(net, net.ODs, []float64{0.95, 1, 1.05})
 			env := &policy.Env{Net: net, Model: model, Tasks: tasks}
 			let := policy.NewLET(net, env.Destinations()...)
@@ -76,7 +72,7 @@ func BenchmarkDOTSolve(b *testing.B) {
 	dir := testenv.DataDir(b)
 	for _, name := range []string{"sfn", "anaheim"} {
 		b.Run(name, func(b *testing.B) {
-			net, model := loadModel(b, dir, name)
+			net, model := testenv.Network(b, name, dir)
 			od := net.ODs[0]
 			budget := 1.05 * net.LET(od.Destination).Time[od.Origin]
 			env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{{OD: od, Budget: budget, Cap: net.StepCap}}}
@@ -87,17 +83,4 @@ func BenchmarkDOTSolve(b *testing.B) {
 			}
 		})
 	}
-}
-
-func loadModel(tb testing.TB, dir, name string) (*engine.Network, *linktime.Gaussian) {
-	tb.Helper()
-	net, err := builtin.Load(name, dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return net, model
 }

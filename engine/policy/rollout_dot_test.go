@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // recorder plays DOT and keeps every observation it was asked at.
@@ -34,14 +33,7 @@ func TestRolloutDOTFastPathMatchesRunner(t *testing.T) {
 		names = append(names, "sfn")
 	}
 	for _, name := range names {
-		net, err := builtin.Load(name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		model, err := linktime.New(net)
-		if err != nil {
-			t.Fatal(err)
-		}
+		net, model := testenv.Network(t, name, data)
 		tasks := sim.Tasks(net, net.ODs, []float64{0.9, 1, 1.1})
 		env := &Env{Net: net, Model: model, Tasks: tasks}
 		d := env.DOT()
@@ -99,14 +91,7 @@ func TestRolloutDOTFastPathMatchesRunner(t *testing.T) {
 // scoreNormal is the discretized score without the PMF, to the last bit,
 // on laws from far below the floor to far above the budget.
 func TestScoreNormalEqualsDiscretized(t *testing.T) {
-	net, err := builtin.Load("ringtown", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, model := testenv.Network(t, "ringtown", "")
 	tasks := sim.Tasks(net, net.ODs, []float64{1.1})
 	d := (&Env{Net: net, Model: model, Tasks: tasks}).DOT()
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -80,14 +80,7 @@ func TestRolloutAtLeastItsBase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs many episodes on the benchmark data; the full run (make test) covers it")
 	}
-	net, err := builtin.Load("sfn", testenv.DataDir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, model := testenv.Network(t, "sfn", testenv.DataDir(t))
 	ods := net.ODs[:2]
 	env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, ods, []float64{1}), RolloutBase: "dot", RolloutSamples: 256}
 	base := build(t, env, "dot")

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // cover: the benchmark pairs first, then every pair with a route, or N of
@@ -36,14 +36,7 @@ func TestCoverODs(t *testing.T) {
 
 // Every bad field is refused with its name; the default request resolves.
 func TestRequestCheck(t *testing.T) {
-	net, err := builtin.Load("twobranch", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := linktime.New(net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, model := testenv.Network(t, "twobranch", "")
 	for _, tc := range []struct {
 		field string
 		edit  func(*Request)

@@ -1,6 +1,7 @@
-// Package testenv finds what tests need from outside the repository: the
-// benchmark data directory. Without it a test skips on a developer's machine
-// with the reason, and fails when CI is set, so CI cannot pass by skipping.
+// Package testenv finds what tests need from outside the repository (the
+// benchmark data directory; without it a test skips on a developer's machine
+// with the reason, and fails when CI is set, so CI cannot pass by skipping),
+// and loads the networks most engine tests start from.
 package testenv
 
 import (
