@@ -22,12 +22,7 @@ import (
 var jobsVerbs = []string{"list", "show", "cancel", "restart"}
 
 func runJobs(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || isHelp(args[0]) {
-		w, err := stderr, errUsage
-		if len(args) > 0 {
-			w, err = stdout, nil
-		}
-		fmt.Fprintln(w, "usage: ontime jobs list|show ID|cancel ID|restart ID [flags]\nRun \"ontime jobs VERB -h\" for a verb's flags.")
+	if done, err := groupUsage(args, "usage: ontime jobs list|show ID|cancel ID|restart ID [flags]\nRun \"ontime jobs VERB -h\" for a verb's flags.\n", stdout, stderr); done {
 		return err
 	}
 	fs := flag.NewFlagSet("jobs "+args[0], flag.ContinueOnError)

@@ -81,9 +81,19 @@ func runVersion(_ context.Context, _ []string, _ func(string) string, stdout, _ 
 	return nil
 }
 
-// isHelp reports whether a command group was asked for its usage.
-func isHelp(arg string) bool {
-	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+// groupUsage answers a command group called without a verb (its usage on
+// stderr, a usage error) or asked for help (its usage on stdout, no error);
+// done is false when args name a verb.
+func groupUsage(args []string, usage string, stdout, stderr io.Writer) (done bool, err error) {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stderr, usage)
+		return true, errUsage
+	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
+		fmt.Fprint(stdout, usage)
+		return true, nil
+	}
+	return false, nil
 }
 
 var errUsage = fmt.Errorf("usage error")

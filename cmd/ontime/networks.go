@@ -21,12 +21,8 @@ import (
 var networksVerbs = []string{"list", "show", "export", "add", "rm", "rename", "fetch"}
 
 func runNetworks(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || isHelp(args[0]) {
-		w, err := stderr, errUsage
-		if len(args) > 0 {
-			w, err = stdout, nil
-		}
-		fmt.Fprintf(w, "usage: ontime networks %s [flags]\nRun \"ontime networks VERB -h\" for a verb's flags.\n", strings.Join(networksVerbs, "|"))
+	usage := fmt.Sprintf("usage: ontime networks %s [flags]\nRun \"ontime networks VERB -h\" for a verb's flags.\n", strings.Join(networksVerbs, "|"))
+	if done, err := groupUsage(args, usage, stdout, stderr); done {
 		return err
 	}
 	fs := flag.NewFlagSet("networks "+args[0], flag.ContinueOnError)

@@ -33,13 +33,8 @@ I defaults to $SLURM_ARRAY_TASK_ID, then $JOB_COMPLETION_INDEX (Kubernetes).
 var sweepVerbs = []string{"plan", "train", "run", "merge", "status", "slurm", "k8s"}
 
 func runSweep(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, sweepUsage)
-		return errUsage
-	}
-	if isHelp(args[0]) {
-		fmt.Fprint(stdout, sweepUsage)
-		return nil
+	if done, err := groupUsage(args, sweepUsage, stdout, stderr); done {
+		return err
 	}
 	cmd := args[0]
 	fs := flag.NewFlagSet("sweep "+cmd, flag.ContinueOnError)
