@@ -12,7 +12,6 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -79,7 +78,7 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 	get := func(k string) string { return strings.TrimSpace(f.Get(k)) }
 	form := web.ImportForm{Name: get("name"), Mean: get("mean"), CV: get("cv"), Corr: get("corr"), CorrSeed: get("corr_seed"),
-		Strength: get("strength"), Length: get("length"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
+		Strength: get("strength"), Length: get("length"), Factors: get("factors"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
 		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != ""}
 	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project,
 		Law: form.Law, SkipBadRows: form.SkipBadRows}
@@ -108,38 +107,8 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 		return form, o, err
 	}
 	o.StepCap = int(capf)
-	switch form.Corr {
-	case "", "default":
-	case "independent":
-		o.Corr = engine.Correlation{Model: "independent"}
-	case "random-psd":
-		seed, err := num("corr_seed", form.CorrSeed, 0, 1<<53)
-		if err != nil {
-			return form, o, err
-		}
-		o.Corr = engine.Correlation{Model: "random-psd", Seed: uint64(seed)}
-		if form.CorrSeed == "" {
-			o.Corr.Seed = lab.DefaultCorrSeed
-		}
-	case "spatial", linktime.SpatialFactor:
-		st, err := num("strength", form.Strength, 0, 1)
-		if err != nil {
-			return form, o, err
-		}
-		if form.Strength == "" {
-			st = 0.5
-		}
-		length, err := num("length", form.Length, 0, 1e12)
-		if err != nil {
-			return form, o, err
-		}
-		// the factor model takes the default factor count (the CLI sets it)
-		o.Corr = engine.Correlation{Model: form.Corr, Strength: st, Length: length}
-		if form.Corr == linktime.SpatialFactor {
-			o.Corr.Factors = linktime.DefaultFactors
-		}
-	default:
-		return form, o, engine.Errorf(engine.EINVALID, "corr=%q: choose default, independent, random-psd, spatial or spatial-factor", form.Corr)
+	if o.Corr, err = lab.ParseImportCorr(get); err != nil {
+		return form, o, err
 	}
 	o.ODs = strings.FieldsFunc(form.ODs, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
 	return form, o, nil

@@ -21,11 +21,8 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	name := fs.String("name", "", "name to store it under (default: from the file name)")
 	mean := fs.String("mean", netfile.MeanAuto, "link means: auto (the flow file's cost if given, else free-flow time), freeflow or flow")
 	cv := fs.Float64("cv", 0, fmt.Sprintf("σ = CV × mean on every link (default: the file's variances, else %g)", netfile.DefaultCV))
-	corr := fs.String("corr", "", "correlation: independent, random-psd, spatial or spatial-factor (default: random-psd seed 1 up to 4,000 links, else spatial-factor, or independent without coordinates)")
-	seed := fs.Uint64("corr-seed", netfile.DefaultCorrSeed, "random-psd seed")
-	strength := fs.Float64("corr-strength", 0.5, "spatial correlation between coincident links, in [0,1]")
-	length := fs.Float64("corr-length", 0, "spatial decay length in drawing units (default: a tenth of the network's extent)")
-	factors := fs.Int("corr-factors", linktime.DefaultFactors, "spatial-factor: number of spatial factors (a √K × √K grid)")
+	var corr corrFlags
+	corr.register(fs, "correlation (default: random-psd seed 1 up to 4,000 links, else spatial-factor, or independent without coordinates)", fmt.Sprint(linktime.DefaultCorrSeed))
 	stepCap := fs.Int("cap", 0, "step cap: links per trip (default: 1.5 × the longest LET path of the OD pairs, at least 12)")
 	ods := fs.String("ods", "", "OD pairs O-D,O-D with node ids (default: five picked by rule)")
 	zones := fs.String("zones", netfile.ZonesAuto, "zone centroids: auto (trip ends only where the TNTP file has a first thru node), block or through")
@@ -58,19 +55,11 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	default:
 		return engine.Errorf(engine.EINVALID, "--psd %q: the only choice is project", *psd)
 	}
-	switch *corr {
-	case "":
-	case "independent":
-		o.Corr = engine.Correlation{Model: "independent"}
-	case "random-psd":
-		o.Corr = engine.Correlation{Model: "random-psd", Seed: *seed}
-	case "spatial":
-		o.Corr = engine.Correlation{Model: "spatial", Strength: *strength, Length: *length}
-	case linktime.SpatialFactor:
-		o.Corr = engine.Correlation{Model: linktime.SpatialFactor, Strength: *strength, Length: *length, Factors: *factors}
-	default:
-		return engine.Errorf(engine.EINVALID, "--corr %q: use independent, random-psd, spatial or spatial-factor", *corr)
+	choice, err := corr.choice()
+	if err != nil {
+		return err
 	}
+	o.Corr = choice.Correlation()
 	if *ods != "" {
 		o.ODs = strings.Split(*ods, ",")
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
@@ -49,7 +50,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "## %s: on-time rate (mean over %d OD pairs and %d%s %s of %d)\n\n", rep.Network, len(rep.ODs), len(pv.Pools), kind, pools, poolSize(pv))
 	fmt.Fprintf(&b, "Correlation %s", pv.Correlation.Model)
-	if pv.Correlation.Model == "random-psd" {
+	if m, _ := linktime.LookupCorrModel(pv.Correlation.Model); m.Seeded {
 		fmt.Fprintf(&b, " (seed %d)", pv.Correlation.Seed)
 	}
 	law := "" // the paper's law, as every report said nothing before laws were named

@@ -59,7 +59,7 @@ func HistoryControl(ctx context.Context, cfg Config) (*HistoryReport, error) {
 		return nil, err
 	}
 	indepNet := *cfg.Net
-	indepNet.Correlation = engine.Correlation{Model: "independent"}
+	indepNet.Correlation = engine.Correlation{Model: linktime.Independent}
 	indep, err := linktime.New(&indepNet)
 	if err != nil {
 		return nil, err

@@ -5,55 +5,25 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
-// CorrModels are the correlation models an override can ask for.
-var CorrModels = []string{"independent", "random-psd", "spatial", linktime.SpatialFactor}
+// ImportCorrFields are the add-network form's names for the correlation
+// settings (the command line's are linktime.CorrFlagNames).
+var ImportCorrFields = linktime.CorrFieldNames{"corr", "corr_seed", "strength", "length", "factors"}
 
-// CorrOverride replaces a network's link-time correlation, as `ontime bench
-// --corr …` and a sweep's correlation settings ask. The zero value keeps the
-// network's own.
-type CorrOverride struct {
-	Model    string  // independent, random-psd, spatial or spatial-factor; "" keeps the network's
-	Seed     *uint64 // random-psd's seed (nil: the network's, else 0)
-	Strength float64 // spatial: correlation between coincident links, in [0,1]
-	Length   float64 // spatial: decay length (0: a tenth of the network's extent)
-	Factors  int     // spatial-factor: number of factors (0: the default)
+// ParseImportCorr reads the add-network form's correlation settings (value
+// returns a field's text by its form name) with the parser the command line
+// uses: the correlation an import should state, Model "" for the default.
+func ParseImportCorr(value func(field string) string) (engine.Correlation, error) {
+	c, err := linktime.ParseCorrChoice(func(f linktime.CorrField) string { return value(ImportCorrFields[f]) }, ImportCorrFields)
+	return c.Correlation(), err
 }
 
-// Apply sets net's correlation.
-func (c CorrOverride) Apply(net *engine.Network) error {
-	length := c.Length
-	if length == 0 && (c.Model == "spatial" || c.Model == linktime.SpatialFactor) {
-		length = linktime.DefaultSpatialLength(net)
-	}
-	switch c.Model {
-	case "":
-		if c.Seed != nil {
-			if net.Correlation.Model != "random-psd" {
-				return engine.Errorf(engine.EINVALID, "a correlation seed applies to random-psd correlation; network %s uses %s", net.Name, net.Correlation.Model)
-			}
-			net.Correlation.Seed = *c.Seed
-		}
-	case "independent":
-		net.Correlation = engine.Correlation{Model: "independent"}
-	case "random-psd":
-		var seed uint64
-		switch {
-		case c.Seed != nil:
-			seed = *c.Seed
-		case net.Correlation.Model == "random-psd":
-			seed = net.Correlation.Seed
-		}
-		net.Correlation = engine.Correlation{Model: "random-psd", Seed: seed}
-	case "spatial":
-		net.Correlation = engine.Correlation{Model: "spatial", Strength: c.Strength, Length: length}
-	case linktime.SpatialFactor:
-		factors := c.Factors
-		if factors == 0 {
-			factors = linktime.DefaultFactors
-		}
-		net.Correlation = engine.Correlation{Model: linktime.SpatialFactor, Strength: c.Strength, Length: length, Factors: factors}
-	default:
-		return engine.Errorf(engine.EINVALID, "correlation %q: use independent, random-psd, spatial or spatial-factor", c.Model)
-	}
-	return nil
-}
+// CorrChoices are the correlation models a user can choose, for the pages'
+// menus.
+func CorrChoices() []linktime.CorrModel { return linktime.ChoosableCorrModels() }
+
+// Defaults and limits the import form states.
+const (
+	DefaultCorrFactors  = linktime.DefaultFactors
+	MaxCorrFactors      = linktime.MaxFactors
+	DefaultCorrStrength = linktime.DefaultStrength
+)

@@ -69,7 +69,7 @@ func factorKey(net *engine.Network) (string, bool) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "v1|%s|", engine.Fingerprint(net, net.Correlation))
-	if net.Correlation.Model == "spatial" {
+	if m, _ := LookupCorrModel(net.Correlation.Model); m.Dense && m.Spatial { // the factor reads coordinates the fingerprint does not hold
 		for _, l := range net.Links {
 			a, b := net.Nodes[l.From], net.Nodes[l.To]
 			fmt.Fprintf(h, "%v,%v;", a.X+b.X, a.Y+b.Y)
@@ -138,7 +138,7 @@ func newFromFactor(net *engine.Network, path string) (*Gaussian, error) {
 	// The law's latent parameters come from New on an independent copy
 	// (cheap); the factor is the cached one.
 	indep := *net
-	indep.Correlation = engine.Correlation{Model: "independent"}
+	indep.Correlation = engine.Correlation{Model: Independent}
 	g, err := New(&indep)
 	if err != nil {
 		return nil, err
@@ -152,5 +152,6 @@ func newFromFactor(net *engine.Network, path string) (*Gaussian, error) {
 // Dense reports whether a correlation model holds a links × links factor
 // (random-psd, spatial, explicit), which takes minutes to build at city size.
 func Dense(model string) bool {
-	return model == "random-psd" || model == "spatial" || model == "explicit"
+	m, ok := LookupCorrModel(model)
+	return ok && m.Dense
 }

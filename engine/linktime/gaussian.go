@@ -59,9 +59,9 @@ const DenseLinkLimit = 4000
 // New builds the model from the network's means, variances and correlation.
 func New(net *engine.Network) (*Gaussian, error) {
 	n := len(net.Links)
-	if m := net.Correlation.Model; m != "" && m != "independent" && m != SpatialFactor && n > DenseLinkLimit {
+	if cm, ok := LookupCorrModel(net.Correlation.Model); ok && cm.Dense && n > DenseLinkLimit {
 		return nil, engine.Errorf(engine.EINVALID, "network %s has %d links: %s correlation is dense and limited to %d links; choose %s (scales to any size) or independent links",
-			net.Name, n, m, DenseLinkLimit, SpatialFactor)
+			net.Name, n, cm.Name, DenseLinkLimit, SpatialFactor)
 	}
 	law, err := LawByName(net.Law)
 	if err != nil {
@@ -73,46 +73,16 @@ func New(net *engine.Network) (*Gaussian, error) {
 		g.Mean[e] = l.Mean
 		g.Latent[e], g.SD[e], g.Floors[e] = law.Latent(l.Mean, l.SD())
 	}
-	switch net.Correlation.Model {
-	case "", "independent":
-		g.Spec.Model = "independent"
-		g.Stats.Rank = positive(g.SD)
+	cm, err := CorrModelByName(net.Correlation.Model)
+	if err != nil {
+		return nil, err
+	}
+	done, err := cm.build(g, net, law)
+	switch {
+	case err != nil:
+		return nil, err
+	case done:
 		return g, nil
-	case "random-psd":
-		var L *mat.Dense
-		L, g.Stats.Clipped = randomPSDFactor(n, net.Correlation.Seed)
-		g.F = scaleRows(L, g.SD)
-	case "spatial":
-		L, err := spatialFactor(net, net.Correlation.Strength, net.Correlation.Length)
-		if err != nil {
-			return nil, err
-		}
-		g.F = scaleRows(L, g.SD)
-	case SpatialFactor:
-		if err := spatialFactorModel(g, net); err != nil {
-			return nil, err
-		}
-		return g, nil
-	case "explicit":
-		cov := mat.NewSymDense(n, nil)
-		for i := range n {
-			for j := i; j < n; j++ {
-				cov.SetSym(i, j, net.Correlation.Covariance[i][j])
-			}
-		}
-		g.F, g.Stats.Clipped, err = eigenFactor(cov, 1e-8)
-		if err != nil {
-			return nil, engine.Errorf(engine.EINVALID, "network %s: explicit covariance: %v", net.Name, err)
-		}
-		if law.Name != PaperLaw { // the covariance is the stated one: the latent law keeps its correlation
-			for e, l := range net.Links {
-				if sd := l.SD(); sd > 0 {
-					floats.Scale(g.SD[e]/sd, g.F.RawRowView(e))
-				}
-			}
-		}
-	default:
-		return nil, engine.Errorf(engine.EINVALID, "unknown correlation model %q (independent, random-psd, spatial, %s or explicit)", net.Correlation.Model, SpatialFactor)
 	}
 	_, g.Stats.Rank = g.F.Dims()
 	g.Stats.MeanAbs, g.Stats.MaxAbs = g.corrSummary()

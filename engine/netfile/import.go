@@ -31,7 +31,7 @@ const (
 	// DefaultCV sets σ = CV·μ where a file has no variances.
 	DefaultCV = 0.3
 	// DefaultCorrSeed seeds the default random-PSD correlation.
-	DefaultCorrSeed = 1
+	DefaultCorrSeed = linktime.DefaultCorrSeed
 	// DefaultODCount is how many OD pairs the default rule picks.
 	DefaultODCount = 5
 )
@@ -554,7 +554,7 @@ func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 		src.links = append(src.links, linkSource{r.csv.Name, row.Line, "Cost", "Var"})
 	}
 	t.finish(o, rep, coordFile)
-	t.net.Correlation = engine.Correlation{Model: "independent"}
+	t.net.Correlation = engine.Correlation{Model: linktime.Independent}
 	t.net.Sources = []engine.SourceFile{{Path: r.csv.Name, SHA256: Digest(r.csv.Data)}}
 	if o.CV == 0 {
 		rep.note("link means and variances: Cost and Var of %s", r.csv.Name)
@@ -609,20 +609,20 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 		net.Correlation = o.Corr
 	case rep.Format == "ontime JSON" && net.Correlation.Model != "":
 	case len(net.Links) <= DenseLinkLimit:
-		net.Correlation = engine.Correlation{Model: "random-psd", Seed: DefaultCorrSeed}
+		net.Correlation = engine.Correlation{Model: linktime.RandomPSD, Seed: DefaultCorrSeed}
 		rep.note("correlation: random-psd (the paper's recipe), seed %d", DefaultCorrSeed)
 	case net.Coords != engine.CoordNone:
 		net.Correlation = engine.Correlation{Model: linktime.SpatialFactor, Strength: DefaultFactorStrength, Factors: linktime.DefaultFactors}
 		rep.note("correlation: %s, %d factors, strength %g (%d links is over the dense models' limit of %d; this model scales)",
 			linktime.SpatialFactor, linktime.DefaultFactors, DefaultFactorStrength, len(net.Links), DenseLinkLimit)
 	default:
-		net.Correlation = engine.Correlation{Model: "independent"}
+		net.Correlation = engine.Correlation{Model: linktime.Independent}
 		rep.note("correlation: independent (%d links is over the dense models' limit of %d, and without coordinates the spatial factor model has nothing to stand on)", len(net.Links), DenseLinkLimit)
 	}
-	if net.Correlation.Model == "explicit" && o.PSDProject {
+	if net.Correlation.Model == linktime.Explicit && o.PSDProject {
 		rep.Problems = append(rep.Problems, projectIfNeeded(net, rep)...)
 	}
-	if m := net.Correlation.Model; (m == "spatial" || m == linktime.SpatialFactor) && net.Correlation.Length == 0 {
+	if m, _ := linktime.LookupCorrModel(net.Correlation.Model); m.Spatial && net.Correlation.Length == 0 {
 		net.Correlation.Length = linktime.DefaultSpatialLength(net)
 		rep.note("spatial correlation length: %.4g (drawing-frame units)", net.Correlation.Length)
 	}

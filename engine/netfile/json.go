@@ -182,9 +182,11 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 
 func checkCorrelation(net *engine.Network, bad func(field string, path []any, format string, args ...any) error) error {
 	c := net.Correlation
-	switch c.Model {
-	case "independent", "random-psd":
-	case "spatial", linktime.SpatialFactor:
+	cm, known := linktime.LookupCorrModel(c.Model)
+	switch {
+	case !known || c.Model == "":
+		return bad(".model", []any{"model"}, "unknown model %q (%s)", c.Model, linktime.CorrModelNames(linktime.CorrModels()))
+	case cm.Spatial:
 		if c.Strength < 0 || c.Strength > 1 {
 			return bad(".strength", []any{"strength"}, "must be in [0, 1], got %v", c.Strength)
 		}
@@ -194,7 +196,7 @@ func checkCorrelation(net *engine.Network, bad func(field string, path []any, fo
 		if c.Factors < 0 || c.Factors > linktime.MaxFactors {
 			return bad(".factors", []any{"factors"}, "must be 1 to %d (0 or absent: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors)
 		}
-	case "explicit":
+	case c.Model == linktime.Explicit:
 		n := len(net.Links)
 		if len(c.Covariance) != n {
 			return bad(".covariance", []any{"covariance"}, "need %d rows (one per link), got %d", n, len(c.Covariance))
@@ -212,8 +214,6 @@ func checkCorrelation(net *engine.Network, bad func(field string, path []any, fo
 				return bad(fmt.Sprintf(".covariance[%d][%d]", i, i), []any{"covariance", i}, "diagonal %v differs from links[%d].variance %v", row[i], i, v)
 			}
 		}
-	default:
-		return bad(".model", []any{"model"}, "unknown model %q (independent, random-psd, spatial or explicit)", c.Model)
 	}
 	return nil
 }

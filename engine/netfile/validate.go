@@ -104,28 +104,26 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 		}
 	}
 	c := net.Correlation
-	switch c.Model {
-	case "random-psd", "spatial", "explicit":
-		if len(net.Links) > DenseLinkLimit {
-			probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation holds a dense %d × %d covariance; it is limited to %d links: choose spatial-factor (scales to any size) or independent links for this network", c.Model, len(net.Links), len(net.Links), DenseLinkLimit))
-		}
-	case "independent", linktime.SpatialFactor:
-	default:
-		probs = append(probs, engine.InputError("correlation", 0, "model", "unknown model %q (independent, random-psd, spatial, %s or explicit)", c.Model, linktime.SpatialFactor))
+	cm, known := linktime.LookupCorrModel(c.Model)
+	switch {
+	case !known || c.Model == "": // a network states its model
+		probs = append(probs, engine.InputError("correlation", 0, "model", "unknown model %q (%s)", c.Model, linktime.CorrModelNames(linktime.CorrModels())))
+	case cm.Dense && len(net.Links) > DenseLinkLimit:
+		probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation holds a dense %d × %d covariance; it is limited to %d links: choose spatial-factor (scales to any size) or independent links for this network", c.Model, len(net.Links), len(net.Links), DenseLinkLimit))
 	}
-	if (c.Model == "spatial" || c.Model == linktime.SpatialFactor) && (c.Strength < 0 || c.Strength > 1) {
+	if cm.Spatial && (c.Strength < 0 || c.Strength > 1) {
 		probs = append(probs, engine.InputError("correlation", 0, "strength", "must be in [0, 1], got %v", c.Strength))
 	}
-	if (c.Model == "spatial" || c.Model == linktime.SpatialFactor) && net.Coords == engine.CoordNone {
+	if cm.Spatial && net.Coords == engine.CoordNone {
 		probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation decays with distance and needs node coordinates (in ontime JSON: \"coordinates\": \"planar\" or \"lonlat\")", c.Model))
 	}
-	if c.Model == linktime.SpatialFactor && (c.Factors < 0 || c.Factors > linktime.MaxFactors) {
+	if cm.Factored && (c.Factors < 0 || c.Factors > linktime.MaxFactors) {
 		probs = append(probs, engine.InputError("correlation", 0, "factors", "must be 1 to %d (0: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors))
 	}
-	if c.Model == "explicit" && o.MaxExplicitLinks > 0 && len(net.Links) > o.MaxExplicitLinks {
+	if c.Model == linktime.Explicit && o.MaxExplicitLinks > 0 && len(net.Links) > o.MaxExplicitLinks {
 		probs = append(probs, engine.InputError(src.file(), 0, "correlation.covariance", "an explicit covariance over %d links is imported on the command line only (`ontime networks add`): checking it takes minutes; this network has %d links", o.MaxExplicitLinks, len(net.Links)))
 	}
-	if c.Model == "explicit" && len(probs) == 0 {
+	if c.Model == linktime.Explicit && len(probs) == 0 {
 		probs = append(probs, checkCovariance(net, src.file(), o.PSDProject)...)
 	}
 	if len(probs) > 0 {

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/trainspec"
 )
@@ -265,7 +266,7 @@ func gpghtMethod(ablation string) Method {
 		}
 		corr := env.Model.Spec
 		if ablation == "indep" {
-			corr = engine.Correlation{Model: "independent"}
+			corr = engine.Correlation{Model: linktime.Independent}
 		}
 		if want := trainspec.Fingerprint(env.Net, corr); card.Fingerprint != want {
 			return nil, nil, engine.Errorf(engine.EINVALID, "model %s was trained for another network or correlation (fingerprint %s, this run %s): retrain with ontime train",

@@ -17,7 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 )
 
@@ -52,6 +52,14 @@ type CorrSpec struct {
 	Length   float64 `toml:"length" json:"length,omitempty"` // 0: a tenth of the network's extent
 	Seed     *uint64 `toml:"seed" json:"seed,omitempty"`     // random-psd
 	Factors  int     `toml:"factors" json:"factors,omitempty"`
+}
+
+// sweepCorrNames are a sweep file's names for the correlation settings.
+var sweepCorrNames = linktime.CorrFieldNames{"model", "seed", "strength", "length", "factors"}
+
+// choice is the spec as linktime's correlation choice.
+func (c CorrSpec) choice() linktime.CorrChoice {
+	return linktime.CorrChoice{Model: c.Model, Seed: c.Seed, Strength: c.Strength, Length: c.Length, Factors: c.Factors}
 }
 
 // ReadFile reads and checks a sweep file. Errors name the file, the line
@@ -147,14 +155,11 @@ func (f *File) check(at func(table string, i int, key string) string) error {
 		f.Correlations = []CorrSpec{{}}
 	}
 	for i, c := range f.Correlations {
-		if c.Model != "" && !slices.Contains(lab.CorrModels, c.Model) {
-			return bad("correlations", i, "model", "%q: use independent, random-psd, spatial or spatial-factor (or leave it out for the network's own)", c.Model)
-		}
-		if c.Strength < 0 || c.Strength > 1 {
-			return bad("correlations", i, "strength", "%v: give a value in [0, 1]", c.Strength)
-		}
-		if c.Length < 0 {
-			return bad("correlations", i, "length", "%v: give a positive length (or 0 for the default)", c.Length)
+		if f, msg := c.choice().Problem(); msg != "" {
+			if f == linktime.CorrFieldModel {
+				msg += " (or leave it out for the network's own)"
+			}
+			return bad("correlations", i, sweepCorrNames[f], "%s", msg)
 		}
 	}
 	return nil

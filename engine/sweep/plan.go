@@ -10,7 +10,6 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
-	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/internal/atomicfile"
 )
@@ -131,8 +130,7 @@ func openInstanceIn(open Opener, name string, c CorrSpec, modelCache string) (*e
 	if err != nil {
 		return nil, nil, err
 	}
-	ov := lab.CorrOverride{Model: c.Model, Seed: c.Seed, Strength: c.Strength, Length: c.Length, Factors: c.Factors}
-	if err := ov.Apply(net); err != nil {
+	if err := c.choice().Apply(net); err != nil {
 		return nil, nil, err
 	}
 	model, err := linktime.NewCached(net, modelCache)
@@ -173,7 +171,7 @@ func (inst Instance) Label() string {
 	corr := "its own correlation"
 	if inst.Corr.Model != "" {
 		corr = inst.Corr.Model
-		if inst.Corr.Model == "spatial" || inst.Corr.Model == "spatial-factor" {
+		if m, _ := linktime.LookupCorrModel(inst.Corr.Model); m.Spatial {
 			corr += fmt.Sprintf(" strength %g", inst.Corr.Strength)
 			if inst.Corr.Length > 0 {
 				corr += fmt.Sprintf(" length %g", inst.Corr.Length)

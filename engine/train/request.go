@@ -106,7 +106,7 @@ func (q Request) Config(net *engine.Network, model *linktime.Gaussian) (Config, 
 		// Teachers, labels, validation pool and training stream all use
 		// independent links with the same means and variances.
 		cp := *net
-		cp.Correlation = engine.Correlation{Model: "independent"}
+		cp.Correlation = engine.Correlation{Model: linktime.Independent}
 		var err error
 		if model, err = linktime.New(&cp); err != nil {
 			return Config{}, err

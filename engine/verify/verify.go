@@ -269,7 +269,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 
 	// Independent links: cdot is dot, and dot is optimal up to its grid.
 	indepNet := *net
-	indepNet.Correlation = engine.Correlation{Model: "independent"}
+	indepNet.Correlation = engine.Correlation{Model: linktime.Independent}
 	indepModel, err := linktime.New(&indepNet)
 	if err != nil {
 		return checks, err
