@@ -426,7 +426,7 @@ await test("train a policy for your own network: the curve grows, then the model
   const form = page.locator('[data-testid="train-form-grid"]');
   await form.locator("summary").click();
   for (const [id, v] of [["train-teachers", "cgr"], ["train-budgets", "0.98,1.02"], ["train-demos", "100"], ["train-rounds", "2"],
-    ["train-round-episodes", "40"], ["train-round-steps", "2"], ["train-epochs", "1"], ["train-validation", "100"]]) {
+    ["train-round-episodes", "40"], ["train-round-steps", "2"], ["train-imitation-epochs", "1"], ["train-validation-size", "100"]]) {
     await form.locator(`[data-testid="${id}"]`).fill(v);
   }
   await form.locator('[data-testid="train-size"]').selectOption("16,1,1,2");

@@ -166,11 +166,11 @@ func defaultMethods(n *lab.Net) []string {
 func (s *server) form(rq *runQuery) web.RunForm {
 	n := rq.net
 	f := web.RunForm{Net: n.Net.Name, Origin: n.Net.Nodes[rq.od.Origin].ID, Dest: n.Net.Nodes[rq.od.Destination].ID,
-		Factor: rq.factor, Lo: 0.8, Hi: 1.2, Realization: rq.realization, Episodes: rq.episodes}
+		Factor: rq.factor, Lo: 0.8, Hi: 1.2, Realization: rq.realization, Episodes: rq.episodes, Presets: n.Net.BudgetFactors()}
 	if card, err := n.Card(); err == nil && len(card.BudgetFactors) == 2 {
 		f.Lo, f.Hi = card.BudgetFactors[0], card.BudgetFactors[1]
 	}
-	f.Lo, f.Hi = min(f.Lo, rq.factor), max(f.Hi, rq.factor)
+	f.Lo, f.Hi = min(f.Lo, rq.factor, slices.Min(f.Presets)), max(f.Hi, rq.factor, slices.Max(f.Presets))
 	for _, nd := range n.Net.Nodes {
 		f.Nodes = append(f.Nodes, nd.ID)
 	}

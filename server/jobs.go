@@ -46,13 +46,14 @@ func parseBenchSpec(n *lab.Net, f map[string][]string) (lab.BenchSpec, error) {
 		spec.Budgets = nil
 		for _, b := range strings.Split(v, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(b), 64)
-			if err != nil || x <= 0 || x > 5 {
-				return spec, engine.Errorf(engine.EINVALID, "budget factor %q: give numbers in (0, 5]", b)
+			if err != nil || x <= 0 || x > lab.BenchLimits.MaxBudget {
+				return spec, engine.Errorf(engine.EINVALID, "budget factor %q: give numbers in (0, %g]", b, lab.BenchLimits.MaxBudget)
 			}
 			spec.Budgets = append(spec.Budgets, x)
 		}
 	}
-	if err := parseInts(f, intField{"pools", &spec.Pools, 2, 10}, intField{"size", &spec.PoolSize, 10, 20000}); err != nil {
+	if err := parseInts(f, intField{"pools", &spec.Pools, lab.BenchLimits.MinPools, lab.BenchLimits.MaxPools},
+		intField{"size", &spec.PoolSize, lab.BenchLimits.MinPoolSize, lab.BenchLimits.MaxPoolSize}); err != nil {
 		return spec, err
 	}
 	if len(spec.Methods) < 2 {

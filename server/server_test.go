@@ -357,15 +357,7 @@ func TestBenchJob(t *testing.T) {
 	if res.StatusCode != http.StatusAccepted || st.ID == "" || res.Header.Get("Content-Type") != "application/json" {
 		t.Fatalf("%d %s %+v", res.StatusCode, res.Header.Get("Content-Type"), st)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for st.State != "done" {
-		if st.State == "failed" || time.Now().After(deadline) {
-			t.Fatalf("job %+v", st)
-		}
-		time.Sleep(50 * time.Millisecond)
-		_, body := get(t, ts, "/api/bench/"+st.ID)
-		json.Unmarshal([]byte(body), &st)
-	}
+	waitBenchDone(t, ts, st)
 	_, csv := get(t, ts, "/api/bench/"+st.ID+".csv")
 	if !strings.Contains(csv, "condrule") {
 		t.Errorf("csv: %.200s", csv)
@@ -389,6 +381,31 @@ func TestBenchJob(t *testing.T) {
 	res, _ = http.PostForm(ts.URL+"/api/bench", url.Values{"net": {"twobranch"}, "pools": {"99"}})
 	if res.StatusCode != 400 {
 		t.Errorf("pools=99: %d", res.StatusCode)
+	}
+	// One pool is a quick look the form accepts, as the command line does:
+	// means, and a word on why there are no intervals.
+	res, _ = http.PostForm(ts.URL+"/api/bench", url.Values{"net": {"twobranch"}, "m": {"let,condrule"}, "pools": {"1"}, "size": {"200"}})
+	var one lab.JobStatus
+	json.NewDecoder(res.Body).Decode(&one)
+	res.Body.Close()
+	waitBenchDone(t, ts, one)
+	if r, html := get(t, ts, "/api/bench/"+one.ID+".html"); r.StatusCode != 200 || !strings.Contains(html, "One pool") {
+		t.Errorf("one-pool report: %d %.300s", r.StatusCode, html)
+	}
+}
+
+// waitBenchDone polls a benchmark job until it is done (a failure or a
+// minute ends the test).
+func waitBenchDone(t *testing.T, ts *httptest.Server, st lab.JobStatus) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for st.State != "done" {
+		if st.State == "failed" || time.Now().After(deadline) {
+			t.Fatalf("job %+v", st)
+		}
+		time.Sleep(50 * time.Millisecond)
+		_, body := get(t, ts, "/api/bench/"+st.ID)
+		json.Unmarshal([]byte(body), &st)
 	}
 }
 

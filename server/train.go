@@ -68,7 +68,7 @@ func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Sta
 
 // parseTrainRequest reads the form's fields over train.DefaultRequest.
 func parseTrainRequest(f map[string][]string) (train.Request, error) {
-	q := train.DefaultRequest()
+	q := lab.DefaultTrainRequest()
 	get := func(k string) string { return formValue(f, k) }
 	if v := get("teachers"); v != "" {
 		q.Teachers = nil
@@ -94,10 +94,10 @@ func parseTrainRequest(f map[string][]string) (train.Request, error) {
 			}
 		}
 	}
-	if err := parseInts(f, intField{"demos", &q.Demos, 10, 100000}, intField{"rounds", &q.Rounds, 0, 20}, intField{"round_episodes", &q.RoundEpisodes, 10, 20000},
-		intField{"imitation_epochs", &q.ImitationEpochs, 1, 200}, intField{"validation_size", &q.ValidationSize, 100, 100000},
-		intField{"round_steps", &q.RoundSteps, 1, 5000}, intField{"pg_chunks", &q.PGChunks, 0, 20}); err != nil {
-		return q, err
+	for _, st := range lab.TrainSettings() {
+		if err := parseInts(f, intField{st.FormField(), st.Of(&q), st.Min, st.Max}); err != nil {
+			return q, err
+		}
 	}
 	return q, q.Check()
 }

@@ -53,7 +53,16 @@ func (p Page) href(item NavItem) string {
 
 func f4(x float64) string { return fmt.Sprintf("%.4f", x) }
 func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
-func itoa(i int) string   { return fmt.Sprint(i) }
+
+// f2s writes each of xs with two decimals.
+func f2s(xs []float64) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f2(x)
+	}
+	return out
+}
+func itoa(i int) string { return fmt.Sprint(i) }
 
 func join(s []string) string { return strings.Join(s, ", ") }
 

@@ -25,10 +25,10 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	nf.register(fs)
 	methods := fs.String("methods", "let", "comma-separated methods: "+methodNames())
 	focus := fs.String("focus", "", "method compared against every other in the Holm family (default: the first)")
-	budgets := fs.String("budgets", "0.95,1.00,1.05", "comma-separated budget factors (× each OD pair's LET time)")
-	pools := fs.Int("pools", 10, "number of test pools")
+	budgets := fs.String("budgets", factorText(bench.Defaults.Budgets), "comma-separated budget factors (× each OD pair's LET time)")
+	pools := fs.Int("pools", bench.Defaults.Pools, "number of test pools (1: means only; intervals and tests need 2 or more)")
 	on := fs.String("on", "test", "pools to evaluate on: test, or validation (to choose settings without seeing a test result)")
-	poolSize := fs.Int("pool-size", 2000, "joint realizations per pool")
+	poolSize := fs.Int("pool-size", bench.Defaults.PoolSize, "joint realizations per pool")
 	ods := fs.String("ods", "", "comma-separated OD pairs ORIGIN-DEST (default: the network's benchmark pairs)")
 	seed := fs.Uint64("seed", 0, "benchmark instance: shifts every pool seed (0 is the published benchmark)")
 	format := fs.String("format", "md", "output format: md, json or csv")
@@ -123,6 +123,15 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 // never sees half of it and an interrupted run keeps the previous one.
 func saveReport(path string, rep *bench.Report) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return rep.Write(w, "json") })
+}
+
+// factorText writes budget factors as --budgets reads them.
+func factorText(fs []float64) string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = strconv.FormatFloat(f, 'f', 2, 64)
+	}
+	return strings.Join(s, ",")
 }
 
 func parseBudgets(s string) ([]float64, error) {

@@ -24,25 +24,18 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	nf.register(fs)
 	q := train.DefaultRequest()
 	teachers := fs.String("teachers", strings.Join(q.Teachers, ","), "imitation candidates: the best per (OD pair, budget factor) on the validation pool demonstrates")
-	fs.IntVar(&q.Demos, "demos", q.Demos, "teacher demonstrations")
 	budgets := fs.String("budgets", fmt.Sprintf("%g,%g", q.Budgets[0], q.Budgets[1]), "budget factor range LO,HI the model covers")
 	fs.StringVar(&q.Cover, "cover", q.Cover, "OD pairs the model covers: bench (the network's), all (every reachable pair), or bench+N (N more, drawn once with the seed; zone to zone when the network names its zones)")
-	fs.IntVar(&q.ImitationEpochs, "imitation-epochs", q.ImitationEpochs, "imitation epochs over the demonstrations")
-	fs.IntVar(&q.Rounds, "rounds", q.Rounds, "expert-iteration rounds (the student's own states labelled by rollout)")
-	fs.IntVar(&q.RoundEpisodes, "round-episodes", q.RoundEpisodes, "student episodes labelled per round")
-	fs.IntVar(&q.RoundSteps, "round-steps", q.RoundSteps, "trainer minibatches per round, over every label so far")
 	fs.StringVar(&q.RolloutBase, "rollout-base", q.RolloutBase, "the labeller's base policy: teachers (the chosen teacher of each pair and budget factor), dot, cdot or cgr")
-	fs.IntVar(&q.RolloutSamples, "rollout-samples", q.RolloutSamples, "the labeller's draws a decision (0: 128 on the teachers, else rollout's default for its base)")
 	fs.BoolVar(&q.LabelAnyGain, "label-any-gain", q.LabelAnyGain, "label with the link that won most on the labeller's draws, without the significance rule rollout uses to act")
-	fs.IntVar(&q.PGChunks, "pg-chunks", q.PGChunks, "policy-gradient phase (the paper's estimator): chunks, each validated")
-	fs.IntVar(&q.PGIterations, "pg-iterations", q.PGIterations, "policy-gradient iterations a chunk")
-	fs.IntVar(&q.ValidationSize, "validation-size", q.ValidationSize, "validation pool size (the checkpoint rule's; disjoint from test pools)")
-	fs.IntVar(&q.Batch, "batch", q.Batch, "episodes per trainer minibatch")
+	for _, st := range train.Settings {
+		fs.IntVar(st.Of(&q), st.Flag, st.Default(), fmt.Sprintf("%s (%d to %d)", st.Help, st.Min, st.Max))
+	}
 	fs.Uint64Var(&q.Seed, "seed", q.Seed, "benchmark instance and training seed (every draw derives from it)")
 	out := fs.String("out", "", "model file (default models/NETWORK.onnx; for a stored network STATE/models/NAME.onnx, where the dashboard reads it)")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx")
 	script := fs.String("trainer", "", "models/train/train.py (default: $"+train.ScriptEnv+", else found above the ontime binary)")
-	size := fs.String("size", "64,2,1,4", "d,encoder layers,decoder layers,heads (the paper's is 256,4,1,8)")
+	size := fs.String("size", sizeText(q.Size), "d,encoder layers,decoder layers,heads (the paper's is 256,4,1,8)")
 	device := fs.String("device", "cpu", "cpu or cuda")
 	fs.StringVar(&q.Ablation, "ablation", "", "control variant: "+strings.Join(policy.Ablations, ", ")+" (default --out models/NETWORK-VARIANT.onnx)")
 	if err := fs.Parse(args); err != nil {
@@ -149,3 +142,6 @@ func withoutOut(args []string) []string {
 	}
 	return out
 }
+
+// sizeText writes a model size as --size reads it.
+func sizeText(s [4]int) string { return fmt.Sprintf("%d,%d,%d,%d", s[0], s[1], s[2], s[3]) }

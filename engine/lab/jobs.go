@@ -49,9 +49,9 @@ func (n *Net) Flags(b BenchSpec) []string {
 
 // DefaultBenchSpec is the paper's table for the network: the registry's
 // benchmark methods (GPG-HT where its model runs), the network's budget
-// factors, 10 pools of 2000.
+// factors, bench.Defaults' pools.
 func (n *Net) DefaultBenchSpec() BenchSpec {
-	spec := BenchSpec{Budgets: n.Net.BudgetFactors(), Pools: 10, PoolSize: 2000}
+	spec := BenchSpec{Budgets: n.Net.BudgetFactors(), Pools: bench.Defaults.Pools, PoolSize: bench.Defaults.PoolSize}
 	for _, m := range policy.Methods {
 		if !m.Bench {
 			continue
@@ -161,3 +161,10 @@ func (l *Lab) LatestBench(network string) (JobStatus, *bench.Report, BenchSpec, 
 	}
 	return JobStatus{}, nil, BenchSpec{}, false
 }
+
+// BenchLimits bound what the Benchmarks form accepts.
+var BenchLimits = bench.Limits
+
+// BenchDefaults is the published benchmark's shape, which the forms start
+// from.
+var BenchDefaults = bench.Defaults

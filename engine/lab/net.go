@@ -16,10 +16,6 @@ import (
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
-// BenchmarkFactors are the paper's budget factors; learners are trained for
-// them, as `ontime bench` trains them, so both share the learner cache.
-var BenchmarkFactors = []float64{0.95, 1.00, 1.05}
-
 // Net is an opened network with its methods.
 type Net struct {
 	Net   *engine.Network
@@ -56,7 +52,7 @@ type builtPolicy struct {
 // newNet opens a network's methods; its GPG-HT model is read from
 // modelsDir.
 func newNet(net *engine.Network, model *linktime.Gaussian, o Options, modelsDir string) *Net {
-	env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, BenchmarkFactors), CacheDir: o.CacheDir,
+	env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, net.BudgetFactors()), CacheDir: o.CacheDir,
 		Device: o.Device, ORTLib: o.ORTLib, Logf: o.Logf, ModelsDir: modelsDir}
 	return &Net{Net: net, Model: model, env: env, built: map[string]*builtPolicy{}}
 }
@@ -246,9 +242,9 @@ func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 		if !n.trainedFor(od.Destination) {
 			return fmt.Sprintf("%s was trained for the destinations of %s's OD pairs only", method, n.Net.Name)
 		}
-		if factor > BenchmarkFactors[len(BenchmarkFactors)-1]+1e-9 || factor < BenchmarkFactors[0]-1e-9 {
+		if fs := n.Net.BudgetFactors(); factor > slices.Max(fs)+1e-9 || factor < slices.Min(fs)-1e-9 {
 			return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method,
-				BenchmarkFactors[0], BenchmarkFactors[len(BenchmarkFactors)-1], factor)
+				slices.Min(fs), slices.Max(fs), factor)
 		}
 	case method == "gpght":
 		card, err := n.Card()

@@ -272,3 +272,16 @@ func (l *Lab) StartLearners(n *Net, owner string) (jobs.Status, error) {
 		}}
 	return l.Jobs().Submit(task)
 }
+
+// DefaultTrainRequest is `ontime train`'s request without flags, which the
+// Models page's form starts from.
+func DefaultTrainRequest() train.Request { return train.DefaultRequest() }
+
+// TrainSetting is one whole-number training setting with its bounds.
+type TrainSetting = train.Setting
+
+// TrainSettings are the whole-number training settings with their bounds.
+func TrainSettings() []TrainSetting { return train.Settings }
+
+// TrainSizes are the model sizes the Models page offers.
+func TrainSizes() []train.SizeChoice { return train.SizeChoices }

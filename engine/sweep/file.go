@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 )
@@ -123,10 +124,10 @@ func (f *File) check(at func(table string, i int, key string) string) error {
 		}
 	}
 	if f.Pools == 0 {
-		f.Pools = 10
+		f.Pools = bench.Defaults.Pools
 	}
 	if f.PoolSize == 0 {
-		f.PoolSize = 2000
+		f.PoolSize = bench.Defaults.PoolSize
 	}
 	if f.Pools < 2 {
 		return bad("", -1, "pools", "%d: the paired tests need at least 2 pools", f.Pools)

@@ -53,32 +53,33 @@ type Config struct {
 	Log      io.Writer   // the trainer's stderr (default discarded)
 }
 
-// Defaults fills the zero fields of c.
+// Defaults fills the zero fields of c with DefaultRequest's values.
 func (c *Config) Defaults() {
+	d := DefaultRequest()
 	def := func(p *int, v int) {
 		if *p == 0 {
 			*p = v
 		}
 	}
-	def(&c.ValidationSize, 20000)
+	def(&c.ValidationSize, d.ValidationSize)
 	def(&c.TeacherRealizations, 100)
 	def(&c.TeacherRealizationsValidation, 2000)
-	def(&c.Demos, 8000)
-	def(&c.ImitationEpochs, 30)
-	def(&c.RoundEpisodes, 4000)
-	def(&c.RoundSteps, 300)
-	def(&c.PGIterations, 100)
+	def(&c.Demos, d.Demos)
+	def(&c.ImitationEpochs, d.ImitationEpochs)
+	def(&c.RoundEpisodes, d.RoundEpisodes)
+	def(&c.RoundSteps, d.RoundSteps)
+	def(&c.PGIterations, d.PGIterations)
 	def(&c.PGBatch, 1024)
-	def(&c.Batch, 512)
+	def(&c.Batch, d.Batch)
 	def(&c.Trainer.Threads, 2)
 	if c.Size == [4]int{} {
-		c.Size = [4]int{64, 2, 1, 4}
+		c.Size = d.Size
 	}
 	if c.BudgetLo == 0 && c.BudgetHi == 0 {
-		c.BudgetLo, c.BudgetHi = 0.9, 1.1
+		c.BudgetLo, c.BudgetHi = d.Budgets[0], d.Budgets[1]
 	}
 	if len(c.Teachers) == 0 {
-		c.Teachers = []string{"cgr", "cdot"}
+		c.Teachers = d.Teachers
 	}
 	if len(c.ODs) == 0 {
 		c.ODs = c.Net.ODs
@@ -93,7 +94,7 @@ func (c *Config) Defaults() {
 		}
 	}
 	if c.RolloutBase == "" {
-		c.RolloutBase = TeachersBase
+		c.RolloutBase = d.RolloutBase
 	}
 	if c.Trainer.Python == "" {
 		c.Trainer.Python = "/usr/bin/python3"

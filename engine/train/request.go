@@ -41,7 +41,7 @@ type Request struct {
 func DefaultRequest() Request {
 	return Request{Teachers: []string{"cgr", "cdot"}, Demos: 8000, Budgets: [2]float64{0.9, 1.1}, Cover: "bench",
 		ImitationEpochs: 30, Rounds: 6, RoundEpisodes: 4000, RoundSteps: 300, RolloutBase: TeachersBase,
-		PGIterations: 100, ValidationSize: 20000, Batch: 512, Size: [4]int{64, 2, 1, 4}}
+		PGIterations: 100, ValidationSize: 20000, Batch: 512, Size: SizeChoices[0].Size}
 }
 
 // Check says what is wrong with a request, naming the field.
@@ -71,22 +71,9 @@ func (q Request) Check() error {
 	if q.Size[0]%q.Size[3] != 0 {
 		return bad("size", "d (%d) must be a multiple of the heads (%d)", q.Size[0], q.Size[3])
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"demos", q.Demos}, {"imitation-epochs", q.ImitationEpochs}, {"round-steps", q.RoundSteps},
-		{"validation-size", q.ValidationSize}, {"batch", q.Batch}} {
-		if f.v <= 0 {
-			return bad(f.name, "must be positive (got %d)", f.v)
-		}
-	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"rounds", q.Rounds}, {"round-episodes", q.RoundEpisodes}, {"rollout-samples", q.RolloutSamples},
-		{"pg-chunks", q.PGChunks}, {"pg-iterations", q.PGIterations}} {
-		if f.v < 0 {
-			return bad(f.name, "must not be negative (got %d)", f.v)
+	for _, st := range Settings {
+		if err := st.check(*st.Of(&q)); err != nil {
+			return err
 		}
 	}
 	if _, err := coverCount(q.Cover); err != nil {

@@ -197,7 +197,7 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 
 	args := []string{"--out", r.ckpt("imitation"), "--data", filepath.Join(r.dir, "demos"), "--epochs", fmt.Sprint(c.ImitationEpochs),
 		"--batch", fmt.Sprint(c.Batch), "--seed", r.seedFor(0), "--d", fmt.Sprint(c.Size[0]), "--enc", fmt.Sprint(c.Size[1]),
-		"--dec", fmt.Sprint(c.Size[2]), "--heads", fmt.Sprint(c.Size[3])}
+		"--dec", fmt.Sprint(c.Size[2]), "--heads", fmt.Sprint(c.Size[3]), "--lr", fmt.Sprint(Rates.Imitation)}
 	args = append(args, ablationArgs[c.Ablation]...)
 	t0 = time.Now()
 	if _, err := r.sess.run(ctx, "imitate", args...); err != nil {
@@ -244,7 +244,7 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		}
 		data = append(data, set)
 		fit := []string{"--state", r.ckpt(cur), "--out", r.ckpt(name), "--steps", fmt.Sprint(c.RoundSteps),
-			"--batch", fmt.Sprint(c.Batch), "--seed", r.seedFor(round)}
+			"--batch", fmt.Sprint(c.Batch), "--seed", r.seedFor(round), "--lr", fmt.Sprint(Rates.Fit)}
 		for _, d := range data {
 			fit = append(fit, "--data", d)
 		}
@@ -265,7 +265,7 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 		t0 := time.Now()
 		name := fmt.Sprintf("pg%d", chunk)
 		args := []string{"--state", r.ckpt(cur), "--out", r.ckpt(name), "--iterations", fmt.Sprint(c.PGIterations),
-			"--batch", fmt.Sprint(c.PGBatch), "--seed", r.seedFor(100 + chunk)}
+			"--batch", fmt.Sprint(c.PGBatch), "--seed", r.seedFor(100 + chunk), "--lr", fmt.Sprint(Rates.PG), "--entropy", fmt.Sprint(Rates.Entropy)}
 		if c.Ablation == "vpg" {
 			args = append(args, "--vpg")
 		}

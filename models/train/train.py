@@ -2,10 +2,10 @@
 time; each command reads the spec Go wrote, loads and saves checkpoints, and prints progress as
 JSON lines on stdout:
 
-    python3 train.py imitate  --spec S --out C0.pt --data demos [--d 64 ...]   new model, imitation
+    python3 train.py imitate  --spec S --out C0.pt --data demos --epochs E --lr R --d 64 ...  new model, imitation
     python3 train.py collect  --spec S --state C.pt --tasks T --out T.json       sampled episodes
-    python3 train.py fit      --spec S --state C.pt --data D1 --data D2 --out C1.pt  labels -> model
-    python3 train.py pg       --spec S --state C.pt --iterations K --out C2.pt  policy gradient
+    python3 train.py fit      --spec S --state C.pt --data D1 --data D2 --steps N --lr R --out C1.pt  labels -> model
+    python3 train.py pg       --spec S --state C.pt --iterations K --lr R --entropy H --out C2.pt  policy gradient
     python3 train.py validate --spec S --state C.pt --out C.val [--actions A.json] greedy, per episode
     python3 train.py export   --spec S --state C.pt --out model.onnx
 
@@ -356,6 +356,8 @@ def cmd_export(args, spec, w, gen):
 
 
 def main():
+    # Every training setting is stated once, in Go (engine/train: DefaultRequest,
+    # Settings, Rates), and passed on each call: nothing here has a default of its own.
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--spec", required=True)
     common.add_argument("--out", required=True)
@@ -368,12 +370,12 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     im = sub.add_parser("imitate", parents=[common])
     im.add_argument("--data", action="append", required=True)
-    im.add_argument("--epochs", type=int, default=30)
-    im.add_argument("--lr", type=float, default=5e-4)
-    im.add_argument("--d", type=int, default=64)
-    im.add_argument("--enc", type=int, default=2)
-    im.add_argument("--dec", type=int, default=1)
-    im.add_argument("--heads", type=int, default=4)
+    im.add_argument("--epochs", type=int, required=True)
+    im.add_argument("--lr", type=float, required=True)
+    im.add_argument("--d", type=int, required=True)
+    im.add_argument("--enc", type=int, required=True)
+    im.add_argument("--dec", type=int, required=True)
+    im.add_argument("--heads", type=int, required=True)
     im.add_argument("--no-history", action="store_true")
     im.add_argument("--no-ha", action="store_true")
     im.add_argument("--linear-decoder", action="store_true")
@@ -381,13 +383,13 @@ def main():
     fi = sub.add_parser("fit", parents=[common])
     fi.add_argument("--data", action="append", required=True)
     fi.add_argument("--steps", type=int, required=True)
-    fi.add_argument("--lr", type=float, default=2e-4)
+    fi.add_argument("--lr", type=float, required=True)
     co = sub.add_parser("collect", parents=[common])
     co.add_argument("--tasks", required=True)
     pg = sub.add_parser("pg", parents=[common])
     pg.add_argument("--iterations", type=int, required=True)
-    pg.add_argument("--lr", type=float, default=5e-5)
-    pg.add_argument("--entropy", type=float, default=0.01)
+    pg.add_argument("--lr", type=float, required=True)
+    pg.add_argument("--entropy", type=float, required=True)
     pg.add_argument("--vpg", action="store_true", help="control: plain per-step vanilla policy gradient")
     va = sub.add_parser("validate", parents=[common])
     va.add_argument("--actions", help="also write each episode's links (JSON) for Go's episode-rule check")
