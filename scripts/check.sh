@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Static checks run by `make test`: formatting, vet, staticcheck (a go tool
-# of the module), tidy module files, and generated files current.
+# Static checks run by `make test`: formatting, vet, staticcheck and
+# deadcode (go tools of the module), tidy module files, and generated files current.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,13 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go tool staticcheck ./...
+# Dead code: every function is reached from a binary or a test.
+dead=$(go tool deadcode -test ./...)
+if [ -n "$dead" ]; then
+	echo "check: unreachable functions (remove them, or reach them):" >&2
+	echo "$dead" >&2
+	exit 1
+fi
 # Without cgo the binary still builds; ONNX policies then say what is missing.
 CGO_ENABLED=0 go build -o /dev/null ./cmd/ontime
 if ! go mod tidy -diff >/dev/null 2>&1; then

@@ -376,16 +376,6 @@ func (s *Service) List(kind, network string) []Status {
 	return out
 }
 
-// Latest is the newest job of a kind on a network in a state ("" for any).
-func (s *Service) Latest(kind, network, state string) (Status, bool) {
-	for _, st := range s.List(kind, network) {
-		if state == "" || st.State == state {
-			return st, true
-		}
-	}
-	return Status{}, false
-}
-
 // Result decodes a finished job's result into v; Spec its spec.
 func (s *Service) Result(id string, v any) error {
 	return s.decode(id, v, func(r *record) []byte { return r.result })

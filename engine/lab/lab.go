@@ -204,9 +204,6 @@ func (l *Lab) stateModels() string {
 	return filepath.Join(st.Dir, "models")
 }
 
-// Options returns the options the lab was made with.
-func (l *Lab) Options() Options { return l.opts }
-
 // warmMethods are built ahead of the first request by Warm: the
 // registry's methods marked Warm (the default comparison's, and those whose
 // first use is slow: DOT's tables, cgr's continuations, bestpath's k

@@ -82,17 +82,6 @@ func methodInfo(m policy.Method) MethodInfo {
 		Bound: m.IsBound(), Learned: m.Trained(), Learner: m.Kind == policy.Learner, Compare: m.Compare, Bench: m.Bench}
 }
 
-// Method describes one method (offered or not, or onnx:PATH).
-func Method(name string) (MethodInfo, error) {
-	m, err := policy.Lookup(name)
-	if err != nil {
-		return MethodInfo{}, err
-	}
-	info := methodInfo(m)
-	info.Color = policy.Color(name)
-	return info, nil
-}
-
 // Methods lists what the dashboard offers on this network: the registry's,
 // then the models users uploaded for it (user:NAME; not when stale).
 func (n *Net) Methods() []MethodInfo {

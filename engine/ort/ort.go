@@ -57,9 +57,6 @@ func WithLibrary(path string) Option { return func(o *options) { o.library = pat
 // be had, Open falls back to the CPU and logs one line saying why.
 func WithCUDA(device int) Option { return func(o *options) { o.cuda, o.device = true, device } }
 
-// WithThreads sets ONNX Runtime's intra-op threads (default 1).
-func WithThreads(n int) Option { return func(o *options) { o.threads = n } }
-
 // WithContext ties a session's runs to ctx: when ctx ends, a run in
 // progress is terminated (ONNX Runtime's terminate flag, checked between
 // operators and in every Loop iteration) and later runs fail at once. An

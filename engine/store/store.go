@@ -282,13 +282,6 @@ func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id), id)
 }
 
-// LatestJob returns the network's most recent job of a kind in a state
-// ("" for any state).
-func (s *Store) LatestJob(ctx context.Context, network, kind, state string) (*Job, error) {
-	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs
-		WHERE network = ? AND kind = ? AND (? = '' OR state = ?) ORDER BY started DESC LIMIT 1`, network, kind, state, state), network)
-}
-
 // MarkInterrupted marks the jobs a previous process left queued or
 // running as interrupted (they can be started again). The process that
 // runs jobs calls it once at its start.
