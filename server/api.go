@@ -89,13 +89,13 @@ func sig4(x float64) float64 {
 
 // teachJSON is the five-node example at an observed A→B time.
 type teachJSON struct {
-	Observed   float64      `json:"observed"`
-	Budget     float64      `json:"budget"`
-	Branches   []branchJSON `json:"branches"`
-	Optimum    string       `json:"optimum"`
-	GPGHT      string       `json:"gpght,omitempty"`
-	GPGHTError string       `json:"gpght_error,omitempty"`
-	NoHistory  string       `json:"no_history"`
+	Observed     float64      `json:"observed"`
+	Budget       float64      `json:"budget"`
+	Branches     []branchJSON `json:"branches"`
+	Optimum      string       `json:"optimum"`
+	Learned      string       `json:"learned,omitempty"`
+	LearnedError string       `json:"learned_error,omitempty"`
+	NoHistory    string       `json:"no_history"`
 }
 
 type branchJSON struct {
@@ -124,9 +124,9 @@ func (s *server) handleTeachJSON(w http.ResponseWriter, r *http.Request) {
 		l := n.Net.Links[e]
 		return n.Net.Nodes[l.From].ID + "→" + n.Net.Nodes[l.To].ID
 	}
-	out := teachJSON{Observed: v.Observed, Budget: v.Budget, Optimum: name(v.Optimum), NoHistory: name(v.NoHistoryChoice), GPGHTError: v.GPGHTErr}
-	if v.GPGHT >= 0 {
-		out.GPGHT = name(v.GPGHT)
+	out := teachJSON{Observed: v.Observed, Budget: v.Budget, Optimum: name(v.Optimum), NoHistory: name(v.NoHistoryChoice), LearnedError: v.LearnedErr}
+	if v.Learned >= 0 {
+		out.Learned = name(v.Learned)
 	}
 	for i, b := range v.WithHistory {
 		out.Branches = append(out.Branches, branchJSON{Link: name(b.Link), WithHistory: b.OnTime, Without: v.WithoutHistory[i].OnTime})

@@ -177,9 +177,9 @@ func (s *server) form(rq *runQuery) web.RunForm {
 	for _, m := range n.Methods() {
 		opt := web.MethodOption{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color, Learned: m.Learned, Bound: m.Bound,
 			Checked: slices.Contains(rq.methods, m.Name), NeedsTraining: m.Learner && !n.Built(m.Name)}
-		if m.Name == "gpght" {
+		if m.NetworkModel {
 			// Opening the model is quick; learners are only built when run.
-			if _, err := n.Policy("gpght"); err != nil {
+			if _, err := n.Policy(m.Name); err != nil {
 				opt.Unavailable = err.Error()
 				opt.Checked = false
 			}

@@ -123,7 +123,7 @@ func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.Les
 	p.Network, p.Present = lab.Example, v.Present
 	t := n.TeachSetup()
 	render(w, r, web.Teach(p, web.TeachForm{Observed: t.Observed, Lo: t.Lo, Hi: t.Hi, Mean: t.Mean, SD: t.SD, Budget: t.Budget,
-		Optimum: t.Optimum, NoHistory: nohist, Lesson: v}))
+		Optimum: t.Optimum, NoHistory: nohist, Lesson: v, Scored: lab.HistoryScoreMethods(!nohist)}))
 }
 
 func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {

@@ -61,7 +61,7 @@ func TestPagesRender(t *testing.T) {
 		{"/teach/mean", 200, []string{"lesson", "lesson-control", "lesson-figure", "lesson-question", "lesson-next"}},
 		{"/teach/learning?present=1", 200, []string{"lesson", "lesson-prev", "present-exit"}},
 		{"/teach/nowhere", 404, []string{"error"}},
-		{"/teach/history", 200, []string{"observed", "branches", "choice-optimum", "choice-gpght", "choice-nohist", "score-run", "nohist-link", "lesson-nav"}},
+		{"/teach/history", 200, []string{"observed", "branches", "choice-optimum", "choice-learned", "choice-nohist", "score-run", "nohist-link", "lesson-nav"}},
 		{"/teach/history?nohist=1", 200, []string{"observed", "branches", "choice-nohist", "score-run"}},
 		{"/bench?net=twobranch", 200, []string{"bench-form", "bench-run", "bench-report"}},
 		{"/models", 200, []string{"model-twobranch"}},

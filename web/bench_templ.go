@@ -554,7 +554,7 @@ func Report(base string, rep *bench.Report, colors map[string]string) templ.Comp
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<p class=\"muted\" data-testid=\"summary-legend\">Mean over pools ± half its 95% t-interval. <strong>Bold</strong>: the best mean, separated from every other method by paired t-tests over pools (Holm over the row, 5%); ≈: the best mean and every method the tests cannot separate from it. Bounds (clairvoyant) are outside every test.</p><h2>Paired comparisons (gain = a − b over pools)</h2><table class=\"results\" data-testid=\"paired-table\"><thead><tr><th>budget</th><th>a</th><th>b</th><th>gain</th><th>95% interval</th><th>p</th><th>p (Holm)</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<p class=\"muted\" data-testid=\"summary-legend\">Mean over pools ± half its 95% t-interval. <strong>Bold</strong>: the best mean, separated from every other method by paired t-tests over pools (Holm over the row, 5%); ≈: the best mean and every method the tests cannot separate from it. Bounds (methods that know every time in advance) are outside every test.</p><h2>Paired comparisons (gain = a − b over pools)</h2><table class=\"results\" data-testid=\"paired-table\"><thead><tr><th>budget</th><th>a</th><th>b</th><th>gain</th><th>95% interval</th><th>p</th><th>p (Holm)</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

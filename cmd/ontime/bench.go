@@ -23,7 +23,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	var nf netFlags
 	nf.register(fs)
-	methods := fs.String("methods", "let", "comma-separated methods: "+methodNames())
+	methods := fs.String("methods", policy.Methods[0].Name, "comma-separated methods: "+methodNames()) // the registry's first: the baseline
 	focus := fs.String("focus", "", "method compared against every other in the Holm family (default: the first)")
 	budgets := fs.String("budgets", factorText(bench.Defaults.Budgets), "comma-separated budget factors (× each OD pair's LET time)")
 	pools := fs.Int("pools", bench.Defaults.Pools, "number of test pools (1: means only; intervals and tests need 2 or more)")
@@ -36,7 +36,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	history := fs.Bool("history-control", false, "run the history-control experiment (condrule shown realized, no or shuffled history, on correlated and independent links)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	dotDelta := fs.Float64("dot-delta", 0, "DOT's grid step in minutes (default: a thousandth of the largest budget, at most 0.1)")
-	rolloutBase := fs.String("rollout-base", "", "rollout's base policy: dot, cdot or cgr (default: the best of them on the validation pool)")
+	rolloutBase := fs.String("rollout-base", "", "rollout's base policy: "+policy.JoinOr(policy.RolloutBases())+" (default: the best of them on the validation pool)")
 	rolloutZ := fs.Float64("rollout-z", -1, "evidence rollout needs to leave its base's link (McNemar's z on its draws; 0: plain argmax, ties to the base; default: the base's, dot 1, cdot and cgr 2)")
 	rolloutSamples := fs.Int("rollout-samples", 0, "rollout's draws per decision (default: dot 1000, cgr 48, cdot 16)")
 	cacheDir := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE, else the user cache directory)")

@@ -83,7 +83,7 @@ func (l *Lab) Models() []ModelInfo {
 				mi.Err = fmt.Sprintf("stale: the model was trained for another version of this network or its correlation (fingerprint %s, the network's is now %s); it is not used. Train it again.", card.Fingerprint, want)
 				break
 			}
-			if _, err := n.Policy("gpght"); err != nil {
+			if _, err := n.Policy(policy.NetworkModelName()); err != nil {
 				mi.Err = "the model cannot run here: " + err.Error()
 				break
 			}

@@ -18,10 +18,11 @@ var Lessons = []Lesson{
 	{"learning", "How a policy learns from episodes", "GPG-HT's validation curve: imitation first, then improvement on its own episodes"},
 }
 
-// AdaptMethods are the adapt lesson's methods: the route fastest on
-// average, the best fixed route, and two adaptive policies (on the
-// marginal laws, and on the joint law given what was seen).
-var AdaptMethods = []string{"let", "bestpath", "dot", "cdot"}
+// The adapt lesson shows the methods the registry casts in it (policy.Method
+// Lessons["adapt"]): fixed routes (the fastest on average, the best fixed
+// route) against adaptive policies (on the marginal laws, and on the joint
+// law given what was seen).
+const adaptLesson = "adapt"
 
 // AdaptRates are the adapt lesson's figure at one budget factor.
 type AdaptRates struct {
@@ -31,6 +32,7 @@ type AdaptRates struct {
 	Budget  float64            `json:"budget"`
 	Rates   map[string]float64 `json:"rates"`
 	Labels  map[string]string  `json:"labels"`
+	Roles   map[string]string  `json:"roles"` // each method's role in the lesson: fixed or adaptive
 	Size    int                `json:"realizations"`
 }
 
@@ -41,8 +43,9 @@ func (n *Net) Adapt(ctx context.Context, factor float64) (*AdaptRates, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &AdaptRates{Network: n.Net.Name, OD: n.Net.ODString(od), Factor: factor, Budget: factor * let, Rates: map[string]float64{}, Labels: map[string]string{}, Size: RateSize}
-	for _, m := range AdaptMethods {
+	a := &AdaptRates{Network: n.Net.Name, OD: n.Net.ODString(od), Factor: factor, Budget: factor * let, Rates: map[string]float64{}, Labels: map[string]string{}, Size: RateSize,
+		Roles: policy.LessonMethods(adaptLesson)}
+	for _, m := range policy.LessonNames(adaptLesson) {
 		r, _, err := n.OnTimeRate(ctx, m, od, factor)
 		if err != nil {
 			return nil, err

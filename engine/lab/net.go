@@ -64,6 +64,7 @@ type MethodInfo struct {
 	Learned                            bool // trained for the network's OD pairs (and budget range)
 	Learner                            bool // trained here, on first use, from the training stream
 	Compare, Bench                     bool // in the default comparison / benchmark
+	NetworkModel                       bool // runs the network's own trained model (which may be missing)
 }
 
 // Methods lists what the dashboard offers, in the registry's order.
@@ -79,7 +80,7 @@ func Methods() []MethodInfo {
 
 func methodInfo(m policy.Method) MethodInfo {
 	return MethodInfo{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color,
-		Bound: m.IsBound(), Learned: m.Trained(), Learner: m.Kind == policy.Learner, Compare: m.Compare, Bench: m.Bench}
+		Bound: m.IsBound(), Learned: m.Trained(), Learner: m.Kind == policy.Learner, Compare: m.Compare, Bench: m.Bench, NetworkModel: m.NetworkModel}
 }
 
 // Methods lists what the dashboard offers on this network: the registry's,
@@ -179,7 +180,7 @@ func (n *Net) Card() (*policy.ModelCard, error) {
 		}
 		if !mod.Equal(n.cardMod) {
 			n.cardRead = false
-			n.forget("gpght")
+			n.forget(policy.NetworkModelName())
 		}
 	}
 	if n.cardRead && n.card == nil {
@@ -189,7 +190,7 @@ func (n *Net) Card() (*policy.ModelCard, error) {
 		had := n.card != nil
 		n.card, n.cardErr = policy.ReadModelCard(n.env.ModelsDir, n.Net.Name, "")
 		if n.card != nil && !had {
-			n.forget("gpght")
+			n.forget(policy.NetworkModelName())
 		}
 		n.cardRead, n.cardMod = true, time.Time{}
 		if n.card != nil {
@@ -209,7 +210,7 @@ func (n *Net) ModelsDir() string { return n.env.ModelsDir }
 // use by a running stream stays valid: ONNX sessions are not closed here.
 func (n *Net) ForgetModel() {
 	n.mu.Lock()
-	delete(n.built, "gpght")
+	delete(n.built, policy.NetworkModelName())
 	n.mu.Unlock()
 	n.cardMu.Lock()
 	n.cardRead = false
@@ -235,19 +236,19 @@ func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 			return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method,
 				slices.Min(fs), slices.Max(fs), factor)
 		}
-	case method == "gpght":
+	case method == policy.NetworkModelName():
 		card, err := n.Card()
 		if err != nil {
 			return ""
 		}
 		if !slices.Contains(card.ODs, n.Net.ODString(od)) {
 			if len(card.ODs) > 12 {
-				return fmt.Sprintf("gpght was trained for %d OD pairs; %s is not one of them", len(card.ODs), n.Net.ODString(od))
+				return fmt.Sprintf("%s was trained for %d OD pairs; %s is not one of them", method, len(card.ODs), n.Net.ODString(od))
 			}
-			return fmt.Sprintf("gpght was trained for OD pairs %s; %s is outside", strings.Join(card.ODs, ", "), n.Net.ODString(od))
+			return fmt.Sprintf("%s was trained for OD pairs %s; %s is outside", method, strings.Join(card.ODs, ", "), n.Net.ODString(od))
 		}
 		if len(card.BudgetFactors) == 2 && (factor < card.BudgetFactors[0]-1e-9 || factor > card.BudgetFactors[1]+1e-9) {
-			return fmt.Sprintf("gpght was trained for budgets %.2f–%.2f × LET; %.2f is outside", card.BudgetFactors[0], card.BudgetFactors[1], factor)
+			return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method, card.BudgetFactors[0], card.BudgetFactors[1], factor)
 		}
 	}
 	return ""
@@ -270,3 +271,6 @@ func Colors(methods []string) map[string]string {
 	}
 	return out
 }
+
+// NetworkModelName is the method that runs a network's own trained model.
+func NetworkModelName() string { return policy.NetworkModelName() }

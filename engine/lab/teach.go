@@ -16,8 +16,8 @@ type TeachView struct {
 	WithHistory, WithoutHistory []policy.Branch
 	Optimum                     int    // the closed-form optimum's link (the better conditional branch)
 	NoHistoryChoice             int    // what a policy that ignores history picks
-	GPGHT                       int    // GPG-HT's link; -1 when the model is unavailable
-	GPGHTErr                    string // why it is unavailable
+	Learned                     int    // the network's trained model's link; -1 when the model is unavailable
+	LearnedErr                  string // why it is unavailable
 }
 
 // Teach computes the view for an observed first-link time. It works on any
@@ -39,16 +39,16 @@ func (n *Net) Teach(observed float64) (*TeachView, error) {
 		return nil, err
 	}
 	first := out[0]
-	v := &TeachView{Budget: let, First: first, Observed: observed, GPGHT: -1}
+	v := &TeachView{Budget: let, First: first, Observed: observed, Learned: -1}
 	// The network's condrule is the closed-form rule; built once, like
 	// every method, so a slider move only scores two branches.
-	p, err := n.Policy("condrule")
+	p, err := n.Policy(historyRole(historyRule))
 	if err != nil {
 		return nil, err
 	}
 	rule, ok := p.(*policy.CondRule)
 	if !ok {
-		return nil, engine.Errorf(engine.EINTERNAL, "condrule is a %T", p)
+		return nil, engine.Errorf(engine.EINTERNAL, "the history lesson's rule is a %T", p)
 	}
 	seen := &engine.Observation{Node: n.Net.Links[first].To, Destination: od.Destination, Remaining: let - observed, Step: 1,
 		Prefix: []engine.Step{{Link: first, Time: observed}}}
@@ -57,13 +57,41 @@ func (n *Net) Teach(observed float64) (*TeachView, error) {
 	hidden.Prefix = nil
 	v.WithoutHistory = rule.Branches(&hidden)
 	v.Optimum = rule.Act(seen)
-	if p, err := n.Policy("let"); err == nil {
+	if p, err := n.Policy(historyRole(historyBaseline)); err == nil {
 		v.NoHistoryChoice = p.Act(&hidden)
 	}
-	if p, err := n.Policy("gpght"); err != nil {
-		v.GPGHTErr = err.Error()
+	if p, err := n.Policy(historyRole(historyLearned)); err != nil {
+		v.LearnedErr = err.Error()
 	} else {
-		v.GPGHT = p.Act(seen)
+		v.Learned = p.Act(seen)
 	}
 	return v, nil
+}
+
+// The history lesson's roles (policy.Method Lessons["history"]): the
+// closed-form rule that reads what was seen, the trained model, and a
+// baseline that ignores history.
+const (
+	historyLesson   = "history"
+	historyRule     = "rule"
+	historyLearned  = "learned"
+	historyBaseline = "baseline"
+)
+
+// historyRole is the method cast in a role of the history lesson.
+func historyRole(role string) string {
+	if names := policy.LessonNames(historyLesson, role); len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
+// HistoryScoreMethods are the methods the history lesson scores: every one
+// it casts, or without history (a lecture's first step) the rule and the
+// baseline only.
+func HistoryScoreMethods(withHistory bool) []string {
+	if withHistory {
+		return policy.LessonNames(historyLesson)
+	}
+	return policy.LessonNames(historyLesson, historyBaseline, historyRule)
 }

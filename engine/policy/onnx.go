@@ -245,6 +245,7 @@ func gpghtMethod(ablation string) Method {
 		Reference: "A control of the GPG-HT model (models/README.md)."}
 	if ablation == "" {
 		m.Label, m.Offered, m.Compare, m.Bench, m.Warm = "a Transformer trained on route histories (GPG-HT)", true, true, true, true
+		m.NetworkModel, m.Lessons = true, map[string]string{"history": "learned"}
 		m.Reference = "Wei, Zhao, Zhang, Ouyang & Qin (2025), Learning graph-indexed trajectory patterns for SOTA routing (arXiv 2508.17218): a history-conditioned Transformer trained by a generalized policy gradient; ontime trains its own (models/)."
 	}
 	m.New = func(env *Env) (engine.Policy, map[string]any, error) {

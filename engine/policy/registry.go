@@ -147,8 +147,92 @@ type Method struct {
 	// Compare: in the dashboard's default comparison; Bench: in the default
 	// benchmark table; Warm: built when the dashboard starts (slow first use).
 	Compare, Bench, Warm bool
+	// NetworkModel: the policy is the network's own trained model (its file
+	// and card in the models directory), which callers read again when a
+	// training job replaces it, and whose card says what it was trained for.
+	NetworkModel bool
+	// TeachOrder > 0: a default teacher of the trained model's imitation
+	// phase, listed in this order (a tie at a pair and budget goes to the
+	// first).
+	TeachOrder int
+	// RolloutBase: rollout (and the trainer's labeller) may follow it.
+	RolloutBase bool
+	// Lessons gives the method's role in each lesson that shows it
+	// (lesson → role), so the pages ask for "the adaptive methods of the
+	// adapt lesson", not for names.
+	Lessons map[string]string
 	// New builds the policy and reports its settings for provenance.
 	New func(env *Env) (engine.Policy, map[string]any, error)
+}
+
+// NetworkModelMethod is the method that runs the network's own trained
+// model.
+func NetworkModelMethod() (Method, bool) {
+	i := slices.IndexFunc(Methods, func(m Method) bool { return m.NetworkModel })
+	if i < 0 {
+		return Method{}, false
+	}
+	return Methods[i], true
+}
+
+// NetworkModelName is NetworkModelMethod's name ("" when there is none).
+func NetworkModelName() string {
+	m, _ := NetworkModelMethod()
+	return m.Name
+}
+
+// namesWhere lists, in registry order, the methods for which keep holds.
+func namesWhere(keep func(Method) bool) []string {
+	var out []string
+	for _, m := range Methods {
+		if keep(m) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// DefaultTeachers are the imitation phase's teachers when none are named.
+func DefaultTeachers() []string {
+	ms := slices.DeleteFunc(slices.Clone(Methods), func(m Method) bool { return m.TeachOrder <= 0 })
+	slices.SortStableFunc(ms, func(a, b Method) int { return a.TeachOrder - b.TeachOrder })
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return names
+}
+
+// RolloutBases are the policies rollout may follow.
+func RolloutBases() []string { return namesWhere(func(m Method) bool { return m.RolloutBase }) }
+
+// LessonMethods are the methods a lesson shows, in registry order, with
+// their roles in it.
+func LessonMethods(lesson string) map[string]string {
+	out := map[string]string{}
+	for _, m := range Methods {
+		if r, ok := m.Lessons[lesson]; ok {
+			out[m.Name] = r
+		}
+	}
+	return out
+}
+
+// LessonNames are the names of a lesson's methods in registry order; with
+// roles given, only those playing one of them.
+func LessonNames(lesson string, roles ...string) []string {
+	return namesWhere(func(m Method) bool {
+		r, ok := m.Lessons[lesson]
+		return ok && (len(roles) == 0 || slices.Contains(roles, r))
+	})
+}
+
+// JoinOr joins names for a message: "a, b or c".
+func JoinOr(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // IsBound reports whether the method is an upper bound (reports show it but
@@ -164,27 +248,27 @@ var Methods []Method
 
 func init() {
 	Methods = []Method{
-		{Name: "let", Label: "the route fastest on average", Color: "#7f7f7f", Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "let", Label: "the route fastest on average", Color: "#7f7f7f", Lessons: map[string]string{"adapt": "fixed", "history": "baseline"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "follow the least-expected-time path",
 			Reference: "Least-expected-time path (Dijkstra on mean link times); ties broken by fewest links, then link ids.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewLET(env.Net, env.Destinations()...), map[string]any{"tie_tolerance": engine.TieTolerance}, nil
 			}},
-		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", RolloutBase: true, Lessons: map[string]string{"adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "Prakash's time-discretized SOTA dynamic program on the marginal link laws",
 			Reference: "Prakash (2020), Algorithms for most reliable routes on stochastic and time-dependent networks, Transportation Research Part B 138, 202–220: the SOTA recursion swept in decreasing order of time on a grid.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.StepCap, "uses": "marginals"}, nil
 			}},
-		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Doc:       "DOT with the next link's law conditioned on the observed links",
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return &CDOT{dot: d, model: env.Model}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
 			}},
-		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
 			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -207,7 +291,7 @@ func init() {
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newMLR(env, 1000, 30), map[string]any{"samples": 1000, "iterations": 30, "training": "stream batch 0"}, nil
 			}},
-		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Lessons: map[string]string{"adapt": "fixed"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Doc:       "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
 			Reference: "Best a-priori path: the highest exact Gaussian on-time probability among the k shortest paths by mean (Yen).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -248,7 +332,7 @@ func init() {
 			Doc:       "Bertsekas' rollout: each next link scored by the on-time rate of 'take it, then follow the base (dot, cdot or cgr)' on conditional draws of the unseen links",
 			Reference: "Bertsekas, Tsitsiklis & Wu (1997), Rollout algorithms for combinatorial optimization, Journal of Heuristics 3, 245–262; Bertsekas (2019), Reinforcement Learning and Optimal Control, ch. 2. Never worse than its base in expectation.",
 			New:       newRolloutMethod},
-		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#661100", Kind: Planner, Offered: true,
+		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#661100", Lessons: map[string]string{"history": "rule"}, Kind: Planner, Offered: true,
 			Doc:       "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
 			Reference: "The five-node example's closed-form optimum, generalized: at each node, the next link whose on-time probability (next link, then the LET path) is highest given the observed times.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {

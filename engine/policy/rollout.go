@@ -182,9 +182,6 @@ func (ro *Rollout) Act(o *engine.Observation) int {
 // 1.00).
 const RolloutZ = 2.0
 
-// rolloutBases are the base policies rollout may use.
-var rolloutBases = []string{"dot", "cdot", "cgr"}
-
 // newRolloutMethod builds rollout on env's chosen base, or on the base with
 // the best on-time rate over env's tasks on validation pool 0 (2,000
 // realizations, never a test pool) when none is chosen.
@@ -203,7 +200,7 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 		val := sim.NewPool(env.Model, env.Net.PoolKey(), sim.Validation, 0, 2000, env.Seed, nil)
 		scores := map[string]float64{}
 		best := -1.0
-		for _, b := range rolloutBases {
+		for _, b := range RolloutBases() {
 			p, err := build(b)
 			if err != nil {
 				return nil, nil, err
@@ -219,8 +216,8 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 		}
 		settings["base_rule"] = "best mean on-time rate over the tasks on validation pool 0 (2000)"
 		settings["base_validation"] = scores
-	} else if !slices.Contains(rolloutBases, name) {
-		return nil, nil, engine.Errorf(engine.EINVALID, "rollout base %q: choose dot, cdot or cgr", name)
+	} else if !slices.Contains(RolloutBases(), name) {
+		return nil, nil, engine.Errorf(engine.EINVALID, "rollout base %q: choose %s", name, JoinOr(RolloutBases()))
 	}
 	base, err := build(name)
 	if err != nil {

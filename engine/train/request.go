@@ -39,7 +39,7 @@ type Request struct {
 
 // DefaultRequest is what `ontime train` does without flags.
 func DefaultRequest() Request {
-	return Request{Teachers: []string{"cgr", "cdot"}, Demos: 8000, Budgets: [2]float64{0.9, 1.1}, Cover: "bench",
+	return Request{Teachers: policy.DefaultTeachers(), Demos: 8000, Budgets: [2]float64{0.9, 1.1}, Cover: "bench",
 		ImitationEpochs: 30, Rounds: 6, RoundEpisodes: 4000, RoundSteps: 300, RolloutBase: TeachersBase,
 		PGIterations: 100, ValidationSize: 20000, Batch: 512, Size: SizeChoices[0].Size}
 }
@@ -53,11 +53,11 @@ func (q Request) Check() error {
 		return bad("budgets", "give LO,HI factors with 0 < LO ≤ HI ≤ 5, e.g. 0.9,1.1 (got %g,%g)", q.Budgets[0], q.Budgets[1])
 	}
 	if len(q.Teachers) == 0 {
-		return bad("teachers", "name at least one of cgr, cdot, dot")
+		return bad("teachers", "name at least one planner (the default: %s)", strings.Join(policy.DefaultTeachers(), ","))
 	}
 	for _, t := range q.Teachers {
 		if m, err := policy.Lookup(t); err != nil || m.Kind != policy.Planner {
-			return bad("teachers", "%q is not a planner (use cgr, cdot or dot)", t)
+			return bad("teachers", "%q is not a planner (use, for example, %s)", t, policy.JoinOr(policy.DefaultTeachers()))
 		}
 	}
 	if q.Ablation != "" && !slices.Contains(policy.Ablations, q.Ablation) {

@@ -24,8 +24,8 @@ export function teachPage() {
     if (!nohist) {
       $("#choice-optimum").textContent = v.optimum;
       $("#choice-optimum").dataset.choice = v.optimum;
-      $("#choice-gpght").textContent = v.gpght || `unavailable: ${v.gpght_error}`;
-      $("#choice-gpght").dataset.choice = v.gpght || "";
+      $("#choice-learned").textContent = v.learned || `unavailable: ${v.learned_error}`;
+      $("#choice-learned").dataset.choice = v.learned || "";
     }
     $("#choice-nohist").textContent = v.no_history;
     $("#choice-nohist").dataset.choice = v.no_history;
@@ -34,7 +34,7 @@ export function teachPage() {
   slider.addEventListener("input", update);
   update();
   $("#score-run").addEventListener("click", () => {
-    const params = new URLSearchParams({ net: "twobranch", f: "1", n: "20000", m: nohist ? "let,condrule" : "condrule,gpght,let" });
+    const params = new URLSearchParams({ net: "twobranch", f: "1", n: "20000", m: $("#teach-form").dataset.methods });
     delete document.body.dataset.done;
     let upd = null;
     $("#score-downloads")?.remove();
