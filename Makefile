@@ -24,6 +24,7 @@ check: setup
 	@scripts/check.sh
 
 test: check build
+	npm test --silent
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -short ./engine/... ./server/...
 	@scripts/fuzz.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Static checks run by `make test`: formatting, vet, staticcheck and
-# deadcode (go tools of the module), tidy module files, and generated files current.
+# deadcode (go tools of the module), eslint on the front end, tidy module
+# files, and generated files current.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,8 @@ if ! go mod tidy -diff >/dev/null 2>&1; then
 	go mod tidy -diff >&2 || true
 	exit 1
 fi
+# The front end's linter (eslint.config.js).
+npx --no-install eslint web/src web/test e2e eslint.config.js
 # Generated files: regenerate (templ components, the esbuild bundle), then
 # the tree must not change.
 go generate ./...

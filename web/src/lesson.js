@@ -2,7 +2,8 @@
 // /api/lessons/*), one control, a question whose answer is filled in from
 // the same numbers. The arrow keys step between lessons.
 import { $, getJSON, fmt, escapeHTML } from "./util.js";
-import { distribution, distributionCSV } from "./story.js";
+import { distribution, distributionCSV } from "./plots.js";
+import { bestOfRole } from "./lessonmath.js";
 import { csv, downloads, standaloneSVG } from "./figure.js";
 
 const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
@@ -92,12 +93,6 @@ async function budget(slider) {
 }
 
 // (c) Adapting on the way beats any fixed path.
-// bestOfRole is the best rate among the methods the lesson casts in a role
-// (the registry says which: the page knows no method by name).
-export function bestOfRole(a, role) {
-  return Math.max(...Object.keys(a.rates).filter((m) => a.roles[m] === role).map((m) => a.rates[m]));
-}
-
 async function adapt(slider) {
   const factors = [];
   for (let f = 0.9; f <= 1.201; f += 0.05) factors.push(Math.round(f * 100) / 100);

@@ -1,5 +1,6 @@
 // Keyboard picking on a network map, for both renderers (SVG and canvas).
 import L from "leaflet";
+import { nodeKey } from "./nodekeys.js";
 
 // pickByKeyboard makes the map one keyboard widget: with it focused, N and
 // P step through the nodes (the node's label opens and is announced), digits
@@ -22,32 +23,26 @@ export function pickByKeyboard(el, map, net, onNodeClick, { show, hide }) {
   // Typed digits go to the node of that id: on a city's thousands of nodes
   // N and P alone would be no way to get anywhere.
   const byId = new Map(net.nodes.map((n, i) => [String(n.id), i]));
-  let cur = -1, typed = "", typedAt = 0;
+  let keys = { cur: -1, typed: "", typedAt: 0 };
+  let shown = -1;
   const go = (i) => {
-    if (cur >= 0) hide(cur);
-    cur = i;
-    show(cur);
-    map.panTo(L.latLng(net.nodes[cur].y, net.nodes[cur].x), { animate: false });
-    live.textContent = `node ${net.nodes[cur].id}`;
+    if (shown >= 0) hide(shown);
+    shown = i;
+    show(i);
+    map.panTo(L.latLng(net.nodes[i].y, net.nodes[i].x), { animate: false });
+    live.textContent = `node ${net.nodes[i].id}`;
   };
   container.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const step = { n: 1, N: 1, p: -1, P: -1 }[e.key];
-    if (step) {
-      typed = "";
-      go((cur + step + net.nodes.length) % net.nodes.length);
-      e.preventDefault();
-    } else if (/^[0-9]$/.test(e.key)) {
-      typed = (e.timeStamp - typedAt < 1500 ? typed : "") + e.key;
-      typedAt = e.timeStamp;
-      if (byId.has(typed)) go(byId.get(typed));
-      else live.textContent = `no node ${typed} yet`;
-      e.preventDefault();
-    } else if (e.key === "Enter" && cur >= 0) {
-      typed = ""; // the next digits name the next node
-      onNodeClick(cur, net.nodes[cur]);
-      live.textContent = `picked node ${net.nodes[cur].id}`;
-      e.preventDefault();
+    const r = nodeKey(keys, e.key, e.timeStamp, byId, net.nodes.length);
+    keys = r.state;
+    if (!r.handled) return;
+    if (r.go !== undefined) go(r.go);
+    if (r.say) live.textContent = r.say;
+    if (r.pick) {
+      onNodeClick(keys.cur, net.nodes[keys.cur]);
+      live.textContent = `picked node ${net.nodes[keys.cur].id}`;
     }
+    e.preventDefault();
   });
 }

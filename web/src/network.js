@@ -14,7 +14,7 @@ export async function networkPage() {
   let origin = null, dest = null;
   const link = $("#compare-link");
   const m = drawNetwork(el, net, {
-    onNodeClick(i, n) {
+    onNodeClick(i) {
       if (origin === null || dest !== null) {
         if (origin !== null) m.markNode(origin, "none");
         if (dest !== null) m.markNode(dest, "none");

@@ -5,10 +5,10 @@
 import L from "leaflet";
 import { loadNetwork, drawNetwork } from "./map.js";
 import { $, getJSON, fmt } from "./util.js";
-import { csv, downloads, standaloneSVG } from "./figure.js";
+import { downloads, standaloneSVG } from "./figure.js";
+import { ROUTE_COLORS as COLORS, distribution, distributionCSV } from "./plots.js";
 
 // Okabe–Ito blue and vermillion: apart for every colour vision.
-const COLORS = ["#0072B2", "#D55E00"];
 const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export async function storyPage() {
@@ -87,51 +87,4 @@ export async function storyPage() {
   slider.addEventListener("input", update);
   update();
   document.body.dataset.ready = "1";
-}
-
-// distribution draws the routes' arrival-time histograms (from the
-// engine's quantiles: equal-probability slices) with the budget marked.
-// The legend sits above the plot, outside the data.
-export function distribution(routes, budget) {
-  const W = 420, H = 170, pad = { l: 36, r: 10, t: 8, b: 30 };
-  const all = routes.flatMap((r) => r.times).concat([budget]);
-  const lo = Math.min(...all), hi = Math.max(...all);
-  const bins = 30, width = (hi - lo) / bins || 1;
-  const hists = routes.map((r) => {
-    const h = new Array(bins).fill(0);
-    r.times.forEach((t) => { h[Math.min(bins - 1, Math.floor((t - lo) / width))] += 1 / r.times.length; });
-    return h;
-  });
-  const top = Math.max(...hists.flat()) || 1;
-  const x = (t) => pad.l + ((t - lo) / (hi - lo || 1)) * (W - pad.l - pad.r);
-  const y = (p) => H - pad.b - (p / top) * (H - pad.t - pad.b);
-  const bars = hists.map((h, i) => h.map((p, b) => {
-    const x0 = x(lo + b * width), x1 = x(lo + (b + 1) * width);
-    return `<rect x="${x0.toFixed(1)}" y="${y(p).toFixed(1)}" width="${Math.max(0, x1 - x0 - 1).toFixed(1)}" height="${(H - pad.b - y(p)).toFixed(1)}" fill="${COLORS[i]}" fill-opacity="0.45" stroke="${COLORS[i]}"/>`;
-  }).join("")).join("");
-  const ticks = [];
-  const step = niceStep((hi - lo) / 5);
-  for (let t = Math.ceil(lo / step) * step; t <= hi; t += step) {
-    ticks.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${H - pad.b}" y2="${H - pad.b + 4}" stroke="#555"/><text x="${x(t)}" y="${H - pad.b + 16}" text-anchor="middle">${fmt(t, step < 1 ? 1 : 0)}</text>`);
-  }
-  const legend = routes.map((r, i) => `<span class="story-key"><span class="swatch" style="background:${COLORS[i]}"></span>${i === 0 ? "fastest on average" : "most likely on time"}</span>`).join(" ");
-  return `<div class="story-legend">${legend} <span class="story-key"><span class="swatch budget"></span>budget</span></div>` +
-    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Arrival-time distributions of the routes, the budget at ${fmt(budget, 2)} minutes" data-testid="story-dist-svg">` +
-    `${bars}<line x1="${pad.l}" x2="${W - pad.r}" y1="${H - pad.b}" y2="${H - pad.b}" stroke="#555"/>${ticks.join("")}` +
-    `<line x1="${x(budget)}" x2="${x(budget)}" y1="${pad.t}" y2="${H - pad.b}" stroke="#000" stroke-width="2" stroke-dasharray="5 3" data-testid="story-budget-line"/>` +
-    `<text x="${(W + pad.l) / 2}" y="${H - 2}" text-anchor="middle">arrival time (min)</text></svg>`;
-}
-
-// distributionCSV is the data of distribution: each route's arrival-time
-// quantiles (equal-probability slices, from the engine) and the budget.
-export function distributionCSV(routes, names, budget) {
-  const rows = [["route", "nodes", "slice", "time_minutes", "budget_minutes"]];
-  routes.forEach((r, i) => r.times.forEach((t, k) => rows.push([names[i], r.nodes.join("-"), k, t, budget])));
-  return csv(rows);
-}
-
-function niceStep(x) {
-  const p = Math.pow(10, Math.floor(Math.log10(x || 1)));
-  const f = x / p;
-  return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
 }
