@@ -13,6 +13,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/internal/atomicfile"
 )
@@ -99,6 +100,18 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		defer f.Close()
 		w = f
+	}
+	if nf.stored() && jobShaped(fs) {
+		rep, err := benchAsJob(ctx, &nf, lab.BenchSpec{Methods: cfg.Methods, Budgets: cfg.Budgets, Pools: cfg.Pools, PoolSize: cfg.PoolSize}, getenv, stderr, *quiet)
+		if err != nil {
+			return err
+		}
+		if *save != "" {
+			if err := saveReport(*save, rep); err != nil {
+				return err
+			}
+		}
+		return rep.Write(w, *format)
 	}
 	if *history {
 		rep, err := bench.HistoryControl(ctx, cfg)
@@ -191,4 +204,43 @@ func optionalZ(z float64) *float64 {
 		return nil
 	}
 	return &z
+}
+
+// jobFlags are the bench flags a job of the jobs service states (a
+// dashboard benchmark: methods, budgets, pools, on the network's pairs);
+// any other flag asks for a run the Benchmarks page cannot, which runs
+// directly.
+var jobFlags = map[string]bool{"network": true, "state": true, "data": true, "methods": true, "budgets": true, "pools": true,
+	"pool-size": true, "format": true, "out": true, "save": true, "quiet": true}
+
+// jobShaped reports whether every flag given is one a job states.
+func jobShaped(fs *flag.FlagSet) bool {
+	ok := true
+	fs.Visit(func(f *flag.Flag) { ok = ok && jobFlags[f.Name] })
+	return ok
+}
+
+// benchAsJob runs a stored network's benchmark as a job of the state
+// directory's jobs service (see asjob.go) and returns its report.
+func benchAsJob(ctx context.Context, nf *netFlags, spec lab.BenchSpec, getenv func(string) string, stderr io.Writer, quiet bool) (*bench.Report, error) {
+	l, n, err := stateLab(nf, getenv, lab.Options{}, stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	st, err := l.StartBench(n, spec, version, "cli")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := awaitJob(ctx, l, st.Status, stderr, quiet); err != nil {
+		return nil, err
+	}
+	_, rep, _, err := l.Job(st.ID)
+	if err != nil {
+		return nil, err
+	}
+	if rep == nil {
+		return nil, fmt.Errorf("job %s finished without a report", st.ID)
+	}
+	return rep, nil
 }

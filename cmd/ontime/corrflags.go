@@ -25,6 +25,16 @@ func (c *corrFlags) register(fs *flag.FlagSet, what, seedDefault string) {
 	fs.StringVar(&c.values[linktime.CorrFieldFactors], names[linktime.CorrFieldFactors], "", fmt.Sprintf("spatial-factor: number of spatial factors, a √K × √K grid (default %d)", linktime.DefaultFactors))
 }
 
+// given reports whether any correlation flag was given.
+func (c *corrFlags) given() bool {
+	for _, v := range c.values {
+		if v != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // choice parses the flags given.
 func (c *corrFlags) choice() (linktime.CorrChoice, error) {
 	names := linktime.CorrFlagNames

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -211,6 +212,12 @@ func TestNetworksAddAndBenchStored(t *testing.T) {
 	out, _, err = runCLI(t, env, "bench", "--network", "grid", "--methods", "let,dot", "--budgets", "1", "--pools", "2", "--pool-size", "100", "--format", "csv", "--quiet")
 	if err != nil || !strings.Contains(out, "dot") {
 		t.Errorf("bench on the stored network: %v %s", err, out)
+	}
+	// It ran as a job of the state directory's jobs service: listed as the
+	// dashboard's jobs are (issue 27).
+	out, _, err = runCLI(t, env, "jobs", "list")
+	if err != nil || !regexp.MustCompile(`bench\s+grid\s+done`).MatchString(out) {
+		t.Errorf("jobs list after a stored network's bench: %v\n%s", err, out)
 	}
 	// Its model is looked for where `ontime train` writes it and the
 	// dashboard reads it: the state directory's models/ (issue 27).

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/train"
 )
@@ -63,6 +64,9 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 		return flagError(err)
 	}
 	net = cfg.Net
+	if nf.stored() && *out == "" && !nf.corr.given() {
+		return trainAsJob(ctx, &nf, q, train.Trainer{Python: *python, Script: *script, Device: *device}, getenv, stdout, stderr)
+	}
 	if *out == "" {
 		*out = filepath.Join("models", policy.ModelFile(net.Name, q.Ablation))
 		if nf.stored() {
@@ -145,3 +149,34 @@ func withoutOut(args []string) []string {
 
 // sizeText writes a model size as --size reads it.
 func sizeText(s [4]int) string { return fmt.Sprintf("%d,%d,%d,%d", s[0], s[1], s[2], s[3]) }
+
+// trainAsJob trains a stored network's model as a job of the state
+// directory's jobs service (see asjob.go); the model goes where the
+// dashboard reads it.
+func trainAsJob(ctx context.Context, nf *netFlags, q train.Request, t train.Trainer, getenv func(string) string, stdout, stderr io.Writer) error {
+	if t.Script == "" {
+		var err error
+		if t.Script, err = train.FindScript(getenv); err != nil {
+			return err
+		}
+	}
+	l, n, err := stateLab(nf, getenv, lab.Options{Trainer: t}, stderr)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	st, err := l.StartTraining(n, q, "cli")
+	if err != nil {
+		return flagError(err)
+	}
+	if _, err := awaitJob(ctx, l, st, stderr, true); err != nil {
+		return err
+	}
+	var res lab.TrainResult
+	if err := l.Jobs().Result(st.ID, &res); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "trained %s (job %s): %s in %s: best %s, validation %.4f (imitation %v), %.0f s\n", n.Net.Name, st.ID, res.Model,
+		l.ModelsDirFor(n.Net.Name), res.Best, res.Validation, res.Imitation, res.Seconds)
+	return nil
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -73,6 +74,9 @@ type Options struct {
 	// running for a class must not let one tab queue a day of work.
 	MaxActive, MaxPerOwner int
 	Logf                   func(format string, args ...any)
+	// LogCopy also receives every job's log as it is written (the command
+	// line's stderr, when it runs a job in its own process).
+	LogCopy io.Writer
 }
 
 // Default bounds on active (queued or running) jobs.
@@ -345,6 +349,33 @@ func (s *Service) Cancel(id string) (Status, error) {
 		return st, engine.Errorf(engine.ECONFLICT, "job %s is %s: only a queued or running job can be canceled", id, st.State)
 	}
 	s.mu.Unlock()
+	return s.Get(id)
+}
+
+// Await waits until a job of this process has finished and returns its
+// status; when ctx ends first (the command line's Ctrl-C) it cancels the
+// job, waits for it to end and returns the canceled status. A job of
+// another process (found only in the store) is refused.
+func (s *Service) Await(ctx context.Context, id string) (Status, error) {
+	s.mu.Lock()
+	j, ok := s.byID[id]
+	s.mu.Unlock()
+	if !ok {
+		st, err := s.Get(id)
+		if err == nil && Finished(st.State) {
+			return st, nil
+		}
+		return st, engine.Errorf(engine.ECONFLICT, "job %s runs in another process: follow it with `ontime jobs show %s`", id, id)
+	}
+	select {
+	case <-j.finished:
+	case <-ctx.Done():
+		// A queued job is canceled at once (it never runs); a running one
+		// ends when its task sees the canceled context.
+		if st, _ := s.Cancel(id); st.State == Running {
+			<-j.finished
+		}
+	}
 	return s.Get(id)
 }
 

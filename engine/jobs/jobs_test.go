@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -258,3 +259,45 @@ func TestStoreRefusalsFailVisibly(t *testing.T) {
 	}
 	s.Wait()
 }
+
+// Await follows a job of this process: a finished one at once, a running
+// one canceled when the caller's context ends (the command line's Ctrl-C),
+// a queued one canceled without running; its log reaches LogCopy too.
+func TestAwait(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var copied strings.Builder
+	var mu sync.Mutex
+	s := New(ctx, nil, Options{LogCopy: writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return copied.Write(p)
+	})})
+	quick, _ := s.Submit(Task{ID: "quick", Kind: "k", Run: func(ctx context.Context, p *Progress) (any, error) {
+		fmt.Fprintln(p.Log(), "hello from the job")
+		return 1, nil
+	}})
+	if st, err := s.Await(context.Background(), quick.ID); err != nil || st.State != Done {
+		t.Fatalf("quick: %+v %v", st, err)
+	}
+	mu.Lock()
+	if !strings.Contains(copied.String(), "hello from the job") {
+		t.Errorf("log copy: %q", copied.String())
+	}
+	mu.Unlock()
+	block := func(ctx context.Context, p *Progress) (any, error) { <-ctx.Done(); return nil, ctx.Err() }
+	slow, _ := s.Submit(Task{ID: "slow", Kind: "k", Run: block})
+	waiting, _ := s.Submit(Task{ID: "waiting", Kind: "k", Run: block}) // queued behind slow (one at a time)
+	stopped, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer stop()
+	if st, _ := s.Await(stopped, waiting.ID); st.State != Canceled {
+		t.Errorf("queued job after the caller stopped: %+v", st)
+	}
+	if st, _ := s.Await(stopped, slow.ID); st.State != Canceled {
+		t.Errorf("running job after the caller stopped: %+v", st)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -71,7 +71,12 @@ func (p *Progress) Event(v any) error {
 }
 
 // Log is the job's log; its last logTail bytes are kept.
-func (p *Progress) Log() io.Writer { return &p.j.log }
+func (p *Progress) Log() io.Writer {
+	if p.s.opts.LogCopy != nil {
+		return io.MultiWriter(&p.j.log, p.s.opts.LogCopy)
+	}
+	return &p.j.log
+}
 
 // logTail bounds a job's kept log.
 const logTail = 64 << 10

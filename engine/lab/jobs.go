@@ -92,7 +92,7 @@ func (l *Lab) Jobs() *jobs.Service {
 	l.jobsOnce.Do(func() {
 		st, _ := l.store() // no state directory: jobs live in this process only
 		l.js = jobs.New(l.ctx, st, jobs.Options{Concurrency: l.opts.Concurrency, Logf: l.opts.Logf,
-			MaxActive: l.opts.MaxJobs, MaxPerOwner: l.opts.MaxJobsPerClient})
+			MaxActive: l.opts.MaxJobs, MaxPerOwner: l.opts.MaxJobsPerClient, LogCopy: l.opts.JobLog})
 	})
 	return l.js
 }

@@ -6,6 +6,7 @@ package lab
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"sync"
 	"time"
@@ -37,6 +38,9 @@ type Options struct {
 	// from the binary's install or $ONTIME_TRAINER when empty; ontime
 	// serve sets Nice so that pages stay interactive while a job trains).
 	Trainer train.Trainer
+	// JobLog also receives every job's log (the command line's stderr when
+	// it runs a job of the one jobs service in its own process).
+	JobLog io.Writer
 	// Concurrency is how many background jobs run at once (default 1; the
 	// rest queue).
 	Concurrency int
