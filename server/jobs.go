@@ -9,7 +9,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -104,7 +103,7 @@ func (s *server) handleBenchPublished(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeReport writes a report in the format ext, as a download named file.
-func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *bench.Report, file, base, ext string) {
+func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *lab.Report, file, base, ext string) {
 	switch ext {
 	case "csv", "json", "summary.csv", "tex":
 		ct := map[string]string{"csv": "text/csv; charset=utf-8", "summary.csv": "text/csv; charset=utf-8", "json": "application/json", "tex": "application/x-tex; charset=utf-8"}[ext]

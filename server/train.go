@@ -14,10 +14,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/netfile"
-	"github.com/ontime-routing/ontime/engine/train"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -58,7 +55,7 @@ func (s *server) formNetwork(w http.ResponseWriter, r *http.Request) (*lab.Net, 
 
 // jobAccepted answers a started job: JSON for the front end and API
 // clients, a redirect to the job's page for a plain form.
-func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Status) {
+func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st lab.Status) {
 	if wantsJSON(r) {
 		writeJSONStatus(w, http.StatusAccepted, st)
 		return
@@ -67,7 +64,7 @@ func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Sta
 }
 
 // parseTrainRequest reads the form's fields over train.DefaultRequest.
-func parseTrainRequest(f map[string][]string) (train.Request, error) {
+func parseTrainRequest(f map[string][]string) (lab.TrainRequest, error) {
 	q := lab.DefaultTrainRequest()
 	get := func(k string) string { return formValue(f, k) }
 	if v := get("teachers"); v != "" {
@@ -237,7 +234,7 @@ func (s *server) handleUploadModel(w http.ResponseWriter, r *http.Request) {
 // netfileName makes a model name from a file name ("My Policy.onnx" → my-policy).
 func netfileName(file string) string {
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	return netfile.SanitizeName(strings.ReplaceAll(base, " ", "-"))
+	return lab.SanitizeName(strings.ReplaceAll(base, " ", "-"))
 }
 
 func (s *server) userModelNet(w http.ResponseWriter, r *http.Request) (*lab.Net, string, bool) {

@@ -8,18 +8,18 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/ontime-routing/ontime/engine/jobs"
+import "github.com/ontime-routing/ontime/engine/lab"
 
 // JobView is one background job's page.
 type JobView struct {
-	Status  jobs.Status
+	Status  lab.Status
 	Command string // for a training job: the same run on the command line
 	Log     string
 	Curve   bool // its kind draws a learning curve (lab.JobKind)
 	Report  bool // its kind's results are the network's benchmark report
 }
 
-func Jobs(p Page, list []jobs.Status) templ.Component {
+func Jobs(p Page, list []lab.Status) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -329,7 +329,7 @@ func Job(p Page, v JobView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if !jobs.Finished(v.Status.State) {
+			if !lab.Finished(v.Status.State) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<form method=\"post\" action=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -352,7 +352,7 @@ func Job(p Page, v JobView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v.Status.State == jobs.Failed || v.Status.State == jobs.Canceled || v.Status.State == jobs.Interrupted {
+			if v.Status.State == lab.Failed || v.Status.State == lab.Canceled || v.Status.State == lab.Interrupted {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<form method=\"post\" action=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -375,7 +375,7 @@ func Job(p Page, v JobView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v.Report && v.Status.State == jobs.Done {
+			if v.Report && v.Status.State == lab.Done {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<p><a href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -484,9 +484,9 @@ func Job(p Page, v JobView) templ.Component {
 }
 
 // stateText is a job's state with its place in line or its error.
-func stateText(j jobs.Status) string {
+func stateText(j lab.Status) string {
 	switch {
-	case j.State == jobs.Queued && j.Position > 0:
+	case j.State == lab.Queued && j.Position > 0:
 		return "queued (" + itoa(j.Position) + " in line)"
 	case j.Error != "":
 		return j.State + ": " + j.Error

@@ -3,14 +3,14 @@ package web
 import (
 	"fmt"
 
-	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/lab"
 )
 
-func markName(m bench.Mark) string {
+func markName(m lab.Mark) string {
 	switch m {
-	case bench.Best:
+	case lab.MarkBest:
 		return "best"
-	case bench.Tied:
+	case lab.MarkTied:
 		return "tied"
 	}
 	return ""
