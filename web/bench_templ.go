@@ -546,7 +546,7 @@ func Report(base string, rep *lab.Report, colors map[string]string) templ.Compon
 				return templ_7745c5c3_Err
 			}
 		}
-		if len(rep.Provenance.Pools) < 2 {
+		if len(rep.Provenance.Pools) == 1 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<p class=\"muted\" data-testid=\"summary-legend\">One pool: means only. The intervals and the paired tests are over pools, so they need two or more.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
