@@ -166,3 +166,11 @@ func Excerpt(s string) string {
 	}
 	return s
 }
+
+// JoinOr lists choices for a message: "a, b or c".
+func JoinOr(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

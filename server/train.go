@@ -91,10 +91,12 @@ func parseTrainRequest(f map[string][]string) (lab.TrainRequest, error) {
 			}
 		}
 	}
+	var fields []intField
 	for _, st := range lab.TrainSettings() {
-		if err := parseInts(f, intField{st.FormField(), st.Of(&q), st.Min, st.Max}); err != nil {
-			return q, err
-		}
+		fields = append(fields, intField{st.FormField(), st.Of(&q), st.Min, st.Max})
+	}
+	if err := parseInts(f, fields...); err != nil {
+		return q, err
 	}
 	return q, q.Check()
 }

@@ -26,7 +26,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	nf.register(fs)
 	methods := fs.String("methods", policy.Methods[0].Name, "comma-separated methods: "+methodNames()) // the registry's first: the baseline
 	focus := fs.String("focus", "", "method compared against every other in the Holm family (default: the first)")
-	budgets := fs.String("budgets", factorText(bench.Defaults.Budgets), "comma-separated budget factors (× each OD pair's LET time)")
+	budgets := fs.String("budgets", lab.BenchSpec{Budgets: bench.Defaults.Budgets}.BudgetText(), "comma-separated budget factors (× each OD pair's LET time)")
 	pools := fs.Int("pools", bench.Defaults.Pools, "number of test pools (1: means only; intervals and tests need 2 or more)")
 	on := fs.String("on", "test", "pools to evaluate on: test, or validation (to choose settings without seeing a test result)")
 	poolSize := fs.Int("pool-size", bench.Defaults.PoolSize, "joint realizations per pool")
@@ -37,7 +37,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	history := fs.Bool("history-control", false, "run the history-control experiment (condrule shown realized, no or shuffled history, on correlated and independent links)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	dotDelta := fs.Float64("dot-delta", 0, "DOT's grid step in minutes (default: a thousandth of the largest budget, at most 0.1)")
-	rolloutBase := fs.String("rollout-base", "", "rollout's base policy: "+policy.JoinOr(policy.RolloutBases())+" (default: the best of them on the validation pool)")
+	rolloutBase := fs.String("rollout-base", "", "rollout's base policy: "+engine.JoinOr(policy.RolloutBases())+" (default: the best of them on the validation pool)")
 	rolloutZ := fs.Float64("rollout-z", -1, "evidence rollout needs to leave its base's link (McNemar's z on its draws; 0: plain argmax, ties to the base; default: the base's, dot 1, cdot and cgr 2)")
 	rolloutSamples := fs.Int("rollout-samples", 0, "rollout's draws per decision (default: dot 1000, cgr 48, cdot 16)")
 	cacheDir := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE, else the user cache directory)")
@@ -101,18 +101,6 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		defer f.Close()
 		w = f
 	}
-	if nf.stored() && jobShaped(fs) {
-		rep, err := benchAsJob(ctx, &nf, lab.BenchSpec{Methods: cfg.Methods, Budgets: cfg.Budgets, Pools: cfg.Pools, PoolSize: cfg.PoolSize}, getenv, stderr, *quiet)
-		if err != nil {
-			return err
-		}
-		if *save != "" {
-			if err := saveReport(*save, rep); err != nil {
-				return err
-			}
-		}
-		return rep.Write(w, *format)
-	}
 	if *history {
 		rep, err := bench.HistoryControl(ctx, cfg)
 		if err != nil {
@@ -120,7 +108,12 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return rep.Write(w, *format)
 	}
-	rep, err := bench.Run(ctx, cfg)
+	var rep *bench.Report
+	if nf.stored() && jobShaped(fs) {
+		rep, err = benchAsJob(ctx, &nf, lab.BenchSpec{Methods: cfg.Methods, Budgets: cfg.Budgets, Pools: cfg.Pools, PoolSize: cfg.PoolSize}, getenv, stderr, *quiet)
+	} else {
+		rep, err = bench.Run(ctx, cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -136,15 +129,6 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 // never sees half of it and an interrupted run keeps the previous one.
 func saveReport(path string, rep *bench.Report) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return rep.Write(w, "json") })
-}
-
-// factorText writes budget factors as --budgets reads them.
-func factorText(fs []float64) string {
-	s := make([]string, len(fs))
-	for i, f := range fs {
-		s[i] = strconv.FormatFloat(f, 'f', 2, 64)
-	}
-	return strings.Join(s, ",")
 }
 
 func parseBudgets(s string) ([]float64, error) {

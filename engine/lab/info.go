@@ -13,24 +13,6 @@ import (
 	"github.com/ontime-routing/ontime/engine/trainspec"
 )
 
-// The types the dashboard shows, named here so that it talks to the lab
-// alone.
-type (
-	ModelCard     = policy.ModelCard
-	ImportOptions = netfile.ImportOptions
-	ImportReport  = netfile.ImportReport
-	File          = netfile.File
-	DataFile      = builtin.DataFile
-)
-
-// Import defaults, for forms.
-const (
-	MeanAuto        = netfile.MeanAuto
-	ZonesAuto       = netfile.ZonesAuto
-	DefaultCV       = netfile.DefaultCV
-	DefaultCorrSeed = netfile.DefaultCorrSeed
-)
-
 // TeachSetup is what the teaching view opens with: the example's first
 // link law (the slider's range is μ ± 3σ, floored), its budget at factor 1
 // and the closed-form optimum.

@@ -2,15 +2,23 @@ package lab
 
 import (
 	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/train"
 )
 
-// What the dashboard reads of the benchmark, the jobs service and training
-// comes through lab, its one door (server and web import only engine and
-// lab): the same values, under the names the pages use.
+// What the dashboard reads of the engine's packages (networks, imports,
+// models, benchmarks, jobs, training) comes through lab, its one door
+// (server and web import only engine and lab): the same values, under the
+// names the pages use.
 type (
+	ModelCard     = policy.ModelCard
+	ImportOptions = netfile.ImportOptions
+	ImportReport  = netfile.ImportReport
+	File          = netfile.File
+	DataFile      = builtin.DataFile
 	Report        = bench.Report     // a benchmark's report
 	ReportMethod  = bench.MethodInfo // a method as a report describes it
 	ReportOD      = bench.ODInfo     // an OD pair as a report describes it
@@ -21,6 +29,14 @@ type (
 	Mark          = bench.Mark       // best, tied or plain
 	Status        = jobs.Status      // a job's status
 	TrainRequest  = train.Request    // a training run as a person states it
+)
+
+// Import defaults, for forms.
+const (
+	MeanAuto        = netfile.MeanAuto
+	ZonesAuto       = netfile.ZonesAuto
+	DefaultCV       = netfile.DefaultCV
+	DefaultCorrSeed = netfile.DefaultCorrSeed
 )
 
 // The marks of a benchmark table's cells.

@@ -120,10 +120,7 @@ func CorrModelNames(ms []CorrModel) string {
 	for i, m := range ms {
 		names[i] = m.Name
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return engine.JoinOr(names)
 }
 
 // LookupCorrModel finds a model by name; "" is independent links.
@@ -184,42 +181,41 @@ func ParseCorrChoice(value func(CorrField) string, names CorrFieldNames) (CorrCh
 	if c.Model == "default" {
 		c.Model = ""
 	}
-	num := func(f CorrField, lo, hi float64) (float64, bool, error) {
+	// num reads field f as a number in [lo, hi] (whole: an integer); ok
+	// is false when the field is not given.
+	num := func(f CorrField, lo, hi float64, whole bool) (x float64, ok bool, err error) {
 		v := strings.TrimSpace(value(f))
 		if v == "" {
 			return 0, false, nil
 		}
-		x, err := strconv.ParseFloat(v, 64)
+		x, err = strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(x) || x < lo || x > hi {
 			return 0, false, engine.Errorf(engine.EINVALID, "%s=%q: give a number from %g to %g", names[f], v, lo, hi)
 		}
+		if whole && x != math.Trunc(x) {
+			return 0, false, engine.Errorf(engine.EINVALID, "%s=%q: give a whole number", names[f], v)
+		}
 		return x, true, nil
 	}
-	seed, ok, err := num(CorrFieldSeed, 0, 1<<53)
+	seed, ok, err := num(CorrFieldSeed, 0, 1<<53, true)
 	if err != nil {
 		return c, err
 	}
 	if ok {
-		if seed != math.Trunc(seed) {
-			return c, engine.Errorf(engine.EINVALID, "%s=%q: give a whole number", names[CorrFieldSeed], value(CorrFieldSeed))
-		}
 		s := uint64(seed)
 		c.Seed = &s
 	}
-	if st, ok, err := num(CorrFieldStrength, 0, 1); err != nil {
+	if st, ok, err := num(CorrFieldStrength, 0, 1, false); err != nil {
 		return c, err
 	} else if ok {
 		c.Strength = st
 	}
-	if c.Length, _, err = num(CorrFieldLength, 0, 1e12); err != nil {
+	if c.Length, _, err = num(CorrFieldLength, 0, 1e12, false); err != nil {
 		return c, err
 	}
-	k, _, err := num(CorrFieldFactors, 0, MaxFactors)
+	k, _, err := num(CorrFieldFactors, 0, MaxFactors, true)
 	if err != nil {
 		return c, err
-	}
-	if k != math.Trunc(k) {
-		return c, engine.Errorf(engine.EINVALID, "%s=%q: give a whole number", names[CorrFieldFactors], value(CorrFieldFactors))
 	}
 	c.Factors = int(k)
 	if field, msg := c.Problem(); msg != "" {
@@ -258,15 +254,25 @@ func (c CorrChoice) Correlation() engine.Correlation {
 	if c.Model == "" || !ok {
 		return engine.Correlation{}
 	}
+	return c.stated(m, DefaultCorrSeed, 0)
+}
+
+// stated is the correlation of model m the choice states: its seed, else
+// seed; its strength and length, a length of 0 replaced by length; its
+// factor count, else DefaultFactors.
+func (c CorrChoice) stated(m CorrModel, seed uint64, length float64) engine.Correlation {
 	out := engine.Correlation{Model: m.Name}
 	if m.Seeded {
-		out.Seed = DefaultCorrSeed
+		out.Seed = seed
 		if c.Seed != nil {
 			out.Seed = *c.Seed
 		}
 	}
 	if m.Spatial {
 		out.Strength, out.Length = c.Strength, c.Length
+		if out.Length == 0 {
+			out.Length = length
+		}
 	}
 	if m.Factored {
 		out.Factors = c.Factors
@@ -296,27 +302,14 @@ func (c CorrChoice) Apply(net *engine.Network) error {
 		return nil
 	}
 	m, _ := LookupCorrModel(c.Model)
-	out := engine.Correlation{Model: m.Name}
-	if m.Seeded {
-		switch {
-		case c.Seed != nil:
-			out.Seed = *c.Seed
-		case net.Correlation.Model == m.Name:
-			out.Seed = net.Correlation.Seed
-		}
+	var seed uint64
+	if net.Correlation.Model == m.Name {
+		seed = net.Correlation.Seed
 	}
-	if m.Spatial {
-		out.Strength, out.Length = c.Strength, c.Length
-		if out.Length == 0 {
-			out.Length = DefaultSpatialLength(net)
-		}
+	length := 0.0
+	if m.Spatial && c.Length == 0 {
+		length = DefaultSpatialLength(net)
 	}
-	if m.Factored {
-		out.Factors = c.Factors
-		if out.Factors == 0 {
-			out.Factors = DefaultFactors
-		}
-	}
-	net.Correlation = out
+	net.Correlation = c.stated(m, seed, length)
 	return nil
 }

@@ -227,14 +227,6 @@ func LessonNames(lesson string, roles ...string) []string {
 	})
 }
 
-// JoinOr joins names for a message: "a, b or c".
-func JoinOr(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
 // IsBound reports whether the method is an upper bound (reports show it but
 // never mark it best, and it is outside every Holm family).
 func (m Method) IsBound() bool { return m.Kind == Bound }

@@ -217,7 +217,7 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 		settings["base_rule"] = "best mean on-time rate over the tasks on validation pool 0 (2000)"
 		settings["base_validation"] = scores
 	} else if !slices.Contains(RolloutBases(), name) {
-		return nil, nil, engine.Errorf(engine.EINVALID, "rollout base %q: choose %s", name, JoinOr(RolloutBases()))
+		return nil, nil, engine.Errorf(engine.EINVALID, "rollout base %q: choose %s", name, engine.JoinOr(RolloutBases()))
 	}
 	base, err := build(name)
 	if err != nil {

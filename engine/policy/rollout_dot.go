@@ -94,14 +94,6 @@ func (ro *Rollout) dotMemo(d *DOT, dest int, maxBudget float64) *dotMemo {
 // linkTimes are realizations: link e's time in draw i.
 type linkTimes interface{ At(i, e int) float64 }
 
-// rows are realizations stored row-major, dim links a row.
-type rows struct {
-	x   []float64
-	dim int
-}
-
-func (r rows) At(i, e int) float64 { return r.x[i*r.dim+e] }
-
 // continueDOT plays "take link first, then follow DOT" from observation o
 // on each of the draws x and sets won[i] to whether draw i arrives on time,
 // by the episode rule of sim.Runner: arrival with remaining ≥ 0 is on time;

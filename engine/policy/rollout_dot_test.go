@@ -109,3 +109,11 @@ func TestScoreNormalEqualsDiscretized(t *testing.T) {
 		}
 	}
 }
+
+// rows are realizations stored row-major, dim links a row.
+type rows struct {
+	x   []float64
+	dim int
+}
+
+func (r rows) At(i, e int) float64 { return r.x[i*r.dim+e] }

@@ -57,7 +57,7 @@ func (q Request) Check() error {
 	}
 	for _, t := range q.Teachers {
 		if m, err := policy.Lookup(t); err != nil || m.Kind != policy.Planner {
-			return bad("teachers", "%q is not a planner (use, for example, %s)", t, policy.JoinOr(policy.DefaultTeachers()))
+			return bad("teachers", "%q is not a planner (use, for example, %s)", t, engine.JoinOr(policy.DefaultTeachers()))
 		}
 	}
 	if q.Ablation != "" && !slices.Contains(policy.Ablations, q.Ablation) {
