@@ -84,7 +84,9 @@ type Network struct {
 	// Zones are the ids of the zone centroids (where trips start and end)
 	// when the source file names them (TNTP), else nil.
 	Zones   []string
-	StepCap int // the benchmark's cap on links per episode, 0 if none
+	// StepCap is the benchmark's cap on links per episode as the file states
+	// it, 0 if none; EpisodeCap is the cap every episode and planner uses.
+	StepCap int
 	// Factors are the budget factors its benchmark table uses (nil: the
 	// paper's 0.95, 1.00, 1.05).
 	Factors []float64
@@ -111,6 +113,18 @@ func (n *Network) BudgetFactors() []float64 {
 }
 
 // PoolKey keys the network's sample pools: the published instance's name for
+// EpisodeCap is the cap on links per episode that the episode rule and
+// every planner share: StepCap, or 4 × the nodes when the network states
+// none (a cycle-free path has fewer links, so the cap only ends episodes
+// that loop). One rule, so that a planner's values and the episodes it is
+// scored on agree.
+func (n *Network) EpisodeCap() int {
+	if n.StepCap > 0 {
+		return n.StepCap
+	}
+	return 4 * len(n.Nodes)
+}
+
 // a built-in network, otherwise its fingerprint.
 func (n *Network) PoolKey() string {
 	if n.Instance != "" {

@@ -87,7 +87,7 @@ func TestDOTMatchesExactAndBeatsPaths(t *testing.T) {
 			}, f.Mu-8*f.Sigma, f.Mu+8*f.Sigma, 2000, nil, 0)
 			exact = math.Max(exact, v)
 		}
-		got := d.Value(2, 0, T, 0)
+		got := d.Value(2, 0, T, net.EpisodeCap())
 		if !scalar.EqualWithinAbs(got, exact, 0.003) {
 			t.Errorf("T = %v: DOT %.4f, exact %.4f", T, got, exact)
 		}

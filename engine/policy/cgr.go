@@ -53,7 +53,7 @@ type contPath struct {
 
 // NewCGR returns the policy with k continuation candidates per node.
 func NewCGR(net *engine.Network, model *linktime.Gaussian, k int) *CGR {
-	return &CGR{net: net, model: model, k: k, cap: net.StepCap, conts: map[[2]int][]contPath{}, let: NewLET(net)}
+	return &CGR{net: net, model: model, k: k, cap: net.EpisodeCap(), conts: map[[2]int][]contPath{}, let: NewLET(net)}
 }
 
 // letPath is the LET path from j to d (nil when d is unreachable).

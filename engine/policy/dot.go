@@ -73,7 +73,7 @@ type dotTable struct {
 
 // NewDOT discretizes every link's marginal law with step delta (≤ the floor).
 func NewDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *DOT {
-	d := &DOT{net: net, Delta: delta, cap: net.StepCap, tabs: map[int]*dotTable{}, hops: map[int][]int{}}
+	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, hops: map[int][]int{}}
 	d.pmf = make([]linkPMF, len(net.Links))
 	for e := range net.Links {
 		d.pmf[e] = discretize(model.Latent[e], model.SD[e], model.Floors[e], delta)

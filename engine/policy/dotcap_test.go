@@ -100,3 +100,31 @@ func TestUncappedDOTRespectsTheCap(t *testing.T) {
 		}
 	}
 }
+
+// A network that states no step cap still has one rule for it: the planners
+// report and plan with the cap the episodes end at (before, they planned
+// uncapped while the episode rule capped at 4 × nodes).
+func TestPlannersUseTheEpisodeCap(t *testing.T) {
+	net := spatialGrid(4)
+	net.StepCap = 0
+	model, err := linktime.New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sim.StepCap(net, 0)
+	if want != 4*len(net.Nodes) || net.EpisodeCap() != want {
+		t.Fatalf("episode cap %d, network's %d: want 4 × %d nodes", want, net.EpisodeCap(), len(net.Nodes))
+	}
+	let := net.LET(net.ODs[0].Destination).Time[net.ODs[0].Origin]
+	env := &policy.Env{Net: net, Model: model, Tasks: []sim.Task{{OD: net.ODs[0], Budget: let}}}
+	for _, name := range []string{"dot", "clairvoyant"} {
+		m, _ := policy.Lookup(name)
+		_, info, err := m.New(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info["step_cap"]; got != want {
+			t.Errorf("%s plans with step cap %v, episodes end at %d", name, got, want)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func pathKey(links []int) string { return fmt.Sprint(links) }
 func (m *mlrSolver) sampleShortest(od engine.OD) map[string][]int {
 	c := map[string][]int{}
 	for k := range m.samples.Size {
-		if links, _ := m.search.Path(od.Origin, od.Destination, m.env.Net.StepCap, m.samples.Row(k)); links != nil {
+		if links, _ := m.search.Path(od.Origin, od.Destination, m.env.Net.EpisodeCap(), m.samples.Row(k)); links != nil {
 			c[pathKey(links)] = links
 		}
 	}
@@ -81,7 +81,7 @@ func (m *mlrSolver) solve(t sim.Task, base map[string][]int) []int {
 				w[e] += lambda[k] * row[e]
 			}
 		}
-		x, _ := m.search.Path(t.OD.Origin, t.OD.Destination, net.StepCap, w)
+		x, _ := m.search.Path(t.OD.Origin, t.OD.Destination, net.EpisodeCap(), w)
 		if x == nil {
 			break
 		}

@@ -114,7 +114,7 @@ func newBestPath(env *Env, k int) *PathPolicy {
 	for _, t := range env.Tasks {
 		c, ok := cands[t.OD]
 		if !ok {
-			c = kShortest(env.Net, t.OD.Origin, t.OD.Destination, k, env.Net.StepCap)
+			c = kShortest(env.Net, t.OD.Origin, t.OD.Destination, k, env.Net.EpisodeCap())
 			cands[t.OD] = c
 		}
 		best, bestP := let.Tree(t.OD.Destination).Path(t.OD.Origin, env.Net), -1.0
@@ -160,7 +160,7 @@ func sortedPaths(c map[string][]int) [][]int {
 // within the network's step cap: bestpath's candidates, for pages that
 // show routes side by side.
 func CandidatePaths(net *engine.Network, o, d, k int) [][]int {
-	return kShortest(net, o, d, k, net.StepCap)
+	return kShortest(net, o, d, k, net.EpisodeCap())
 }
 
 // PathOnTime is a fixed path's exact on-time probability for budget under

@@ -251,7 +251,7 @@ func init() {
 			Reference: "Prakash (2020), Algorithms for most reliable routes on stochastic and time-dependent networks, Transportation Research Part B 138, 202–220: the SOTA recursion swept in decreasing order of time on a grid.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
-				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.StepCap, "uses": "marginals"}, nil
+				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.EpisodeCap(), "uses": "marginals"}, nil
 			}},
 		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Doc:       "DOT with the next link's law conditioned on the observed links",
@@ -293,7 +293,7 @@ func init() {
 			Doc:       "Q-learning for SOTA (Cao et al. 2020) on (node, budget bin, next link), one table per destination",
 			Reference: "Cao, Guo, Song, Gao, Chen, Zhang & Zhang (2020), Using reinforcement learning to minimize the probability of delay occurrence in transportation, IEEE Transactions on Vehicular Technology 69(3).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
-				s := pqlSettings{Samples: 300, Bins: 600, MaxSweeps: max(env.Net.StepCap, 12) + 8}
+				s := pqlSettings{Samples: 300, Bins: 600, MaxSweeps: max(env.Net.EpisodeCap(), 12) + 8}
 				p, hit, err := newPQL(env, s)
 				return p, map[string]any{"samples": s.Samples, "bins": s.Bins, "max_sweeps": s.MaxSweeps, "per": "destination", "cached": hit}, err
 			}},
@@ -334,7 +334,7 @@ func init() {
 			Doc:       "upper bound: the hop-capped shortest realized path of each realization",
 			Reference: "Not a policy: the shortest realized path of each realization, as if every time were known before leaving. It bounds every method from above.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
-				return NewClairvoyant(env.Net), map[string]any{"step_cap": env.Net.StepCap}, nil
+				return NewClairvoyant(env.Net), map[string]any{"step_cap": env.Net.EpisodeCap()}, nil
 			}},
 	}
 	for _, a := range Ablations {

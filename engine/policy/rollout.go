@@ -64,7 +64,7 @@ var (
 
 // NewRollout returns the rollout policy on base with M samples a decision.
 func NewRollout(net *engine.Network, model *linktime.Gaussian, base engine.Policy, samples int) *Rollout {
-	ro := &Rollout{net: net, model: model, base: base, samples: samples, cap: sim.StepCap(net, net.StepCap), Z: RolloutZ}
+	ro := &Rollout{net: net, model: model, base: base, samples: samples, cap: net.EpisodeCap(), Z: RolloutZ}
 	ro.runners.New = func() any { return &sim.Runner{Net: net} }
 	ro.dot, _ = base.(*DOT)
 	return ro

@@ -201,7 +201,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 			ranges = append(ranges, odRange{t.OD, t.Budget, t.Budget})
 		}
 	}
-	capN := sim.StepCap(net, net.StepCap) // the one episode rule's cap
+	capN := net.EpisodeCap() // the one episode rule's cap
 	z := make([]float64, s.Hidden)
 	y := make([]float64, len(net.Links))
 	zc := make([]float64, s.Hidden)

@@ -157,13 +157,13 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 }
 
 // StepCap is the episode rule's cap on links for a task capped at taskCap
-// on net: the task's cap, or 4 × the nodes when it has none (a cycle-free
-// path has fewer links). The trainer's spec carries the result.
+// on net: the task's cap, or the network's EpisodeCap when it has none. The
+// trainer's spec carries the result.
 func StepCap(net *engine.Network, taskCap int) int {
 	if taskCap > 0 {
 		return taskCap
 	}
-	return 4 * len(net.Nodes)
+	return net.EpisodeCap()
 }
 
 // Advance is the episode rule, written once: from o, take link e, which
