@@ -83,7 +83,7 @@ type Network struct {
 	ODs      []OD // the benchmark's OD pairs, if any
 	// Zones are the ids of the zone centroids (where trips start and end)
 	// when the source file names them (TNTP), else nil.
-	Zones   []string
+	Zones []string
 	// StepCap is the benchmark's cap on links per episode as the file states
 	// it, 0 if none; EpisodeCap is the cap every episode and planner uses.
 	StepCap int

@@ -72,10 +72,8 @@ func mapJSON(net *engine.Network) networkJSON {
 	for i, l := range net.Links {
 		out.Links = append(out.Links, linkJSON{ID: i, From: l.From, To: l.To, Mean: sig4(l.Mean), SD: sig4(l.SD())})
 	}
-	for _, od := range net.ODs {
-		tree := net.LET(od.Destination)
-		out.ODs = append(out.ODs, odJSON{Name: net.ODString(od), Origin: net.Nodes[od.Origin].ID, Destination: net.Nodes[od.Destination].ID,
-			LETTime: tree.Time[od.Origin], LETPath: tree.Path(od.Origin, net)})
+	for _, od := range lab.ODRoutes(net) {
+		out.ODs = append(out.ODs, odJSON{Name: od.Name, Origin: od.Origin, Destination: od.Destination, LETTime: od.LETTime, LETPath: od.LETPath})
 	}
 	return out
 }

@@ -35,9 +35,8 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	v := web.NetworkView{Name: n.Net.Name, Description: n.Net.Description, Nodes: len(n.Net.Nodes), Links: len(n.Net.Links),
 		Coords: string(n.Net.Coords), Correlation: n.Model.Spec.Model, StepCap: n.Net.StepCap}
 	s.storedInfo(r, n, &v)
-	for _, od := range n.Net.ODs {
-		tree := n.Net.LET(od.Destination)
-		v.ODs = append(v.ODs, web.ODView{Name: n.Net.ODString(od), LETTime: tree.Time[od.Origin], Links: len(tree.Path(od.Origin, n.Net))})
+	for _, od := range lab.ODRoutes(n.Net) {
+		v.ODs = append(v.ODs, web.ODView{Name: od.Name, LETTime: od.LETTime, Links: len(od.LETPath)})
 	}
 	render(w, r, web.Network(p, v))
 }

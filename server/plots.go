@@ -10,7 +10,6 @@ import (
 	"math"
 	"net/http"
 	"path"
-	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -160,120 +159,105 @@ func plotutilColor(k int) color.Color {
 }
 
 // liveFigure is one of a live run's figures: its SVG and the data drawn, as
-// CSV rows.
+// CSV (the engine computed both from the same numbers).
 type liveFigure struct {
 	SVG []byte
-	CSV [][]string
+	CSV string
 }
 
-// livePlots draws the arrival-time histogram and CDF of each method with the
-// budget marked, and the on-time rate against the budget factor (none when
-// the run has one factor).
-func livePlots(res *lab.LiveResult, methods []string) (hist, cdf, curve liveFigure, err error) {
-	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-	hist.CSV = [][]string{{"method", "bin_from_minutes", "bin_to_minutes", "share_of_episodes", "budget_minutes"}}
-	cdf.CSV = [][]string{{"method", "time_minutes", "p_time_at_most", "budget_minutes"}}
-	curve.CSV = [][]string{{"method", "budget_factor", "on_time_rate"}}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, m := range methods {
-		for _, t := range res.Times[m] {
-			lo, hi = math.Min(lo, t), math.Max(hi, t)
-		}
-	}
-	if math.IsInf(lo, 0) {
-		return hist, cdf, curve, fmt.Errorf("no episodes to plot")
-	}
-	lo, hi = math.Min(lo, res.Budget), math.Max(hi, res.Budget)
-	const bins = 40
-	width := (hi - lo) / bins
-	if width <= 0 {
-		width = 1
-	}
+// livePlots draws a live run's figures (lab computes their data): the
+// arrival-time histogram and CDF of each method with the budget marked, and
+// the on-time rate against the budget factor (none with one factor).
+func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 	ph := newPlot("Arrival times", "time (min)", "share of episodes")
-	pc := newPlot("Arrival-time CDF", "time (min)", "P(time ≤ t)")
-	top := 0.0
-	for _, m := range methods {
-		ts := res.Times[m]
-		if len(ts) == 0 {
-			continue
-		}
-		counts := make([]float64, bins)
-		for _, t := range ts {
-			counts[min(bins-1, int((t-lo)/width))]++
-		}
+	for _, h := range fig.Histogram {
 		var xy plotter.XYs // a step outline, so overlaid methods stay readable
-		for b, c := range counts {
-			y := c / float64(len(ts))
-			top = math.Max(top, y)
-			hist.CSV = append(hist.CSV, []string{m, ff(lo + float64(b)*width), ff(lo + float64(b+1)*width), ff(y), ff(res.Budget)})
-			xy = append(xy, plotter.XY{X: lo + float64(b)*width, Y: y}, plotter.XY{X: lo + float64(b+1)*width, Y: y})
+		for b, y := range h.Shares {
+			x := fig.From + float64(b)*fig.Width
+			xy = append(xy, plotter.XY{X: x, Y: y}, plotter.XY{X: x + fig.Width, Y: y})
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
+		if err := addLine(ph, h.Method, xy, false); err != nil {
 			return hist, cdf, curve, err
 		}
-		l.Color, l.Width = methodColor(m), vg.Points(1.5)
-		ph.Add(l)
-		ph.Legend.Add(m, l)
-
-		sorted := slices.Clone(ts)
-		slices.Sort(sorted)
-		var cxy plotter.XYs
-		step := max(1, len(sorted)/400)
-		for i := 0; i < len(sorted); i += step {
-			cxy = append(cxy, plotter.XY{X: sorted[i], Y: float64(i+1) / float64(len(sorted))})
-		}
-		cxy = append(cxy, plotter.XY{X: sorted[len(sorted)-1], Y: 1})
-		for _, pt := range cxy {
-			cdf.CSV = append(cdf.CSV, []string{m, ff(pt.X), ff(pt.Y), ff(res.Budget)})
-		}
-		cl, err := plotter.NewLine(cxy)
-		if err != nil {
-			return hist, cdf, curve, err
-		}
-		cl.Color, cl.Width = methodColor(m), vg.Points(1.5)
-		pc.Add(cl)
-		pc.Legend.Add(m, cl)
 	}
-	ph.Y.Min, ph.Y.Max = 0, top*1.05
-	if err := budgetLine(ph, res.Budget, 0, top); err != nil {
+	ph.Y.Min, ph.Y.Max = 0, fig.HistTop*1.05
+	if err := budgetLine(ph, fig.Budget, 0, fig.HistTop); err != nil {
 		return hist, cdf, curve, err
 	}
-	if err := budgetLine(pc, res.Budget, 0, 1); err != nil {
+	pc := newPlot("Arrival-time CDF", "time (min)", "P(time ≤ t)")
+	for _, s := range fig.CDF {
+		if err := addLine(pc, s.Method, seriesXYs(s), false); err != nil {
+			return hist, cdf, curve, err
+		}
+	}
+	if err := budgetLine(pc, fig.Budget, 0, 1); err != nil {
 		return hist, cdf, curve, err
 	}
 	pc.Y.Min, pc.Y.Max = 0, 1
-	if hist.SVG, err = svgBytes(ph, 6*vg.Inch, 3.5*vg.Inch); err != nil {
+	if hist, err = liveDrawing(ph, fig, "histogram"); err != nil {
 		return hist, cdf, curve, err
 	}
-	if cdf.SVG, err = svgBytes(pc, 6*vg.Inch, 3.5*vg.Inch); err != nil {
+	if cdf, err = liveDrawing(pc, fig, "cdf"); err != nil {
 		return hist, cdf, curve, err
 	}
-	if len(res.Factors) > 1 {
-		pf := newPlot("On-time probability against the budget", "budget factor (× LET time)", "on-time rate")
-		for _, m := range methods {
-			ys := res.Curve[m]
-			if len(ys) != len(res.Factors) {
-				continue
-			}
-			var xy plotter.XYs
-			for i, f := range res.Factors {
-				xy = append(xy, plotter.XY{X: f, Y: ys[i]})
-				curve.CSV = append(curve.CSV, []string{m, ff(f), ff(ys[i])})
-			}
-			l, pts, err := plotter.NewLinePoints(xy)
-			if err != nil {
-				return hist, cdf, curve, err
-			}
-			l.Color, l.Width = methodColor(m), vg.Points(1.5)
-			pts.Color, pts.Shape = methodColor(m), draw.CircleGlyph{}
-			pf.Add(l, pts)
-			pf.Legend.Add(m, l, pts)
+	if len(fig.Curve) == 0 {
+		curve.CSV, err = figureCSV(fig, "curve")
+		return hist, cdf, curve, err
+	}
+	pf := newPlot("On-time probability against the budget", "budget factor (× LET time)", "on-time rate")
+	for _, s := range fig.Curve {
+		if err := addLine(pf, s.Method, seriesXYs(s), true); err != nil {
+			return hist, cdf, curve, err
 		}
-		pf.Y.Min, pf.Y.Max = 0, 1
-		curve.SVG, err = svgBytes(pf, 6*vg.Inch, 3.5*vg.Inch)
 	}
+	pf.Y.Min, pf.Y.Max = 0, 1
+	curve, err = liveDrawing(pf, fig, "curve")
 	return hist, cdf, curve, err
+}
+
+// addLine adds a method's line (with its points when dots) in its colour.
+func addLine(p *plot.Plot, method string, xy plotter.XYs, dots bool) error {
+	l, pts, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width = methodColor(method), vg.Points(1.5)
+	if !dots {
+		p.Add(l)
+		p.Legend.Add(method, l)
+		return nil
+	}
+	pts.Color, pts.Shape = methodColor(method), draw.CircleGlyph{}
+	p.Add(l, pts)
+	p.Legend.Add(method, l, pts)
+	return nil
+}
+
+func seriesXYs(s lab.Series) plotter.XYs {
+	xy := make(plotter.XYs, len(s.Points))
+	for i, p := range s.Points {
+		xy[i] = plotter.XY{X: p.X, Y: p.Y}
+	}
+	return xy
+}
+
+// liveDrawing is one live figure: p as SVG and the figure's CSV.
+func liveDrawing(p *plot.Plot, fig *lab.LiveFigures, name string) (liveFigure, error) {
+	b, err := svgBytes(p, 6*vg.Inch, 3.5*vg.Inch)
+	if err != nil {
+		return liveFigure{}, err
+	}
+	text, err := figureCSV(fig, name)
+	return liveFigure{SVG: b, CSV: text}, err
+}
+
+// figureCSV is a live figure's data as CSV text.
+func figureCSV(fig *lab.LiveFigures, name string) (string, error) {
+	rows, err := fig.CSV(name)
+	if err != nil {
+		return "", err
+	}
+	return csvText(rows), nil
 }
 
 // csvText is rows as CSV.

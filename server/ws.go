@@ -277,8 +277,7 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	chunk := max(100, min(2000, rq.episodes/20/100*100))
-	curve := []float64{0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.15}
-	res, err := n.Live(st.ctx, lab.LiveRequest{OD: rq.od, Factor: rq.factor, Methods: rq.methods, Episodes: rq.episodes, Chunk: chunk, Curve: curve},
+	res, err := n.Live(st.ctx, lab.LiveRequest{OD: rq.od, Factor: rq.factor, Methods: rq.methods, Episodes: rq.episodes, Chunk: chunk, Curve: lab.LiveCurveFactors},
 		func(u lab.LiveUpdate) error {
 			return st.send(map[string]any{"type": "progress", "done": u.Done, "total": u.Total, "rates": ratesJSON(u.Rates)})
 		})
@@ -290,20 +289,19 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	var plotted []string
-	for _, rt := range res.Rates {
-		if rt.Err == "" {
-			plotted = append(plotted, rt.Method)
-		}
+	fig, err := res.Figures()
+	if err != nil {
+		st.fail(err)
+		return
 	}
-	hist, cdf, cur, err := livePlots(res, plotted)
+	hist, cdf, cur, err := livePlots(fig)
 	if err != nil {
 		st.fail(err)
 		return
 	}
 	// Each figure comes with the data it draws, as CSV (its download).
 	if st.send(map[string]any{"type": "plots", "histogram": string(hist.SVG), "cdf": string(cdf.SVG), "curve": string(cur.SVG),
-		"histogram_csv": csvText(hist.CSV), "cdf_csv": csvText(cdf.CSV), "curve_csv": csvText(cur.CSV),
+		"histogram_csv": hist.CSV, "cdf_csv": cdf.CSV, "curve_csv": cur.CSV,
 		"factors": res.Factors, "curve_rates": res.Curve}) != nil {
 		return
 	}

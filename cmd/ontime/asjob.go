@@ -19,7 +19,7 @@ import (
 
 // stateLab opens the lab on the state directory for a job run from the
 // command line; every job log line is copied to stderr.
-func stateLab(nf *netFlags, getenv func(string) string, o lab.Options, stderr io.Writer) (*lab.Lab, *lab.Net, error) {
+func stateLab(ctx context.Context, nf *netFlags, getenv func(string) string, o lab.Options, stderr io.Writer) (*lab.Lab, *lab.Net, error) {
 	o.DataDir = orEnv(nf.data, getenv, "ONTIME_DATA")
 	o.StateDir = stateDir(nf.state, getenv)
 	if o.CacheDir == "" {
@@ -31,7 +31,7 @@ func stateLab(nf *netFlags, getenv func(string) string, o lab.Options, stderr io
 		l.Close()
 		return nil, nil, err
 	}
-	n, err := l.Open(nf.network)
+	n, err := l.OpenWait(ctx, nf.network)
 	if err != nil {
 		l.Close()
 		return nil, nil, err

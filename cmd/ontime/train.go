@@ -160,7 +160,7 @@ func trainAsJob(ctx context.Context, nf *netFlags, q train.Request, t train.Trai
 			return err
 		}
 	}
-	l, n, err := stateLab(nf, getenv, lab.Options{Trainer: t}, stderr)
+	l, n, err := stateLab(ctx, nf, getenv, lab.Options{Trainer: t}, stderr)
 	if err != nil {
 		return err
 	}

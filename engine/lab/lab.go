@@ -161,6 +161,22 @@ func (l *Lab) Open(name string) (*Net, error) {
 	}
 }
 
+// OpenWait opens a network as Open does, waiting while its link-time model
+// is built (the command line has no page that tries again by itself).
+func (l *Lab) OpenWait(ctx context.Context, name string) (*Net, error) {
+	for {
+		n, err := l.Open(name)
+		if engine.ErrorCode(err) != engine.EBUSY {
+			return n, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
 // openWith builds net's model and methods and finishes e.
 func (l *Lab) openWith(name string, e *netEntry, net *engine.Network) {
 	model, err := l.BuildModel(net)

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+)
+
+// runLive plays the Live page's run from the command line: the same
+// episodes of the common test pools, the same rates, and the same figures'
+// data (the page's CSV downloads) from the same lab call.
+func runLive(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("live", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var nf netFlags
+	nf.register(fs)
+	od := fs.String("od", "", "OD pair ORIGIN-DEST (default: the network's first benchmark pair)")
+	factor := fs.Float64("factor", 1.05, "budget factor (× the OD pair's LET time)")
+	methods := fs.String("methods", "let,dot", "comma-separated methods: "+methodNames())
+	episodes := fs.Int("episodes", lab.PoolSize, "episodes, from test pool 0 onwards")
+	figure := fs.String("figure", "rates", "what to print: rates, or a figure's data: "+strings.Join(lab.FigureNames, ", "))
+	format := fs.String("format", "md", "output format: md (rates only) or csv")
+	models := fs.String("models", "", "directory of trained models (default: as bench)")
+	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	if fs.NArg() > 0 {
+		return engine.Errorf(engine.EINVALID, "live takes no arguments, got %q", fs.Args())
+	}
+	if *format != "md" && *format != "csv" {
+		return engine.Errorf(engine.EINVALID, "--format %q: use md or csv", *format)
+	}
+	if *figure != "rates" && !slices.Contains(lab.FigureNames, *figure) {
+		return engine.Errorf(engine.EINVALID, "--figure %q: use rates, %s", *figure, engine.JoinOr(lab.FigureNames))
+	}
+	if *figure != "rates" && *format != "csv" {
+		return engine.Errorf(engine.EINVALID, "--figure %s prints the figure's data: add --format csv", *figure)
+	}
+	l, n, err := stateLab(ctx, &nf, getenv, lab.Options{ModelsDir: *models}, stderr)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	req := lab.LiveRequest{Factor: *factor, Methods: splitList(*methods), Episodes: *episodes, Curve: lab.LiveCurveFactors}
+	if *od == "" {
+		if len(n.Net.ODs) == 0 {
+			return engine.Errorf(engine.EINVALID, "network %s has no benchmark OD pairs: give --od ORIGIN-DEST", n.Net.Name)
+		}
+		req.OD = n.Net.ODs[0]
+	} else if req.OD, err = n.Net.ParseOD(*od); err != nil {
+		return err
+	}
+	res, err := n.Live(ctx, req, func(lab.LiveUpdate) error { return nil })
+	if err != nil {
+		return err
+	}
+	if *figure == "rates" {
+		return printRates(stdout, n.Net.ODString(req.OD), res, *format)
+	}
+	fig, err := res.Figures()
+	if err != nil {
+		return err
+	}
+	rows, err := fig.CSV(*figure)
+	if err != nil {
+		return err
+	}
+	return writeCSV(stdout, rows)
+}
+
+// printRates prints each method's on-time rate with its 95% Wilson interval
+// (a method that cannot run says why).
+func printRates(w io.Writer, od string, res *lab.LiveResult, format string) error {
+	ff := func(x float64) string { return fmt.Sprintf("%.4f", x) }
+	rows := [][]string{{"method", "on_time", "episodes", "rate", "lo95", "hi95", "note"}}
+	for _, r := range res.Rates {
+		if r.Err != "" {
+			rows = append(rows, []string{r.Method, "", "", "", "", "", r.Err})
+			continue
+		}
+		rows = append(rows, []string{r.Method, fmt.Sprint(r.OnTime), fmt.Sprint(r.N), ff(r.Rate), ff(r.Lo), ff(r.Hi), ""})
+	}
+	if format == "csv" {
+		return writeCSV(w, rows)
+	}
+	fmt.Fprintf(w, "OD %s, budget %.2f min (LET %.2f min)\n\n", od, res.Budget, res.LETTime)
+	for i, row := range rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+		if i == 0 {
+			fmt.Fprintln(w, "|"+strings.Repeat("---|", len(row)))
+		}
+	}
+	return nil
+}
+
+func writeCSV(w io.Writer, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	return cw.WriteAll(rows)
+}
