@@ -15,9 +15,8 @@ import (
 	"github.com/ontime-routing/ontime/engine/lab"
 )
 
-// runJobs lists and shows the jobs in the state directory, and cancels or
-// starts again one on the server that runs it (jobs run inside `ontime
-// serve`).
+// runJobs lists and shows the jobs in the state directory, cancels one
+// (whichever process runs it), and starts one again on the dashboard.
 // jobsVerbs are the jobs group's subcommands.
 var jobsVerbs = []string{"list", "show", "cancel", "restart"}
 
@@ -34,7 +33,7 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	kind := fs.String("kind", "", "list: only jobs of this kind ("+strings.Join(kinds, ", ")+")")
 	network := fs.String("network", "", "list: only jobs on this network")
-	server := fs.String("server", "http://127.0.0.1:8080", "cancel, restart: the dashboard that runs the job")
+	server := fs.String("server", "http://127.0.0.1:8080", "restart: the dashboard that is to run the job again")
 	pos, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		return usageErr(err)
@@ -95,7 +94,20 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 			fmt.Fprintf(stdout, "log (tail):\n%s", log)
 		}
 		return nil
-	case "cancel", "restart":
+	case "cancel":
+		// Through the state directory: whichever process runs the job
+		// (the dashboard or a command line) carries the cancel out.
+		id, err := one()
+		if err != nil {
+			return err
+		}
+		st, err := l.Jobs().Cancel(id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "job %s: %s; %s\n", id, st.State, st.Stage)
+		return nil
+	case "restart":
 		id, err := one()
 		if err != nil {
 			return err

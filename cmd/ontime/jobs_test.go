@@ -10,8 +10,8 @@ import (
 )
 
 // ontime jobs reads the state directory a server writes: list, show with
-// the curve and log; cancel and restart ask the server and say when none
-// runs.
+// the curve and log; restart asks the server and says when none runs;
+// cancel refuses a finished job.
 func TestJobsCLI(t *testing.T) {
 	state := t.TempDir()
 	st, err := store.Open(state)
@@ -21,6 +21,9 @@ func TestJobsCLI(t *testing.T) {
 	err = st.PutJob(context.Background(), store.Job{ID: "t1", Kind: "train", Network: "grid", State: "done", Started: time.Now(), Seconds: 12,
 		Spec:   []byte(`{"command":"ontime train --network grid --rounds 1"}`),
 		Events: []byte(`{"kind":"imitation","name":"imitation","rates":[0.5,0.6],"mean":0.55,"elapsed":3}` + "\n"), Log: "[ 3 s] imitation\n"})
+	if err == nil { // a command line's training, running in another process
+		err = st.PutJob(context.Background(), store.Job{ID: "t2", Kind: "train", Network: "grid", State: "running", Started: time.Now(), Spec: []byte(`{}`)})
+	}
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -39,10 +42,14 @@ func TestJobsCLI(t *testing.T) {
 	if _, _, err := runCLI(t, env, "jobs", "show", "nope"); err == nil {
 		t.Error("show of an unknown job succeeded")
 	}
-	for _, verb := range []string{"cancel", "restart"} {
-		if _, _, err := runCLI(t, env, "jobs", verb, "t1", "--server", "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "is it running") {
-			t.Errorf("%s without a server: %v", verb, err)
-		}
+	if _, _, err := runCLI(t, env, "jobs", "restart", "t1", "--server", "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "is it running") {
+		t.Errorf("restart without a server: %v", err)
+	}
+	if out, _, err := runCLI(t, env, "jobs", "cancel", "t2"); err != nil || !strings.Contains(out, "cancel asked of the process running it") {
+		t.Errorf("cancel of a running job: %v\n%s", err, out)
+	}
+	if _, _, err := runCLI(t, env, "jobs", "cancel", "t1"); err == nil || !strings.Contains(err.Error(), "only a queued or running job") {
+		t.Errorf("cancel of a finished job: %v", err)
 	}
 	// The kinds come from the lab's table.
 	if _, _, err := runCLI(t, env, "jobs", "list", "--kind", "nope"); err == nil || !strings.Contains(err.Error(), "bench") || !strings.Contains(err.Error(), "learners") {

@@ -77,6 +77,9 @@ type Options struct {
 	// LogCopy also receives every job's log as it is written (the command
 	// line's stderr, when it runs a job in its own process).
 	LogCopy io.Writer
+	// CancelPoll is how often the service asks the store whether another
+	// process asked to cancel one of its jobs (default 1 s).
+	CancelPoll time.Duration
 }
 
 // Default bounds on active (queued or running) jobs.
@@ -108,13 +111,20 @@ func New(ctx context.Context, st *store.Store, o Options) *Service {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	if o.CancelPoll <= 0 {
+		o.CancelPoll = time.Second
+	}
 	if o.MaxActive == 0 {
 		o.MaxActive = DefaultMaxActive
 	}
 	if o.MaxPerOwner == 0 {
 		o.MaxPerOwner = DefaultMaxPerOwner
 	}
-	return &Service{ctx: ctx, st: st, opts: o, byID: map[string]*job{}}
+	s := &Service{ctx: ctx, st: st, opts: o, byID: map[string]*job{}}
+	if st != nil {
+		go s.watchCancels()
+	}
+	return s
 }
 
 // Submit queues a task, or returns the job already under its ID when that
@@ -261,14 +271,15 @@ func (s *Service) evict(kind string) {
 	}
 }
 
-// Recover marks the jobs a previous process left queued or running as
-// interrupted; the process that runs jobs (the server) calls it once at
-// start, before submitting any.
+// Recover marks the jobs a stopped process left queued or running as
+// interrupted (a command line's job still running is left alone); the
+// process that runs the dashboard's jobs calls it once at start, before
+// submitting any.
 func (s *Service) Recover() (int, error) {
 	if s.st == nil {
 		return 0, nil
 	}
-	return s.st.MarkInterrupted(context.Background())
+	return s.st.MarkInterrupted(context.Background(), runnerAlive)
 }
 
 // Wait blocks until every started job has returned (after the service's
@@ -322,16 +333,24 @@ func (s *Service) DropNetwork(network string, wait time.Duration) {
 }
 
 // Cancel stops a queued or running job; a finished one is left as it is.
+// A job another process runs (a command line's) is asked to stop through
+// the store: that process cancels it within a second or two.
 func (s *Service) Cancel(id string) (Status, error) {
 	s.mu.Lock()
 	j, ok := s.byID[id]
 	if !ok {
 		s.mu.Unlock()
 		st, err := s.Get(id)
-		if err == nil {
-			return st, engine.Errorf(engine.ECONFLICT, "job %s is %s: only a queued or running job of this server can be canceled", id, st.State)
+		if err != nil {
+			return st, err
 		}
-		return st, err
+		if s.st != nil && !Finished(st.State) {
+			if asked, err := s.st.RequestCancel(context.Background(), id); err != nil || asked {
+				st.Stage = "cancel asked of the process running it"
+				return st, err
+			}
+		}
+		return st, engine.Errorf(engine.ECONFLICT, "job %s is %s: only a queued or running job can be canceled", id, st.State)
 	}
 	st := j.status()
 	switch st.State {
@@ -501,7 +520,7 @@ func (s *Service) persist(j *job) error {
 	}
 	st := j.st
 	rec := store.Job{ID: st.ID, Kind: st.Kind, Network: st.Network, State: st.State, Error: st.Error, Spec: j.spec,
-		Started: st.Started, Seconds: st.Seconds, Result: j.result, Events: joinLines(j.events), Log: j.log.String()}
+		Started: st.Started, Seconds: st.Seconds, Result: j.result, Events: joinLines(j.events), Log: j.log.String(), Runner: thisRunner}
 	j.mu.Unlock()
 	if Finished(st.State) && st.State != Done {
 		rec.Result = nil

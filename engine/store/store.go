@@ -59,6 +59,10 @@ var migrations = []string{
 	// and the tail of their log.
 	`ALTER TABLE jobs ADD COLUMN events TEXT NOT NULL DEFAULT ''; -- JSON lines
 	ALTER TABLE jobs ADD COLUMN log TEXT NOT NULL DEFAULT '';`,
+	// 3: which process runs a job (the dashboard or a command line), and a
+	// cancel asked for by another process, which the runner carries out.
+	`ALTER TABLE jobs ADD COLUMN runner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // Open opens (creating it if needed) the database in dir and brings its
@@ -265,16 +269,43 @@ type Job struct {
 	Result  []byte // JSON, when done
 	Events  []byte // JSON lines: progress worth keeping (a learning curve)
 	Log     string // the tail of the job's log
+	Runner  string // the process running it, "host:pid" (see jobs)
 }
 
-const jobColumns = `id, kind, network, state, error, spec, started, seconds, result, events, log`
+const jobColumns = `id, kind, network, state, error, spec, started, seconds, result, events, log, runner`
 
-// PutJob inserts or replaces a job's record.
+// PutJob inserts or updates a job's record; a cancel another process asked
+// for stays asked.
 func (s *Store) PutJob(ctx context.Context, j Job) error {
-	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO jobs (`+jobColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, j.ID, j.Kind, j.Network, j.State, j.Error, string(j.Spec),
-		j.Started.UTC().Format(timeFormat), j.Seconds, j.Result, string(j.Events), j.Log)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO jobs (`+jobColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, network = excluded.network, state = excluded.state,
+			error = excluded.error, spec = excluded.spec, started = excluded.started, seconds = excluded.seconds,
+			result = excluded.result, events = excluded.events, log = excluded.log, runner = excluded.runner`,
+		j.ID, j.Kind, j.Network, j.State, j.Error, string(j.Spec),
+		j.Started.UTC().Format(timeFormat), j.Seconds, j.Result, string(j.Events), j.Log, j.Runner)
 	return writeErr(err)
+}
+
+// RequestCancel asks the process running a queued or running job to cancel
+// it; false when the job is in neither state.
+func (s *Store) RequestCancel(ctx context.Context, id string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state IN ('queued', 'running')`, id)
+	if err != nil {
+		return false, writeErr(err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// CancelRequested reports whether another process asked to cancel a job.
+func (s *Store) CancelRequested(ctx context.Context, id string) (bool, error) {
+	var asked bool
+	err := s.db.QueryRowContext(ctx, `SELECT cancel_requested FROM jobs WHERE id = ?`, id).Scan(&asked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return asked, err
 }
 
 // Job returns a job by id.
@@ -282,17 +313,37 @@ func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id), id)
 }
 
-// MarkInterrupted marks the jobs a previous process left queued or
-// running as interrupted (they can be started again). The process that
-// runs jobs calls it once at its start.
-func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'interrupted', error = 'the server stopped while this job ran or waited'
-		WHERE state IN ('running', 'queued')`)
+// MarkInterrupted marks the jobs a stopped process left queued or running
+// as interrupted (they can be started again): those whose runner alive
+// says is gone. The process that runs the dashboard's jobs calls it once
+// at its start; a command line's job running beside it is left alone.
+func (s *Store) MarkInterrupted(ctx context.Context, alive func(runner string) bool) (int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, runner FROM jobs WHERE state IN ('running', 'queued')`)
 	if err != nil {
 		return 0, err
 	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	var gone []string
+	for rows.Next() {
+		var id, runner string
+		if err := rows.Scan(&id, &runner); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		if !alive(runner) {
+			gone = append(gone, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, id := range gone {
+		if _, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'interrupted', error = 'the process running this job stopped while it ran or waited'
+			WHERE id = ? AND state IN ('running', 'queued')`, id); err != nil {
+			return 0, writeErr(err)
+		}
+	}
+	return len(gone), nil
 }
 
 // Jobs lists jobs, newest first, of a kind and network ("" for any), at
@@ -332,7 +383,7 @@ type scanner interface{ Scan(dest ...any) error }
 func scanJob(row scanner, what string) (*Job, error) {
 	var j Job
 	var spec, started, events string
-	err := row.Scan(&j.ID, &j.Kind, &j.Network, &j.State, &j.Error, &spec, &started, &j.Seconds, &j.Result, &events, &j.Log)
+	err := row.Scan(&j.ID, &j.Kind, &j.Network, &j.State, &j.Error, &spec, &started, &j.Seconds, &j.Result, &events, &j.Log, &j.Runner)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "no job for %s", what)
 	}

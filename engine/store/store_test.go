@@ -35,6 +35,7 @@ func TestRestartKeepsNetworksAndJobs(t *testing.T) {
 	for _, j := range []Job{
 		{ID: "a", Kind: "bench", Network: "berlin", State: "done", Spec: []byte(`{}`), Started: time.Now().Add(-time.Minute), Result: []byte(`{"r":1}`)},
 		{ID: "b", Kind: "bench", Network: "berlin", State: "running", Spec: []byte(`{}`), Started: time.Now()},
+		{ID: "c", Kind: "train", Network: "berlin", State: "running", Spec: []byte(`{}`), Started: time.Now(), Runner: "cli"},
 	} {
 		if err := s.PutJob(ctx, j); err != nil {
 			t.Fatal(err)
@@ -54,8 +55,27 @@ func TestRestartKeepsNetworksAndJobs(t *testing.T) {
 	if j, _ := s.Job(ctx, "b"); j.State != "running" {
 		t.Fatalf("opening the store (the CLI beside a server) changed a running job: %+v", j)
 	}
-	if n, err := s.MarkInterrupted(ctx); err != nil || n != 1 {
+	// A command line's job still running beside the new process stays.
+	if n, err := s.MarkInterrupted(ctx, func(runner string) bool { return runner == "cli" }); err != nil || n != 1 {
 		t.Fatalf("marked %d, %v", n, err)
+	}
+	if j, _ := s.Job(ctx, "c"); j.State != "running" {
+		t.Fatalf("a live runner's job was marked: %+v", j)
+	}
+	// Another process asks to cancel it; the runner's own writes keep the ask.
+	if asked, err := s.RequestCancel(ctx, "c"); err != nil || !asked {
+		t.Fatalf("cancel of a running job: %v, %v", asked, err)
+	}
+	c, _ := s.Job(ctx, "c")
+	c.Log = "still going"
+	if err := s.PutJob(ctx, *c); err != nil {
+		t.Fatal(err)
+	}
+	if asked, err := s.CancelRequested(ctx, "c"); err != nil || !asked {
+		t.Fatalf("the ask did not survive the runner's write: %v, %v", asked, err)
+	}
+	if asked, _ := s.RequestCancel(ctx, "a"); asked {
+		t.Fatal("a finished job was asked to cancel")
 	}
 	if j, err := s.Job(ctx, "b"); err != nil || j.State != "interrupted" {
 		t.Fatalf("running job after restart: %+v, %v", j, err)
