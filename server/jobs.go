@@ -23,7 +23,7 @@ func (s *server) handleBenchStart(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	st, err := s.Lab.StartBench(n, spec, s.Version, clientOf(r))
+	st, err := s.Lab.StartBench(n, spec, clientOf(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -181,7 +181,7 @@ func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleJobRestart(w http.ResponseWriter, r *http.Request) {
-	st, err := s.Lab.Restart(chi.URLParam(r, "id"), s.Version, clientOf(r))
+	st, err := s.Lab.Restart(chi.URLParam(r, "id"), clientOf(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return

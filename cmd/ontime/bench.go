@@ -207,12 +207,12 @@ func jobShaped(fs *flag.FlagSet) bool {
 // benchAsJob runs a stored network's benchmark as a job of the state
 // directory's jobs service (see asjob.go) and returns its report.
 func benchAsJob(ctx context.Context, nf *netFlags, spec lab.BenchSpec, getenv func(string) string, stderr io.Writer, quiet bool) (*bench.Report, error) {
-	l, n, err := stateLab(ctx, nf, getenv, lab.Options{}, stderr)
+	l, n, err := stateLab(ctx, nf, getenv, lab.Options{Version: version, Commit: buildCommit()}, stderr)
 	if err != nil {
 		return nil, err
 	}
 	defer l.Close()
-	st, err := l.StartBench(n, spec, version, "cli")
+	st, err := l.StartBench(n, spec, "cli")
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		uploads = &worker.Command{Path: exe, Args: []string{"worker"}, Memory: int64(*uploadMemory) << 20, Time: *uploadTime}
 	}
 	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir, Worker: uploads,
-		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
+		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Version: version, Commit: buildCommit(), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
 		StateDir: stateDir(*state, getenv), Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
 		// The trainer runs at a lower priority: pages stay interactive on two cores.
 		Trainer: train.Trainer{Python: *python, Script: getenv(train.ScriptEnv), Nice: 10}})

@@ -69,7 +69,7 @@ func TestTrainerKilledMidRun(t *testing.T) {
 		t.Errorf("the trainer's last words are not in the log: %q", log)
 	}
 
-	b, err := l.StartBench(n, BenchSpec{Methods: []string{"let", "dot"}, Budgets: []float64{1}, Pools: 2, PoolSize: 100}, "test", "")
+	b, err := l.StartBench(n, BenchSpec{Methods: []string{"let", "dot"}, Budgets: []float64{1}, Pools: 2, PoolSize: 100}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestDeleteNetworkDropsItsJobs(t *testing.T) {
 	l := New(Options{StateDir: t.TempDir()})
 	defer l.Close()
 	n := saveGrid(t, l)
-	b, err := l.StartBench(n, BenchSpec{Methods: []string{"let", "dot"}, Budgets: []float64{1}, Pools: 200, PoolSize: 100000}, "test", "")
+	b, err := l.StartBench(n, BenchSpec{Methods: []string{"let", "dot"}, Budgets: []float64{1}, Pools: 200, PoolSize: 100000}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,26 +15,26 @@ type JobKind struct {
 	Report bool   `json:"report"` // a done job's results are a benchmark report of its network
 	// restart starts a failed, canceled or interrupted job of the kind
 	// again from its stored spec.
-	restart func(l *Lab, n *Net, id, version, owner string) (jobs.Status, error)
+	restart func(l *Lab, n *Net, id, owner string) (jobs.Status, error)
 }
 
 var jobKinds = []JobKind{
-	{Name: trainKind, Title: "Training", Curve: true, restart: func(l *Lab, n *Net, id, _, owner string) (jobs.Status, error) {
+	{Name: trainKind, Title: "Training", Curve: true, restart: func(l *Lab, n *Net, id, owner string) (jobs.Status, error) {
 		var spec TrainJob
 		if err := l.Jobs().Spec(id, &spec); err != nil {
 			return jobs.Status{}, err
 		}
 		return l.StartTraining(n, spec.Request, owner)
 	}},
-	{Name: jobKind, Title: "Benchmark", Report: true, restart: func(l *Lab, n *Net, id, version, owner string) (jobs.Status, error) {
+	{Name: jobKind, Title: "Benchmark", Report: true, restart: func(l *Lab, n *Net, id, owner string) (jobs.Status, error) {
 		var spec benchJob
 		if err := l.Jobs().Spec(id, &spec); err != nil {
 			return jobs.Status{}, err
 		}
-		st, err := l.StartBench(n, spec.BenchSpec, version, owner)
+		st, err := l.StartBench(n, spec.BenchSpec, owner)
 		return st.Status, err
 	}},
-	{Name: learnersKind, Title: "Learners", restart: func(l *Lab, n *Net, _, _, owner string) (jobs.Status, error) {
+	{Name: learnersKind, Title: "Learners", restart: func(l *Lab, n *Net, _, owner string) (jobs.Status, error) {
 		// The learners are the registry's at the time of the restart.
 		return l.StartLearners(n, owner)
 	}},
@@ -55,7 +55,7 @@ func KindOf(name string) (JobKind, bool) {
 
 // Restart starts a failed, canceled or interrupted job again with its
 // stored spec (same ID: the same run), whatever its kind.
-func (l *Lab) Restart(id, version, owner string) (jobs.Status, error) {
+func (l *Lab) Restart(id, owner string) (jobs.Status, error) {
 	st, err := l.Jobs().Get(id)
 	if err != nil {
 		return st, err
@@ -71,7 +71,7 @@ func (l *Lab) Restart(id, version, owner string) (jobs.Status, error) {
 	if err != nil {
 		return st, err
 	}
-	return k.restart(l, n, id, version, owner)
+	return k.restart(l, n, id, owner)
 }
 
 // TrainingJobs lists a network's training jobs, newest first.

@@ -41,7 +41,7 @@ func TestRestartEveryKind(t *testing.T) {
 		if err := st.PutJob(context.Background(), store.Job{ID: id, Kind: k.Name, Network: Example, State: jobs.Interrupted, Spec: raw, Started: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
-		re, err := l.Restart(id, "test", "")
+		re, err := l.Restart(id, "")
 		if err != nil {
 			t.Errorf("kind %s: restart: %v", k.Name, err)
 			continue

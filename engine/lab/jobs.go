@@ -100,7 +100,7 @@ func (l *Lab) Jobs() *jobs.Service {
 // StartBench queues spec on n for owner (a client address, "" for the
 // process itself) unless the same run is queued, running or done (then
 // that job is returned); a new job over the jobs' bounds is refused.
-func (l *Lab) StartBench(n *Net, spec BenchSpec, version, owner string) (JobStatus, error) {
+func (l *Lab) StartBench(n *Net, spec BenchSpec, owner string) (JobStatus, error) {
 	h := sha256.Sum256(fmt.Appendf(nil, "%s|%s|%v|%v|%d|%d", n.Net.Name, n.Net.PoolKey(), spec.Methods, spec.Budgets, spec.Pools, spec.PoolSize))
 	id := hex.EncodeToString(h[:6])
 	flags := n.Flags(spec)
@@ -109,7 +109,7 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, version, owner string) (JobStat
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
 			cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,
 				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: n.ModelsDir(), UserModel: n.userModel,
-				Logf: opts.Logf, Version: version,
+				Logf: opts.Logf, Version: opts.Version, Commit: opts.Commit,
 				OnProgress: func(stage string, done, total int) {
 					// Building methods (training learners) counts for the first quarter.
 					f := 0.0

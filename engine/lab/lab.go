@@ -29,7 +29,10 @@ type Options struct {
 	CacheDir  string // trained learners ("" : no cache)
 	ORTLib    string // ONNX Runtime library override
 	Device    string // "cpu" or "cuda" for ONNX policies
-	Logf      func(format string, args ...any)
+	// Version and Commit are the build's, recorded in every report's
+	// provenance (the dashboard's jobs and the command line's alike).
+	Version, Commit string
+	Logf            func(format string, args ...any)
 	// StateDir holds users' data (uploaded networks, jobs) in its database,
 	// opened on first use; Store, when set, is used instead.
 	StateDir string

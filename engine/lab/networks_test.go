@@ -19,7 +19,7 @@ const gridCSV = "From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"
 func TestStoredNetworkLifecycle(t *testing.T) {
 	ctx := context.Background()
 	state := t.TempDir()
-	l := New(Options{StateDir: state})
+	l := New(Options{StateDir: state, Version: "1.2.3", Commit: "abc123"})
 	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestStoredNetworkLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := BenchSpec{Methods: []string{"let", "dot", "cgr"}, Budgets: []float64{1}, Pools: 2, PoolSize: 200}
-	st, err := l.StartBench(n, spec, "test", "")
+	st, err := l.StartBench(n, spec, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +65,9 @@ func TestStoredNetworkLifecycle(t *testing.T) {
 	got, rep, jspec, ok := l.LatestBench("grid")
 	if !ok || got.State != "done" || rep == nil || len(rep.Summary) != 3 || jspec.PoolSize != 200 {
 		t.Fatalf("latest job after restart: %+v %v %+v", got, rep, jspec)
+	}
+	if p := rep.Provenance; p.Version != "1.2.3" || p.Commit != "abc123" {
+		t.Errorf("a job's report records version %q, commit %q; want the lab's build", p.Version, p.Commit)
 	}
 	n, err = l.Open("grid")
 	if err != nil {
@@ -115,7 +118,7 @@ func TestCloseStopsRunningJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := BenchSpec{Methods: []string{"let", "condrule"}, Budgets: []float64{0.9, 1, 1.1}, Pools: 10, PoolSize: 20000}
-	st, err := l.StartBench(n, spec, "test", "")
+	st, err := l.StartBench(n, spec, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -143,10 +143,10 @@ func TestTrainingJob(t *testing.T) {
 	if string(before) != string(after) {
 		t.Error("a canceled job changed the model")
 	}
-	if _, err := l.Restart(st.ID, "test", ""); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := l.Restart(st.ID, ""); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Errorf("restarting a finished job: %v", err)
 	}
-	re, err := l.Restart(st2.ID, "test", "")
+	re, err := l.Restart(st2.ID, "")
 	if err != nil || re.ID != st2.ID || jobs.Finished(re.State) {
 		t.Fatalf("restart of the canceled job: %+v, %v", re, err)
 	}
