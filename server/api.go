@@ -229,7 +229,7 @@ func (s *server) handleLessonLearning(w http.ResponseWriter, r *http.Request) {
 		Best    string    `json:"best"`
 		Curve   []point   `json:"curve"`
 		Command string    `json:"command"`
-	}{Network: n.Net.Name, Factors: card.ValidationFactors, Best: card.Best, Command: card.Command}
+	}{Network: n.Net.Name, Factors: card.ValidationFactors, Best: lab.CheckpointLabel(card.Best), Command: card.Command}
 	for _, c := range card.Curve {
 		out.Curve = append(out.Curve, point{c.Iteration, c.Validation})
 	}

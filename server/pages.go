@@ -114,9 +114,9 @@ func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.Les
 		return
 	}
 	nohist := r.URL.Query().Get("nohist") != ""
-	title := "Why history matters: the five-node example"
+	title := v.Title // the lesson's one name, as the index lists it
 	if nohist {
-		title = "The five-node example without history"
+		title = v.Title + ": without history"
 	}
 	p := s.page(r, "teach", title)
 	p.Network, p.Present = lab.Example, v.Present

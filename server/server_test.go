@@ -716,3 +716,24 @@ func TestBenchShowsPublishedResultsOnArrival(t *testing.T) {
 		t.Errorf("unknown network: %d", res.StatusCode)
 	}
 }
+
+// Each lesson has one name: its page's heading is the title the index lists,
+// and the index's summaries end in one mark of punctuation ("?." was a typo
+// a visitor saw).
+func TestLessonsHaveOneName(t *testing.T) {
+	ts := newTestServer(t)
+	_, index := get(t, ts, "/teach")
+	for _, l := range lab.Lessons {
+		_, body := get(t, ts, "/teach/"+l.Slug)
+		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+		if h := strings.TrimSpace(doc.Find("h1").First().Text()); h != l.Title {
+			t.Errorf("/teach/%s is headed %q, listed as %q", l.Slug, h, l.Title)
+		}
+	}
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(index))
+	doc.Find("li").Each(func(_ int, s *goquery.Selection) {
+		if text := s.Text(); strings.Contains(text, "?.") || strings.Contains(text, "..") {
+			t.Errorf("index entry %q", text)
+		}
+	})
+}

@@ -6,16 +6,17 @@ import (
 	"github.com/ontime-routing/ontime/engine/policy"
 )
 
-// Lesson is one of the teaching lessons, in order.
+// Lesson is one of the teaching lessons, in order; its Summary is a
+// sentence with its own final punctuation.
 type Lesson struct{ Slug, Title, Summary string }
 
 // Lessons are the lessons a lecturer steps through, in order.
 var Lessons = []Lesson{
 	{"mean", "The mean is not the goal", "two routes about as fast on average; one budget; which arrives on time more often?"},
-	{"budget", "The budget decides", "tight budgets favour the gamble, loose ones the steady route"},
-	{"adapt", "Adapting on the way beats any fixed path", "a policy that decides at each node against the best route fixed before departure"},
-	{"history", "History and correlation", "what was seen on the way says what is coming: the five-node example"},
-	{"learning", "How a policy learns from episodes", "GPG-HT's validation curve: imitation first, then improvement on its own episodes"},
+	{"budget", "The budget decides", "tight budgets favour the gamble, loose ones the steady route."},
+	{"adapt", "Adapting on the way beats any fixed path", "a policy that decides at each node against the best route fixed before departure."},
+	{"history", "History and correlation: the five-node example", "what was seen on the way says what is coming."},
+	{"learning", "How a policy learns from episodes", "GPG-HT's validation curve: imitation first, then improvement on its own episodes."},
 }
 
 // The adapt lesson shows the methods the registry casts in it (policy.Method

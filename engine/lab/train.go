@@ -49,6 +49,9 @@ type TrainResult struct {
 	Fingerprint string    `json:"fingerprint"`
 }
 
+// CheckpointLabel is a training checkpoint's name in words ("round 2").
+func CheckpointLabel(name string) string { return train.CheckpointLabel(name) }
+
 // TrainingAvailable says why this lab cannot train for a network, or "".
 func (l *Lab) TrainingAvailable(name string) string {
 	if builtin.IsBuiltin(name) {

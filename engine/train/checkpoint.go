@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/ontime-routing/ontime/engine/policy"
 )
@@ -72,4 +74,21 @@ func compare(next, best *checkpoint) policy.PairedGain {
 	mean := sum / n
 	v := (sq/n - mean*mean) * n / math.Max(n-1, 1)
 	return policy.PairedGain{Diff: mean, SE: math.Sqrt(math.Max(v, 0) / n)}
+}
+
+// roundName names the checkpoint of each improvement round ("round2"): a
+// file name, and the card's record.
+const roundName = "round%d"
+
+// CheckpointLabel is a checkpoint's name in words, for pages: "round2" is
+// "round 2", "imitation" "the imitation checkpoint"; an unknown name is
+// itself.
+func CheckpointLabel(name string) string {
+	if name == "imitation" {
+		return "the imitation checkpoint"
+	}
+	if k, err := strconv.Atoi(strings.TrimPrefix(name, "round")); err == nil && strings.HasPrefix(name, "round") {
+		return fmt.Sprintf("round %d", k)
+	}
+	return name
 }

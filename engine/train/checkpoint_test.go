@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -36,5 +37,13 @@ func TestCheckpointRule(t *testing.T) {
 	// (3 − 10·0.01)/9, so SE = √(0.29/90).
 	if c := compare(flags("1111110010"), flags("1100110011")); math.Abs(c.SE-math.Sqrt(2.9/90)) > 1e-12 {
 		t.Errorf("SE %v, want %v", c.SE, math.Sqrt(2.9/90))
+	}
+}
+
+func TestCheckpointLabel(t *testing.T) {
+	for name, want := range map[string]string{fmt.Sprintf(roundName, 2): "round 2", "round12": "round 12", "imitation": "the imitation checkpoint", "roundabout": "roundabout", "": ""} {
+		if got := CheckpointLabel(name); got != want {
+			t.Errorf("CheckpointLabel(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

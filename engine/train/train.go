@@ -216,7 +216,7 @@ func (r *run) train(ctx context.Context) (*Card, error) {
 	cur := "imitation"
 	for round := 1; round <= c.Rounds; round++ {
 		t0 := time.Now()
-		name := fmt.Sprintf("round%d", round)
+		name := fmt.Sprintf(roundName, round)
 		set := filepath.Join(r.dir, name)
 		eps := r.draw(c.RoundEpisodes, rng)
 		if err := eps.Write(set); err != nil {
