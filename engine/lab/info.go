@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/engine/trainspec"
@@ -38,6 +40,25 @@ type ModelInfo struct {
 	Controls []*ModelCard // the ablations trained for it
 }
 
+// missingModel says in one sentence that a network has no model and how to
+// get one, without command-line text.
+func (l *Lab) missingModel(name string) string {
+	if why := l.TrainingAvailable(name); why != "" && builtin.IsBuiltin(name) {
+		return "No trained model ships with this built-in network."
+	} else if why != "" {
+		return "No trained model yet; " + why + "."
+	}
+	return "No trained model yet: train one on this page."
+}
+
+// cannotRun says why a model that exists cannot run on this machine.
+func cannotRun(err error) string {
+	if errors.Is(err, ort.ErrNoLibrary) {
+		return "The model cannot run here: ontime found no ONNX Runtime library beside it (an administrator points ONTIME_ORT_LIB at one)."
+	}
+	return "The model cannot run here: " + err.Error()
+}
+
 // Models lists every network's GPG-HT model, or why it has none.
 func (l *Lab) Models() []ModelInfo {
 	var out []ModelInfo
@@ -47,7 +68,7 @@ func (l *Lab) Models() []ModelInfo {
 		// opened (a stored network's first open factors its covariance).
 		dir := l.ModelsDirFor(info.Name)
 		if _, err := policy.ReadModelCard(dir, info.Name, ""); err != nil {
-			mi.Err = "no trained model: " + err.Error()
+			mi.Err = l.missingModel(info.Name)
 			out = append(out, mi)
 			continue
 		}
@@ -58,7 +79,7 @@ func (l *Lab) Models() []ModelInfo {
 		default:
 			card, err := n.Card()
 			if err != nil {
-				mi.Err = "no trained model: " + err.Error()
+				mi.Err = l.missingModel(info.Name)
 				break
 			}
 			if want := trainspec.Fingerprint(n.Net, n.Model.Spec); card.Fingerprint != want {
@@ -66,7 +87,7 @@ func (l *Lab) Models() []ModelInfo {
 				break
 			}
 			if _, err := n.Policy(policy.NetworkModelName()); err != nil {
-				mi.Err = "the model cannot run here: " + err.Error()
+				mi.Err = cannotRun(err)
 				break
 			}
 			mi.Card = card

@@ -172,3 +172,23 @@ func BenchmarkCompareSFN(b *testing.B) {
 		}
 	}
 }
+
+// A network without a model is said so in one plain sentence: no file
+// path, no command line (a page shows it to a visitor).
+func TestMissingModelSaidPlainly(t *testing.T) {
+	l := New(Options{})
+	defer l.Close()
+	seen := 0
+	for _, mi := range l.Models() {
+		if mi.Card != nil || strings.HasPrefix(mi.Err, "network unavailable") {
+			continue // a network without its data files is another message
+		}
+		seen++
+		if strings.ContainsAny(mi.Err, "`/") || strings.Count(mi.Err, ". ") > 0 || mi.Err == "" {
+			t.Errorf("%s: %q", mi.Network, mi.Err)
+		}
+	}
+	if seen == 0 {
+		t.Error("no network without a model (ringtown ships none): the check checked nothing")
+	}
+}

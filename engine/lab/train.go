@@ -55,7 +55,7 @@ func CheckpointLabel(name string) string { return train.CheckpointLabel(name) }
 // TrainingAvailable says why this lab cannot train for a network, or "".
 func (l *Lab) TrainingAvailable(name string) string {
 	if builtin.IsBuiltin(name) {
-		return "the built-in networks ship with trained models (make models retrains them); add a network of your own to train for it"
+		return "built-in networks are not trained from the dashboard; add a network of your own to train for it"
 	}
 	if l.stateModels() == "" {
 		return "training from the dashboard needs a state directory (ontime serve --state DIR)"

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"github.com/ontime-routing/ontime/internal/install"
 )
 
 // Batch is one batched decision query, in the model interface's layout:
@@ -73,8 +75,8 @@ var libRel = filepath.Join("node_modules", "onnxruntime-node", "bin", "napi-v6",
 // ErrNoLibrary says the ONNX Runtime library was not found.
 var ErrNoLibrary = errors.New("ONNX Runtime library not found: run `make setup` (npm ci --ignore-scripts installs onnxruntime-node@1.24.1) or set ONTIME_ORT_LIB to libonnxruntime.so.1 (version 1.24.1)")
 
-// FindLibrary returns $ONTIME_ORT_LIB, or the npm copy found in the working
-// directory or one of its parents.
+// FindLibrary returns $ONTIME_ORT_LIB, or the npm copy found beside or
+// above the binary, else the working directory (see install).
 func FindLibrary() (string, error) {
 	if p := os.Getenv("ONTIME_ORT_LIB"); p != "" {
 		if _, err := os.Stat(p); err != nil {
@@ -82,19 +84,8 @@ func FindLibrary() (string, error) {
 		}
 		return p, nil
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
+	if p, ok := install.Find(libRel, nil); ok {
+		return p, nil
 	}
-	for {
-		p := filepath.Join(dir, libRel)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", ErrNoLibrary
-		}
-		dir = parent
-	}
+	return "", ErrNoLibrary
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/trainspec"
+	"github.com/ontime-routing/ontime/internal/install"
 )
 
 // ONNXPolicy runs a policy model that follows the GPG-HT interface
@@ -309,22 +310,12 @@ func readCard(model string) (*ModelCard, error) {
 	return &c, nil
 }
 
-// findModels looks for the models directory in the working directory and
-// its parents.
+// findModels looks for the committed models directory beside or above the
+// binary, else the working directory (see install): a dashboard started
+// from any directory keeps its built-in models.
 func findModels() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "models"
+	if p, ok := install.Find("models", install.IsDir); ok {
+		return p
 	}
-	for {
-		p := filepath.Join(dir, "models")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "models"
-		}
-		dir = parent
-	}
+	return "models"
 }
