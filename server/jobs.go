@@ -2,11 +2,13 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
@@ -112,7 +114,10 @@ func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *lab.Re
 		rep.Write(w, ext)
 	case "html":
 		render(w, r, web.Report(base, rep, lab.Colors(rep.Methods)))
+	case "chart.svg", "chart.png", "chart.csv":
+		// The chart's data is the table's: its CSV is summary.csv's.
+		s.figure(w, r, strings.TrimPrefix(file, "ontime-")+"."+ext, func() (*plot.Plot, error) { return benchChart(rep) }, func(w io.Writer) error { return rep.Write(w, "summary.csv") })
 	default:
-		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "unknown format %q (csv, summary.csv, tex, json, html)", ext))
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "unknown format %q (csv, summary.csv, tex, json, html, chart.svg, chart.png)", ext))
 	}
 }

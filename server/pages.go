@@ -145,6 +145,10 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 		s.Log.Warn("published results not shown", "network", n.Net.Name, "err", err)
 	} else if rep != nil {
 		v.Report, v.Colors, v.Published = rep, lab.Colors(rep.Methods), true
+		// The form asks for the published run's budgets again, so that Run
+		// reproduces the table shown (its methods may need learners or a
+		// model this server lacks: those stay as the defaults say).
+		v.Budgets = lab.BenchSpec{Budgets: rep.Budgets}.BudgetText()
 	}
 	render(w, r, web.Bench(p, v))
 }

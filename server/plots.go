@@ -176,7 +176,7 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 			x := fig.From + float64(b)*fig.Width
 			xy = append(xy, plotter.XY{X: x, Y: y}, plotter.XY{X: x + fig.Width, Y: y})
 		}
-		if err := addLine(ph, h.Method, xy, false); err != nil {
+		if _, err := addLine(ph, h.Method, xy, false); err != nil {
 			return hist, cdf, curve, err
 		}
 	}
@@ -186,7 +186,7 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 	}
 	pc := newPlot("Arrival-time CDF", "time (min)", "P(time ≤ t)")
 	for _, s := range fig.CDF {
-		if err := addLine(pc, s.Method, seriesXYs(s), false); err != nil {
+		if _, err := addLine(pc, s.Method, seriesXYs(s), false); err != nil {
 			return hist, cdf, curve, err
 		}
 	}
@@ -206,7 +206,7 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 	}
 	pf := newPlot("On-time probability against the budget", "budget factor (× LET time)", "on-time rate")
 	for _, s := range fig.Curve {
-		if err := addLine(pf, s.Method, seriesXYs(s), true); err != nil {
+		if _, err := addLine(pf, s.Method, seriesXYs(s), true); err != nil {
 			return hist, cdf, curve, err
 		}
 	}
@@ -215,22 +215,23 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 	return hist, cdf, curve, err
 }
 
-// addLine adds a method's line (with its points when dots) in its colour.
-func addLine(p *plot.Plot, method string, xy plotter.XYs, dots bool) error {
+// addLine adds a method's line (with its points when dots) in its colour
+// and returns the line, for its caller to restyle.
+func addLine(p *plot.Plot, method string, xy plotter.XYs, dots bool) (*plotter.Line, error) {
 	l, pts, err := plotter.NewLinePoints(xy)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	l.Color, l.Width = methodColor(method), vg.Points(1.5)
 	if !dots {
 		p.Add(l)
 		p.Legend.Add(method, l)
-		return nil
+		return l, nil
 	}
 	pts.Color, pts.Shape = methodColor(method), draw.CircleGlyph{}
 	p.Add(l, pts)
 	p.Legend.Add(method, l, pts)
-	return nil
+	return l, nil
 }
 
 func seriesXYs(s lab.Series) plotter.XYs {
@@ -395,4 +396,69 @@ func (s *server) figure(w http.ResponseWriter, r *http.Request, file string, bui
 	default:
 		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "figures are .svg, .png or .csv files"))
 	}
+}
+
+// benchChart draws a benchmark's table: each method's mean on-time rate
+// against the budget factor, with its 95% interval over pools (none with
+// one pool). Methods are nudged apart along x so that their intervals do
+// not hide each other.
+func benchChart(rep *lab.Report) (*plot.Plot, error) {
+	p := newPlot("On-time rate against the budget", "budget factor (× LET time)", "on-time rate (mean over OD pairs and pools)")
+	lo, hi := 1.0, 0.0
+	spread := 0.0
+	if len(rep.Budgets) > 1 {
+		spread = (rep.Budgets[len(rep.Budgets)-1] - rep.Budgets[0]) / float64(len(rep.Budgets)-1) * 0.3
+	} else {
+		spread = 0.02
+	}
+	rows := make([][]lab.Cell, len(rep.Budgets))
+	for k, b := range rep.Budgets {
+		rows[k] = rep.SummaryRow(b)
+	}
+	for i, m := range rep.Methods {
+		dx := 0.0
+		if len(rep.Methods) > 1 {
+			dx = spread * (float64(i)/float64(len(rep.Methods)-1) - 0.5)
+		}
+		var xy plotter.XYs
+		var errs plotter.YErrors
+		for k, b := range rep.Budgets {
+			c := rows[k][i]
+			xy = append(xy, plotter.XY{X: b + dx, Y: c.Mean})
+			e := struct{ Low, High float64 }{}
+			if c.High == c.High { // NaN with one pool
+				e.Low, e.High = c.Mean-c.Low, c.High-c.Mean
+				lo, hi = math.Min(lo, c.Low), math.Max(hi, c.High)
+			}
+			lo, hi = math.Min(lo, c.Mean), math.Max(hi, c.Mean)
+			errs = append(errs, e)
+		}
+		l, err := addLine(p, m, xy, true)
+		if err != nil {
+			return nil, err
+		}
+		if rep.IsBound(m) { // a bound knows every time in advance: dashed
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{xy, errs})
+		if err != nil {
+			return nil, err
+		}
+		bars.Color, bars.Width = methodColor(m), vg.Points(1.2)
+		p.Add(bars)
+	}
+	pad := math.Max((hi-lo)*0.08, 0.01)
+	p.Y.Min, p.Y.Max = math.Max(0, lo-pad), math.Min(1, hi+pad)
+	// A tick at each budget, written as the table writes it (gonum's own
+	// ticks wrote 1.05 as "1.1").
+	var ticks []plot.Tick
+	for _, b := range rep.Budgets {
+		ticks = append(ticks, plot.Tick{Value: b, Label: strconv.FormatFloat(b, 'f', 2, 64)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = rep.Budgets[0]-spread, rep.Budgets[len(rep.Budgets)-1]+spread
+	return p, nil
 }

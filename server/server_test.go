@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"math"
@@ -736,4 +737,46 @@ func TestLessonsHaveOneName(t *testing.T) {
 			t.Errorf("index entry %q", text)
 		}
 	})
+}
+
+// The benchmarks page draws its table: the chart is an SVG of the shown
+// report with one legend entry per method, its PNG a PNG; the page states
+// the report's own size, and the form's budgets are the report's.
+func TestBenchChartAndSize(t *testing.T) {
+	ts := newTestServer(t)
+	_, page := get(t, ts, "/bench?net=ringtown")
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
+	src, ok := doc.Find(`[data-testid="bench-chart"]`).Attr("src")
+	if !ok {
+		t.Fatal("no chart on the benchmarks page")
+	}
+	res, svg := get(t, ts, src)
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Type"), "svg") {
+		t.Fatalf("%s: %d %s", src, res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	alt := doc.Find(`[data-testid="bench-chart"]`).AttrOr("alt", "")
+	for _, m := range []string{"let", "dot", "cdot"} {
+		if !strings.Contains(svg, ">"+m+"<") || !strings.Contains(alt, " "+m+" from ") {
+			t.Errorf("method %s missing from the chart's legend or its alt text", m)
+		}
+	}
+	if res, png := get(t, ts, strings.Replace(src, ".svg", ".png", 1)); res.StatusCode != 200 || !strings.HasPrefix(png, "\x89PNG") {
+		t.Errorf("PNG: %d", res.StatusCode)
+	}
+	size := strings.Join(strings.Fields(doc.Find(`[data-testid="report-size"]`).Text()), " ")
+	budgets := doc.Find(`[data-testid="bench-budgets"]`).AttrOr("value", "")
+	var rep struct {
+		Budgets    []float64
+		Provenance struct{ Pools []struct{ Size int } }
+	}
+	href, _ := doc.Find(`[data-testid="download-json"]`).Attr("href")
+	if _, body := get(t, ts, href); json.Unmarshal([]byte(body), &rep) != nil || len(rep.Provenance.Pools) == 0 {
+		t.Fatalf("%s: %.100s", href, body)
+	}
+	if want := fmt.Sprintf("%d test pools of %d joint realizations", len(rep.Provenance.Pools), rep.Provenance.Pools[0].Size); !strings.HasPrefix(size, want) {
+		t.Errorf("size line %q, want it to start %q", size, want)
+	}
+	if got := strings.Count(budgets, ",") + 1; got != len(rep.Budgets) {
+		t.Errorf("form budgets %q, the report's %v", budgets, rep.Budgets)
+	}
 }

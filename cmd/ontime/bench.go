@@ -26,7 +26,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	nf.register(fs)
 	methods := fs.String("methods", policy.Methods[0].Name, "comma-separated methods: "+methodNames()) // the registry's first: the baseline
 	focus := fs.String("focus", "", "method compared against every other in the Holm family (default: the first)")
-	budgets := fs.String("budgets", lab.BenchSpec{Budgets: bench.Defaults.Budgets}.BudgetText(), "comma-separated budget factors (× each OD pair's LET time)")
+	budgets := fs.String("budgets", "", "comma-separated budget factors (× each OD pair's LET time; default: the network's, as the Benchmarks page, the paper's "+lab.BenchSpec{Budgets: bench.Defaults.Budgets}.BudgetText()+" unless it states its own)")
 	pools := fs.Int("pools", bench.Defaults.Pools, "number of test pools (1: means only; intervals and tests need 2 or more)")
 	on := fs.String("on", "test", "pools to evaluate on: test, or validation (to choose settings without seeing a test result)")
 	poolSize := fs.Int("pool-size", bench.Defaults.PoolSize, "joint realizations per pool")
@@ -78,8 +78,11 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 			}
 		}
 	}
-	if cfg.Budgets, err = parseBudgets(*budgets); err != nil {
-		return err
+	cfg.Budgets = net.BudgetFactors()
+	if *budgets != "" {
+		if cfg.Budgets, err = parseBudgets(*budgets); err != nil {
+			return err
+		}
 	}
 	cfg.ODs = net.ODs
 	if *ods != "" {
