@@ -192,3 +192,27 @@ func TestMissingModelSaidPlainly(t *testing.T) {
 		t.Error("no network without a model (ringtown ships none): the check checked nothing")
 	}
 }
+
+// One palette: the adapt lesson's bars take each method's colour from the
+// registry, as Compare, Live and the benchmark chart do (the lesson once
+// had its own four colours: LET pink there, grey elsewhere).
+func TestAdaptLessonUsesTheRegistryColours(t *testing.T) {
+	l := New(Options{})
+	defer l.Close()
+	n, err := l.Teaching()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := n.Adapt(context.Background(), 1.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Rates) < 2 {
+		t.Fatalf("rates of %d methods", len(a.Rates))
+	}
+	for m := range a.Rates {
+		if want := Color(m); a.Colors[m] != want || want == "" {
+			t.Errorf("%s: colour %q, the registry's %q", m, a.Colors[m], want)
+		}
+	}
+}

@@ -33,7 +33,8 @@ type AdaptRates struct {
 	Budget  float64            `json:"budget"`
 	Rates   map[string]float64 `json:"rates"`
 	Labels  map[string]string  `json:"labels"`
-	Roles   map[string]string  `json:"roles"` // each method's role in the lesson: fixed or adaptive
+	Colors  map[string]string  `json:"colors"` // each method's colour on every page (the registry's)
+	Roles   map[string]string  `json:"roles"`  // each method's role in the lesson: fixed or adaptive
 	Size    int                `json:"realizations"`
 }
 
@@ -44,7 +45,7 @@ func (n *Net) Adapt(ctx context.Context, factor float64) (*AdaptRates, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &AdaptRates{Network: n.Net.Name, OD: n.Net.ODString(od), Factor: factor, Budget: factor * let, Rates: map[string]float64{}, Labels: map[string]string{}, Size: RateSize,
+	a := &AdaptRates{Network: n.Net.Name, OD: n.Net.ODString(od), Factor: factor, Budget: factor * let, Rates: map[string]float64{}, Labels: map[string]string{}, Colors: map[string]string{}, Size: RateSize,
 		Roles: policy.LessonMethods(adaptLesson)}
 	for _, m := range policy.LessonNames(adaptLesson) {
 		r, _, err := n.OnTimeRate(ctx, m, od, factor)
@@ -53,7 +54,7 @@ func (n *Net) Adapt(ctx context.Context, factor float64) (*AdaptRates, error) {
 		}
 		a.Rates[m] = r
 		if meth, err := policy.Lookup(m); err == nil {
-			a.Labels[m] = meth.Label
+			a.Labels[m], a.Colors[m] = meth.Label, meth.Color
 		}
 	}
 	return a, nil

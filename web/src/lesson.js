@@ -103,7 +103,7 @@ async function adapt(slider) {
     const a = await getJSON(`/api/lessons/adapt?f=${factors[k]}`);
     if (t !== ticket) return;
     const names = Object.keys(a.rates);
-    const items = names.map((m) => ({ name: m, label: a.labels[m], value: a.rates[m] }));
+    const items = names.map((m) => ({ name: m, label: a.labels[m], value: a.rates[m], color: a.colors[m] }));
     current.csv = csv([["method", "label", "budget_minutes", "p_on_time", "realizations"], ...items.map((it) => [it.name, it.label || "", a.budget, it.value, a.realizations])]);
     current.svg = barsSVG(items, `P(on time), ${a.network} OD ${a.od}, budget ${fmt(a.budget, 2)} min`);
     $("#lesson-figure").innerHTML = `<p class="muted">${escapeHTML(a.network)}, OD ${escapeHTML(a.od)}, budget ${fmt(a.budget, 2)} min; P(on time) on ${a.realizations} common test realizations.</p>` +
@@ -174,7 +174,7 @@ function barsSVG(items, title) {
     `<rect width="${W}" height="${H}" fill="#fff"/><text x="8" y="16">${escapeHTML(title)}</text>` +
     items.map((it, i) => {
       const y = 28 + i * row, w = (W - l - r) * Math.max(0, Math.min(1, it.value));
-      return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${escapeHTML(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${COLORS[i % COLORS.length]}"/>` +
+      return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${escapeHTML(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${it.color || COLORS[i % COLORS.length]}"/>` +
         `<text x="${l + w + 4}" y="${y + 13}">${fmt(it.value, 3)}</text>`;
     }).join("") +
     `<line x1="${l}" x2="${l}" y1="24" y2="${H - 6}" stroke="#555"/><line x1="${W - r}" x2="${W - r}" y1="24" y2="${H - 6}" stroke="#ccc" stroke-dasharray="3 3"/></svg>`;
@@ -184,5 +184,5 @@ function barsSVG(items, title) {
 function bars(items) {
   return `<table class="results lesson-bars" data-testid="lesson-bars"><tbody>` + items.map((it, i) =>
     `<tr><th scope="row">${escapeHTML(it.name)}<br><small>${escapeHTML(it.label || "")}</small></th><td data-testid="lesson-rate-${escapeHTML(it.name)}">${fmt(it.value, 3)}</td>` +
-    `<td class="bar-cell"><span class="lesson-bar" style="width:${(100 * it.value).toFixed(1)}%;background:${COLORS[i % COLORS.length]}"></span></td></tr>`).join("") + `</tbody></table>`;
+    `<td class="bar-cell"><span class="lesson-bar" style="width:${(100 * it.value).toFixed(1)}%;background:${it.color || COLORS[i % COLORS.length]}"></span></td></tr>`).join("") + `</tbody></table>`;
 }
