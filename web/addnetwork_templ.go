@@ -607,7 +607,7 @@ func AddNetwork(p Page, f ImportForm, v *ImportView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "\" required pattern=\"[a-z0-9_-]+\" data-testid=\"import-name\"></label> <button type=\"submit\" data-testid=\"import-save\">Save the network</button></form>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "\" required pattern=\"[a-z0-9_\\-]+\" data-testid=\"import-name\"></label> <button type=\"submit\" data-testid=\"import-save\">Save the network</button></form>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
