@@ -399,6 +399,7 @@ const layoutLimit = 1000
 // is too large or not connected.
 func Layout(net *engine.Network) {
 	defer fixLayout(net)
+	defer unstack(net)
 	if len(net.Nodes) <= layoutLimit {
 		g := simple.NewUndirectedGraph()
 		for i := range net.Nodes {
@@ -428,6 +429,60 @@ func Layout(net *engine.Network) {
 	for i := range net.Nodes {
 		a := 2 * math.Pi * float64(i) / float64(len(net.Nodes))
 		net.Nodes[i].X, net.Nodes[i].Y = math.Cos(a), math.Sin(a)
+	}
+}
+
+// unstack moves nodes a layout put on one spot (Isomap places nodes with
+// the same distances to every other, like the two middle nodes of a
+// diamond, together) onto a small circle around it: a tenth of the
+// distance to the nearest other spot, so that every node can be seen and
+// clicked, and the map's bounds never collapse.
+func unstack(net *engine.Network) {
+	if len(net.Nodes) < 2 {
+		return
+	}
+	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, n := range net.Nodes {
+		minX, maxX, minY, maxY = math.Min(minX, n.X), math.Max(maxX, n.X), math.Min(minY, n.Y), math.Max(maxY, n.Y)
+	}
+	extent := math.Max(maxX-minX, maxY-minY)
+	if extent == 0 { // every node on one spot: a unit circle
+		for i := range net.Nodes {
+			a := 2 * math.Pi * float64(i) / float64(len(net.Nodes))
+			net.Nodes[i].X, net.Nodes[i].Y = minX+math.Cos(a), minY+math.Sin(a)
+		}
+		return
+	}
+	tol := 1e-6 * extent
+	type spot struct{ x, y float64 }
+	var spots []spot
+	index := map[[2]int64]int{} // a spot by its position rounded to tol
+	groups := map[int][]int{}
+	for i, n := range net.Nodes {
+		key := [2]int64{int64(math.Round(n.X / tol)), int64(math.Round(n.Y / tol))}
+		k, ok := index[key]
+		if !ok {
+			spots = append(spots, spot{n.X, n.Y})
+			k = len(spots) - 1
+			index[key] = k
+		}
+		groups[k] = append(groups[k], i)
+	}
+	for k, members := range groups {
+		if len(members) < 2 {
+			continue
+		}
+		near := math.Inf(1) // stacks are rare: a scan of the spots for each
+		for j, s := range spots {
+			if j != k {
+				near = math.Min(near, math.Hypot(s.x-spots[k].x, s.y-spots[k].y))
+			}
+		}
+		r := 0.1 * near // near is finite: the extent is not 0, so there is another spot
+		for m, i := range members {
+			a := 2 * math.Pi * float64(m) / float64(len(members))
+			net.Nodes[i].X, net.Nodes[i].Y = spots[k].x+r*math.Cos(a), spots[k].y+r*math.Sin(a)
+		}
 	}
 }
 
