@@ -274,14 +274,16 @@ type Job struct {
 
 const jobColumns = `id, kind, network, state, error, spec, started, seconds, result, events, log, runner`
 
-// PutJob inserts or updates a job's record; a cancel another process asked
-// for stays asked.
+// PutJob inserts or updates a job's record. A cancel another process asked
+// for stays asked while the job is queued or running, and is forgotten
+// when it ends: a job started again under the same id starts unasked.
 func (s *Store) PutJob(ctx context.Context, j Job) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO jobs (`+jobColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, network = excluded.network, state = excluded.state,
 			error = excluded.error, spec = excluded.spec, started = excluded.started, seconds = excluded.seconds,
-			result = excluded.result, events = excluded.events, log = excluded.log, runner = excluded.runner`,
+			result = excluded.result, events = excluded.events, log = excluded.log, runner = excluded.runner,
+			cancel_requested = CASE WHEN excluded.state IN ('queued', 'running') THEN cancel_requested ELSE 0 END`,
 		j.ID, j.Kind, j.Network, j.State, j.Error, string(j.Spec),
 		j.Started.UTC().Format(timeFormat), j.Seconds, j.Result, string(j.Events), j.Log, j.Runner)
 	return writeErr(err)
@@ -338,8 +340,8 @@ func (s *Store) MarkInterrupted(ctx context.Context, alive func(runner string) b
 		return 0, err
 	}
 	for _, id := range gone {
-		if _, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'interrupted', error = 'the process running this job stopped while it ran or waited'
-			WHERE id = ? AND state IN ('running', 'queued')`, id); err != nil {
+		if _, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'interrupted', error = 'the process running this job stopped while it ran or waited',
+			cancel_requested = 0 WHERE id = ? AND state IN ('running', 'queued')`, id); err != nil {
 			return 0, writeErr(err)
 		}
 	}

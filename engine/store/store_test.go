@@ -77,6 +77,18 @@ func TestRestartKeepsNetworksAndJobs(t *testing.T) {
 	if asked, _ := s.RequestCancel(ctx, "a"); asked {
 		t.Fatal("a finished job was asked to cancel")
 	}
+	// The runner ends the job; started again under its id, it is unasked.
+	c.State = "canceled"
+	if err := s.PutJob(ctx, *c); err != nil {
+		t.Fatal(err)
+	}
+	c.State = "queued"
+	if err := s.PutJob(ctx, *c); err != nil {
+		t.Fatal(err)
+	}
+	if asked, _ := s.CancelRequested(ctx, "c"); asked {
+		t.Fatal("a job started again inherited the cancel asked of its last run")
+	}
 	if j, err := s.Job(ctx, "b"); err != nil || j.State != "interrupted" {
 		t.Fatalf("running job after restart: %+v, %v", j, err)
 	}
