@@ -405,11 +405,9 @@ func (s *server) figure(w http.ResponseWriter, r *http.Request, file string, bui
 func benchChart(rep *lab.Report) (*plot.Plot, error) {
 	p := newPlot("On-time rate against the budget", "budget factor (× LET time)", "on-time rate (mean over OD pairs and pools)")
 	lo, hi := 1.0, 0.0
-	spread := 0.0
+	spread := 0.02 // with one budget; else 0.3 of the budgets' spacing
 	if len(rep.Budgets) > 1 {
 		spread = (rep.Budgets[len(rep.Budgets)-1] - rep.Budgets[0]) / float64(len(rep.Budgets)-1) * 0.3
-	} else {
-		spread = 0.02
 	}
 	rows := make([][]lab.Cell, len(rep.Budgets))
 	for k, b := range rep.Budgets {

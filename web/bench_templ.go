@@ -887,14 +887,18 @@ func plural(n int, one, many string) string {
 // chartAlt says in words what the chart shows: each method's range of
 // rates over the budgets.
 func chartAlt(rep *lab.Report) string {
+	lo, hi := make([]float64, len(rep.Methods)), make([]float64, len(rep.Methods))
+	for i := range lo {
+		lo[i], hi[i] = 1, 0
+	}
+	for _, b := range rep.Budgets {
+		for i, c := range rep.SummaryRow(b) { // one row's tests per budget
+			lo[i], hi[i] = min(lo[i], c.Mean), max(hi[i], c.Mean)
+		}
+	}
 	alt := "On-time rate against the budget factor:"
 	for i, m := range rep.Methods {
-		lo, hi := 1.0, 0.0
-		for _, b := range rep.Budgets {
-			c := rep.SummaryRow(b)[i]
-			lo, hi = min(lo, c.Mean), max(hi, c.Mean)
-		}
-		alt += fmt.Sprintf(" %s from %.3f to %.3f;", m, lo, hi)
+		alt += fmt.Sprintf(" %s from %.3f to %.3f;", m, lo[i], hi[i])
 	}
 	return alt
 }
@@ -934,7 +938,7 @@ func rateCell(testid string, c lab.Cell) templ.Component {
 		var templ_7745c5c3_Var53 string
 		templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(testid)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 198, Col: 25}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 202, Col: 25}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 		if templ_7745c5c3_Err != nil {
@@ -947,7 +951,7 @@ func rateCell(testid string, c lab.Cell) templ.Component {
 		var templ_7745c5c3_Var54 string
 		templ_7745c5c3_Var54, templ_7745c5c3_Err = templ.JoinStringErrs(markName(c.Mark))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 198, Col: 56}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 202, Col: 56}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var54))
 		if templ_7745c5c3_Err != nil {
@@ -973,7 +977,7 @@ func rateCell(testid string, c lab.Cell) templ.Component {
 		var templ_7745c5c3_Var56 string
 		templ_7745c5c3_Var56, templ_7745c5c3_Err = templ.JoinStringErrs(f4(c.Mean))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 199, Col: 14}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 203, Col: 14}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var56))
 		if templ_7745c5c3_Err != nil {
@@ -997,7 +1001,7 @@ func rateCell(testid string, c lab.Cell) templ.Component {
 			var templ_7745c5c3_Var57 string
 			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(f4((c.High - c.Low) / 2))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 204, Col: 50}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 208, Col: 50}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 			if templ_7745c5c3_Err != nil {

@@ -43,9 +43,10 @@ type ModelInfo struct {
 // missingModel says in one sentence that a network has no model and how to
 // get one, without command-line text.
 func (l *Lab) missingModel(name string) string {
-	if why := l.TrainingAvailable(name); why != "" && builtin.IsBuiltin(name) {
+	if builtin.IsBuiltin(name) {
 		return "No trained model ships with this built-in network."
-	} else if why != "" {
+	}
+	if why := l.TrainingAvailable(name); why != "" {
 		return "No trained model yet; " + why + "."
 	}
 	return "No trained model yet: train one on this page."

@@ -87,8 +87,10 @@ func CheckpointLabel(name string) string {
 	if name == "imitation" {
 		return "the imitation checkpoint"
 	}
-	if k, err := strconv.Atoi(strings.TrimPrefix(name, "round")); err == nil && strings.HasPrefix(name, "round") {
-		return fmt.Sprintf("round %d", k)
+	if rest, ok := strings.CutPrefix(name, "round"); ok {
+		if k, err := strconv.Atoi(rest); err == nil {
+			return fmt.Sprintf("round %d", k)
+		}
 	}
 	return name
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/install"
 )
 
 // Trainer says how to run the PyTorch side (models/train/train.py).
@@ -42,26 +43,11 @@ func FindScript(getenv func(string) string) (string, error) {
 		}
 		return p, nil
 	}
-	var starts []string
-	if exe, err := os.Executable(); err == nil {
-		if exe, err = filepath.EvalSymlinks(exe); err == nil {
-			starts = append(starts, filepath.Dir(exe))
-		}
+	p, ok := install.FindBesideBinary(filepath.Join("models", "train", "train.py"), nil)
+	if !ok {
+		return "", engine.Errorf(engine.ENOTFOUND, "the trainer models/train/train.py is not above the ontime binary (%s): set %s to its path", install.BinaryDir(), ScriptEnv)
 	}
-	for _, dir := range starts {
-		for {
-			p := filepath.Join(dir, "models", "train", "train.py")
-			if _, err := os.Stat(p); err == nil {
-				return p, nil
-			}
-			up := filepath.Dir(dir)
-			if up == dir {
-				break
-			}
-			dir = up
-		}
-	}
-	return "", engine.Errorf(engine.ENOTFOUND, "the trainer models/train/train.py is not above the ontime binary (%s): set %s to its path", strings.Join(starts, ", "), ScriptEnv)
+	return p, nil
 }
 
 // session runs trainer commands against one spec directory, forwarding the

@@ -10,26 +10,42 @@ import (
 	"path/filepath"
 )
 
-// Starts are the directories a search begins at, in order: the binary's
-// (symlinks resolved), then the working directory.
-func Starts() []string {
-	var dirs []string
-	if exe, err := os.Executable(); err == nil {
-		if exe, err = filepath.EvalSymlinks(exe); err == nil {
-			dirs = append(dirs, filepath.Dir(exe))
-		}
+// BinaryDir is the running binary's directory (symlinks resolved), or ""
+// when it cannot be told.
+func BinaryDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
 	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return ""
+	}
+	return filepath.Dir(exe)
+}
+
+// Find returns the first path rel found beside or above the binary, then
+// beside or above the working directory, and whether there was one; want
+// says whether a candidate is acceptable (nil: it exists).
+func Find(rel string, want func(os.FileInfo) bool) (string, bool) {
+	dirs := []string{BinaryDir()}
 	if wd, err := os.Getwd(); err == nil {
 		dirs = append(dirs, wd)
 	}
-	return dirs
+	return findUp(dirs, rel, want)
 }
 
-// Find returns the first path rel found in a start directory or one of its
-// parents, and whether there was one; want says whether a candidate is
-// acceptable (nil: it exists).
-func Find(rel string, want func(os.FileInfo) bool) (string, bool) {
-	for _, dir := range Starts() {
+// FindBesideBinary is Find without the working directory, for what must not
+// depend on where a command is run from (the trainer).
+func FindBesideBinary(rel string, want func(os.FileInfo) bool) (string, bool) {
+	return findUp([]string{BinaryDir()}, rel, want)
+}
+
+// findUp looks for rel in each directory and its parents, in order.
+func findUp(dirs []string, rel string, want func(os.FileInfo) bool) (string, bool) {
+	for _, dir := range dirs {
+		if dir == "" {
+			continue
+		}
 		for {
 			p := filepath.Join(dir, rel)
 			if st, err := os.Stat(p); err == nil && (want == nil || want(st)) {

@@ -174,7 +174,7 @@ function barsSVG(items, title) {
     `<rect width="${W}" height="${H}" fill="#fff"/><text x="8" y="16">${escapeHTML(title)}</text>` +
     items.map((it, i) => {
       const y = 28 + i * row, w = (W - l - r) * Math.max(0, Math.min(1, it.value));
-      return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${escapeHTML(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${it.color || COLORS[i % COLORS.length]}"/>` +
+      return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${escapeHTML(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${it.color}"/>` +
         `<text x="${l + w + 4}" y="${y + 13}">${fmt(it.value, 3)}</text>`;
     }).join("") +
     `<line x1="${l}" x2="${l}" y1="24" y2="${H - 6}" stroke="#555"/><line x1="${W - r}" x2="${W - r}" y1="24" y2="${H - 6}" stroke="#ccc" stroke-dasharray="3 3"/></svg>`;
@@ -182,7 +182,7 @@ function barsSVG(items, title) {
 
 // bars draws one horizontal bar per method, on a [0, 1] scale.
 function bars(items) {
-  return `<table class="results lesson-bars" data-testid="lesson-bars"><tbody>` + items.map((it, i) =>
+  return `<table class="results lesson-bars" data-testid="lesson-bars"><tbody>` + items.map((it) =>
     `<tr><th scope="row">${escapeHTML(it.name)}<br><small>${escapeHTML(it.label || "")}</small></th><td data-testid="lesson-rate-${escapeHTML(it.name)}">${fmt(it.value, 3)}</td>` +
-    `<td class="bar-cell"><span class="lesson-bar" style="width:${(100 * it.value).toFixed(1)}%;background:${it.color || COLORS[i % COLORS.length]}"></span></td></tr>`).join("") + `</tbody></table>`;
+    `<td class="bar-cell"><span class="lesson-bar" style="width:${(100 * it.value).toFixed(1)}%;background:${it.color}"></span></td></tr>`).join("") + `</tbody></table>`;
 }
