@@ -5,7 +5,7 @@
 //   node e2e/run.mjs [path/to/ontime]
 import { chromium } from "playwright-core";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, existsSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
@@ -156,12 +156,16 @@ await test("home lists the networks", async () => {
 // their distributions with the budget marked; the budget slider moves the
 // answer, and the numbers are the engine's (/api/story).
 await test("home tells the story without a click; the budget slider moves the answer", async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
   await visit("home", base + "/");
   const story = await (await page.request.get(`${base}/api/story`)).json();
   assert.ok(story.routes.length >= 2, "the story has two routes");
   assert.equal(await page.locator("#story-map path.leaflet-interactive").count() > 0, true, "the map is drawn");
   assert.equal(await page.locator('[data-testid^="story-route-"]').count(), 2, "two routes at the opening budget");
   assert.equal(await page.locator('[data-testid="story-budget-line"]').count(), 1, "the budget is marked");
+  assert.equal(await page.locator(".route-label").count(), 2, "the two routes are named on the map");
+  const fig = await page.locator('[data-testid="story-dist-svg"]').boundingBox();
+  assert.ok(fig.y + fig.height <= 800, `the distributions end at ${fig.y + fig.height} px, below the fold of a 1280×800 screen`);
   const k = story.factors.indexOf(story.factor);
   const p1 = Number(await page.locator('[data-testid="story-p-1"]').textContent());
   assert.equal(p1.toFixed(3), story.routes[story.best[k]].on_time[k].toFixed(3), "P is the engine's");
@@ -171,11 +175,49 @@ await test("home tells the story without a click; the budget slider moves the an
   const last = story.factors.length - 1;
   const out = await page.locator('[data-testid="story-budget-out"]').textContent();
   assert.match(out, new RegExp((story.factors[last] * story.let_time).toFixed(2)));
-  const shown = await page.locator('[data-testid^="story-route-"]').count();
-  assert.equal(shown, story.best[last] === 0 ? 1 : 2);
+  assert.equal(await page.locator('[data-testid^="story-route-"]').count(), 2, "both routes shown at every budget");
   const p0 = Number(await page.locator('[data-testid="story-p-0"]').textContent());
   assert.equal(p0.toFixed(3), story.routes[0].on_time[last].toFixed(3));
-  assert.match(await page.locator('[data-testid="story-compare"]').getAttribute("href"), /\/compare\?net=ringtown&o=\d+&d=\d+&f=/);
+  // Drag the budget line on the figure to its left end: the slider and the
+  // readout follow the pointer.
+  const box = await page.locator('[data-testid="story-dist-svg"]').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 2, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  assert.equal(await page.locator('[data-testid="story-budget"]').inputValue(), "0", "dragged to the lowest budget");
+  assert.match(await page.locator('[data-testid="story-budget-out"]').textContent(), new RegExp((story.factors[0] * story.let_time).toFixed(2)));
+  assert.equal(await page.locator('[data-testid^="story-route-"]').count(), 2, "both routes shown when the fastest is also the most reliable");
+  // Drive 100 trips at a watched pace: each lands on time or late, and the
+  // counts are the engine's trips against the budget.
+  await page.locator('[data-testid="trips-speed"]').selectOption({ label: "250 a second" });
+  await page.locator('[data-testid="drive-100"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="story-trips"]').dataset.driven === "100", null, { timeout: 10000 });
+  const budget0 = story.factors[0] * story.let_time;
+  const pair = [0, story.best[0] || story.other];
+  for (const [i, r] of pair.entries()) {
+    const on = Number(await page.locator(`[data-testid="trips-on-${i}"]`).textContent());
+    const late = Number(await page.locator(`[data-testid="trips-late-${i}"]`).textContent());
+    assert.equal(on + late, 100, "every trip lands in a bin");
+    assert.equal(on, story.routes[r].trips.slice(0, 100).filter((t) => t <= budget0).length, `route ${i}'s on-time count is the engine's`);
+  }
+  assert.equal(await page.locator('[data-testid="trips-svg"] circle').count(), 200, "a dot per trip and route");
+  // Step one more; play, then pause: the count moves, then stops.
+  await page.locator('[data-testid="trips-step"]').click();
+  assert.equal(await page.locator('[data-testid="story-trips"]').getAttribute("data-driven"), "101");
+  assert.match(await page.locator('[data-testid="trips-last"]').textContent(), /^Trip 101 of 1000: A /);
+  await page.locator('[data-testid="trips-speed"]').selectOption({ label: "10 a second" });
+  await page.locator('[data-testid="trips-play"]').click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="story-trips"]').dataset.driven) > 102, null, { timeout: 5000 });
+  await page.locator('[data-testid="trips-play"]').click();
+  const paused = await page.locator('[data-testid="story-trips"]').getAttribute("data-driven");
+  await page.waitForTimeout(400);
+  assert.equal(await page.locator('[data-testid="story-trips"]').getAttribute("data-driven"), paused, "paused");
+  // Moving the budget counts the same trips again against the new budget.
+  await page.locator('[data-testid="story-budget"]').focus();
+  await page.keyboard.press("End");
+  assert.equal(await page.locator('[data-testid="story-trips"]').getAttribute("data-driven"), paused, "the trips stay when the budget moves");
+  await page.setViewportSize({ width: 1280, height: 900 });
   await checkDownloads("story-distribution");
   await shot("home-story");
 });
@@ -308,8 +350,16 @@ if (data && existsSync(join(data, "tntp", "berlin-mitte-center_net.tntp"))) {
   });
 }
 
-await test("teaching view: moving the slider flips the choice", async () => {
+await test("teaching view: predict a branch, then moving the slider flips the choice", async () => {
   await visit("teach", `${base}/teach/history`);
+  assert.equal(await page.locator('[data-testid="branches"]').isVisible(), false, "the probabilities wait for a prediction");
+  assert.equal(await page.locator('[data-testid="five-node"] svg').count(), 1, "the five-node network is drawn");
+  await page.locator('[data-testid="predict-choice-1"]').check();
+  await page.locator('[data-testid="predict-lock"]').click();
+  assert.equal(await page.locator('[data-testid="branches"]').isVisible(), true, "revealed");
+  assert.match(await page.locator('[data-testid="predict-verdict"]').textContent(), /better branch is B→D|tie/);
+  assert.equal(await page.locator('[data-testid="five-node-chosen"]').isVisible(), true, "the chosen branch drawn thick");
+  assert.ok(!/ontime train|run `/.test(await page.locator('[data-testid="choice-learned"]').textContent()), "no command line");
   const slider = page.locator('[data-testid="observed"]');
   for (const [x, want] of [["4.2", "B→C"], ["5.8", "B→D"]]) {
     await slider.fill(x);
@@ -350,26 +400,72 @@ await test("compare opens on a comparison whose methods differ, each with P(on t
   assert.ok(links.size >= 2, `the methods drove the same number of links: ${[...links]}`);
   assert.ok(rates.length >= 2 && rates.every((r) => r >= 0 && r <= 1), `rates ${rates}`);
   assert.ok(new Set(rates).size >= 2, `every method has the same P(on time): ${rates}`);
+  // A clicked row shows its route and greys the others.
+  const first = page.locator('#result-rows tr.pickable').first();
+  await first.click();
+  assert.equal(await first.getAttribute("data-selected"), "1");
+  const grey = await page.evaluate(() => [...document.querySelectorAll("#map path.leaflet-interactive")].filter((p) => p.getAttribute("stroke") === "#999").length);
+  assert.ok(grey > 0, "the other routes are greyed");
+  // A new pair reruns at once, without pressing Drive.
+  const status0 = await page.locator("#status").textContent();
+  const d = page.locator('[name="d"]');
+  const other = await d.evaluate((s) => [...s.options].map((o) => o.value).find((v) => v !== s.value && v !== document.querySelector('[name="o"]').value));
+  await d.selectOption(other);
+  await page.waitForFunction((s0) => document.body.dataset.done === "1" && document.querySelector("#status").textContent !== s0, status0, { timeout: 30000 });
+  assert.match(await page.locator("#status").textContent(), new RegExp(`OD \\S+-${other}\\b`));
 });
 
-// The lessons: each figure responds to its one control, the answer is
-// there to reveal, and the arrow keys step from one lesson to the next.
-await test("lessons: each figure follows its control; arrow keys step between lessons", async () => {
+// The lessons: each asks first and reveals after the answer is locked;
+// each figure responds to its one control; each opens where its point
+// shows; the arrow keys step from one lesson to the next; presentation
+// mode fits a projector's screen; a printed lesson is a handout.
+await test("lessons: predict, then reveal; each figure follows its control; arrow keys step between lessons", async () => {
   await visit("lessons", `${base}/teach`);
   assert.equal(await page.locator('[data-testid^="lesson-"]').count(), 5);
   for (const slug of ["mean", "budget", "adapt", "learning"]) {
     await visit(`lesson ${slug}`, `${base}/teach/${slug}`);
     const figure = page.locator('[data-testid="lesson-figure"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson-figure"]').innerHTML.length > 0);
+    assert.equal(await page.locator('[data-testid="predict-result"]').isVisible(), false, `${slug}: the answer waits for a prediction`);
+    assert.equal(await page.locator('[data-testid="exercise-answer"]').count() >= 2, true, `${slug}: two exercises`);
     const before = await figure.innerHTML();
     await page.locator('[data-testid="lesson-control"]').focus();
     await page.keyboard.press("Home");
     await page.waitForFunction((b) => document.querySelector('[data-testid="lesson-figure"]').innerHTML !== b, before, { timeout: 30000 });
-    await page.locator('[data-testid="lesson-question"] summary').click();
+    if (slug === "mean") assert.equal(await page.locator('[data-testid="lesson-p-0"]').isVisible(), false, "P hidden before the answer");
+    if (await page.locator('[data-testid="predict-choice-0"]').count()) await page.locator('[data-testid="predict-choice-0"]').check();
+    await page.locator('[data-testid="predict-lock"]').click();
+    assert.ok((await page.locator('[data-testid="predict-verdict"]').textContent()).length > 20, `${slug}: a verdict on the prediction`);
     assert.ok((await page.locator('[data-testid="lesson-answer"]').textContent()).length > 40, `${slug}: an answer`);
+    assert.equal(await page.locator('[data-testid="predict-lock"]').isDisabled(), true, `${slug}: the answer is locked`);
+    if (slug === "mean") assert.equal(await page.locator('[data-testid="lesson-p-0"]').isVisible(), true, "P shown after the answer");
+    if (slug === "learning") assert.equal(await page.locator('[data-testid="lesson-ylabel"]').textContent(), "change in validation P(on time)");
+    const text = await page.locator("main").textContent();
+    assert.ok(!/ontime (train|bench|serve)|run `/.test(text), `${slug}: no command line on a teaching page`);
     await checkDownloads(`lesson-${slug}`);
     await shot(`lesson-${slug}`);
   }
+  // The adapt lesson opens at the budget of its grid where adapting gains most.
+  await visit("lesson adapt", `${base}/teach/adapt`);
+  const gaps = [];
+  for (const f of [0.9, 0.95, 1, 1.05, 1.1, 1.15, 1.2]) {
+    const a = await (await page.request.get(`${base}/api/lessons/adapt?f=${f}`)).json();
+    const best = (role) => Math.max(...Object.keys(a.rates).filter((m) => a.roles[m] === role).map((m) => a.rates[m]));
+    gaps.push([f, best("adaptive") - best("fixed")]);
+  }
+  const open = gaps.reduce((b, g) => (g[1] > b[1] ? g : b));
+  assert.equal(await page.locator('[data-testid="lesson-out"]').textContent(), `${open[0].toFixed(2)} ×`, `opens where adapting gains most: ${JSON.stringify(gaps)}`);
+  // Presentation mode: every lesson fits a 1280×800 and a 1920×1080 screen.
+  for (const [w, h] of [[1280, 800], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const slug of ["mean", "budget", "adapt", "history", "learning"]) {
+      await page.goto(`${base}/teach/${slug}?present=1`);
+      await ready();
+      const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+      assert.ok(tall <= h + 1, `presentation of ${slug} is ${tall} px tall on a ${w}×${h} screen`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await visit("lesson mean", `${base}/teach/mean?present=1`);
   await page.locator("h1").click();
   await page.keyboard.press("ArrowRight");
@@ -377,6 +473,20 @@ await test("lessons: each figure follows its control; arrow keys step between le
   assert.equal(await page.evaluate(() => document.body.classList.contains("present")), true);
   await ready();
   await shot("lesson-present");
+  // The handout: printed, a lesson has no navigation, its answers open.
+  await visit("lesson mean (print)", `${base}/teach/mean`);
+  await page.emulateMedia({ media: "print" });
+  await page.waitForFunction(() => !document.querySelector('[data-testid="predict-result"]').hidden);
+  assert.equal(await page.locator("header.top").isVisible(), false, "no navigation on the handout");
+  assert.equal(await page.locator('[data-testid="lesson-p-0"]').isVisible(), true, "the numbers on the handout");
+  for (const a of await page.locator('[data-testid="exercise-answer"] p').all()) assert.equal(await a.isVisible(), true, "the exercises' answers open on the handout");
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  assert.ok(pdf.length > 20000 && pdf.subarray(0, 5).toString() === "%PDF-", `a PDF handout (${pdf.length} bytes)`);
+  if (shots) {
+    writeFileSync(join(shots, "lesson-handout.pdf"), pdf);
+    await page.screenshot({ path: join(shots, "lesson-handout.png"), fullPage: true });
+  }
+  await page.emulateMedia({ media: "screen" });
 });
 
 await test("live reliability: rates stream, plots appear", async () => {

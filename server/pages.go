@@ -77,7 +77,7 @@ func lessonView(slug string, present bool) (web.LessonView, bool) {
 		if l.Slug != slug {
 			continue
 		}
-		v := web.LessonView{LessonLink: web.LessonLink(l), Index: i + 1, Count: len(lab.Lessons), Present: present}
+		v := web.LessonView{LessonLink: web.LessonLink(l), Index: i + 1, Count: len(lab.Lessons), Present: present, Methods: lab.LessonWords(l.Slug)}
 		if i > 0 {
 			prev := web.LessonLink(lab.Lessons[i-1])
 			v.Prev = &prev
@@ -102,9 +102,27 @@ func (s *server) handleLesson(w http.ResponseWriter, r *http.Request) {
 		s.teachHistory(w, r, &v)
 		return
 	}
+	if v.Slug == learningLesson {
+		v.Unavailable = s.learningUnavailable()
+	}
 	p := s.page(r, "teach", v.Title)
 	p.Present = v.Present
 	render(w, r, web.Lesson(p, v))
+}
+
+// learningLesson draws a trained model's validation curve.
+const learningLesson = "learning"
+
+// learningUnavailable says in one sentence why the learning lesson has no
+// curve here ("" when it has one), so the page asks for nothing that fails.
+func (s *server) learningUnavailable() string {
+	n, err := s.lessonNetwork()
+	if err == nil {
+		if _, err = n.Card(); err == nil {
+			return ""
+		}
+	}
+	return "This lesson draws a trained model's learning curve, and this installation has no trained model for its network: the Models page lists the models it has and how to train one."
 }
 
 func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.LessonView) {
@@ -122,7 +140,7 @@ func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.Les
 	p.Network, p.Present = lab.Example, v.Present
 	t := n.TeachSetup()
 	render(w, r, web.Teach(p, web.TeachForm{Observed: t.Observed, Lo: t.Lo, Hi: t.Hi, Mean: t.Mean, SD: t.SD, Budget: t.Budget,
-		Optimum: t.Optimum, NoHistory: nohist, Lesson: v, Scored: lab.HistoryScoreMethods(!nohist)}))
+		Optimum: t.Optimum, NoHistory: nohist, Lesson: v, Scored: lab.HistoryScoreMethods(!nohist), Words: lab.MethodWords(lab.HistoryScoreMethods(!nohist))}))
 }
 
 func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,7 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -27,7 +28,10 @@ func (n *Net) TeachSetup() TeachSetup {
 	first := n.Net.Links[n.Net.Out(n.Net.ODs[0].Origin)[0]]
 	sd := first.SD()
 	let, _ := n.Validate(n.Net.ODs[0], 1)
-	return TeachSetup{Observed: first.Mean, Lo: max(n.Model.Floors[n.Net.Out(n.Net.ODs[0].Origin)[0]], first.Mean-3*sd), Hi: first.Mean + 3*sd,
+	// The page opens on a slow A→B (1.5 σ above its mean), where what was
+	// seen changes the better branch; at the mean the branches tie.
+	slow := math.Round((first.Mean+1.5*sd)*10) / 10
+	return TeachSetup{Observed: slow, Lo: max(n.Model.Floors[n.Net.Out(n.Net.ODs[0].Origin)[0]], first.Mean-3*sd), Hi: first.Mean + 3*sd,
 		Mean: first.Mean, SD: sd, Budget: let, Optimum: policy.TwoBranchOptimum()}
 }
 
@@ -50,6 +54,16 @@ func (l *Lab) missingModel(name string) string {
 		return "No trained model yet; " + why + "."
 	}
 	return "No trained model yet: train one on this page."
+}
+
+// modelUnavailable says in one sentence, for a teaching page, why a
+// trained model cannot answer: no library to run it, or no model at all
+// (a page shows no command line and no path).
+func modelUnavailable(err error) string {
+	if errors.Is(err, ort.ErrNoLibrary) {
+		return cannotRun(err)
+	}
+	return "No trained model for this network was found here."
 }
 
 // cannotRun says why a model that exists cannot run on this machine.

@@ -59,3 +59,22 @@ func (n *Net) Adapt(ctx context.Context, factor float64) (*AdaptRates, error) {
 	}
 	return a, nil
 }
+
+// MethodWord introduces a method by its code and what it is, so a lesson
+// says what a code means before it shows one.
+type MethodWord struct{ Code, Label string }
+
+// MethodWords are the named methods' codes and labels from the registry,
+// in the order given.
+func MethodWords(names []string) []MethodWord {
+	var out []MethodWord
+	for _, name := range names {
+		if m, err := policy.Lookup(name); err == nil {
+			out = append(out, MethodWord{Code: m.Name, Label: m.Label})
+		}
+	}
+	return out
+}
+
+// LessonWords are the methods a lesson shows, introduced in words.
+func LessonWords(lesson string) []MethodWord { return MethodWords(policy.LessonNames(lesson)) }

@@ -16,6 +16,10 @@ const (
 	storyCandidates             = 12
 	storySamples                = 2000
 	storyQuantiles              = 200
+	// storyTrips are the sampled trips the page drives one at a time: the
+	// arrival times of the first realizations of the same pool, in pool
+	// order, paired across routes (trip k is one day for every route).
+	storyTrips = 1000
 )
 
 // StoryRoute is one fixed route of the story.
@@ -34,6 +38,9 @@ type StoryRoute struct {
 	Times []float64 `json:"times"`
 	// Drive is realization 0's time on each link, for the animation.
 	Drive []float64 `json:"drive"`
+	// Trips are the route's arrival times on the first storyTrips
+	// realizations of the pool, in pool order.
+	Trips []float64 `json:"trips"`
 }
 
 // Story is the home page's first lesson on one OD pair: the route fastest
@@ -48,6 +55,10 @@ type Story struct {
 	Routes  []StoryRoute `json:"routes"`
 	// Best is the index of the most reliable route at each factor.
 	Best []int `json:"best"`
+	// Other is the route shown beside the fastest where the fastest is
+	// also the most reliable, so the page always compares two routes: the
+	// most reliable at the opening factor (else the first other route).
+	Other int `json:"other"`
 	// Factor is where the page opens: the first of the network's benchmark
 	// factors at which the two answers differ (else 1).
 	Factor float64 `json:"factor"`
@@ -124,6 +135,7 @@ func (n *Net) Story(od engine.OD) (*Story, error) {
 				times[k] += x[l]
 			}
 		}
+		r.Trips = slices.Clone(times[:min(storyTrips, len(times))])
 		slices.Sort(times)
 		for q := range storyQuantiles {
 			r.Times = append(r.Times, times[(2*q+1)*len(times)/(2*storyQuantiles)])
@@ -136,6 +148,11 @@ func (n *Net) Story(od engine.OD) (*Story, error) {
 			s.Factor = s.Factors[k]
 			break
 		}
+	}
+	if k := slices.Index(s.Factors, s.Factor); k >= 0 && s.Best[k] != 0 {
+		s.Other = s.Best[k]
+	} else if len(s.Routes) > 1 {
+		s.Other = 1
 	}
 	return s, nil
 }

@@ -49,6 +49,24 @@ func TestStoryRingtown(t *testing.T) {
 		if len(r.Drive) != len(r.Links) {
 			t.Error("drive and links differ in length")
 		}
+		// The sampled trips are the pool's first days: as many as asked,
+		// their on-time share within 3 binomial σ of the exact P.
+		if len(r.Trips) != storyTrips {
+			t.Fatalf("%d trips", len(r.Trips))
+		}
+		on := 0
+		for _, x := range r.Trips {
+			if x <= s.Factor*s.LETTime {
+				on++
+			}
+		}
+		p := r.OnTime[k]
+		if got := float64(on) / storyTrips; math.Abs(got-p) > 3*math.Sqrt(p*(1-p)/storyTrips)+1e-3 {
+			t.Errorf("trips on time %.3f, exact %.3f", got, p)
+		}
+	}
+	if s.Other == 0 || s.Other != s.Best[k] {
+		t.Errorf("the route shown beside the fastest is %d, the best at the opening %d", s.Other, s.Best[k])
 	}
 }
 

@@ -17,7 +17,7 @@ type TeachView struct {
 	Optimum                     int    // the closed-form optimum's link (the better conditional branch)
 	NoHistoryChoice             int    // what a policy that ignores history picks
 	Learned                     int    // the network's trained model's link; -1 when the model is unavailable
-	LearnedErr                  string // why it is unavailable
+	LearnedErr                  string // why it is unavailable, in one plain sentence
 }
 
 // Teach computes the view for an observed first-link time. It works on any
@@ -61,7 +61,7 @@ func (n *Net) Teach(observed float64) (*TeachView, error) {
 		v.NoHistoryChoice = p.Act(&hidden)
 	}
 	if p, err := n.Policy(historyRole(historyLearned)); err != nil {
-		v.LearnedErr = err.Error()
+		v.LearnedErr = modelUnavailable(err)
 	} else {
 		v.Learned = p.Act(seen)
 	}

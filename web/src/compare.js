@@ -14,6 +14,9 @@ export async function comparePage() {
       if (form.dataset.pick !== "d") { o.value = n.id; form.dataset.pick = "d"; }
       else { d.value = n.id; form.dataset.pick = "o"; }
       markOD();
+      // A pair picked on the map is driven at once (the old routes would
+      // otherwise answer a question no longer asked).
+      if (form.dataset.pick === "o") run();
     },
   });
   m.colorBy("mean");
@@ -31,8 +34,12 @@ export async function comparePage() {
     const f = Number(form.querySelector('[name="f"]').value);
     $("#budget-minutes").textContent = od ? `T = ${fmt(f * od.let_time, 2)} min (LET ${fmt(od.let_time, 2)})` : "";
   }
-  budgetControls(form, showBudget);
-  form.querySelectorAll('[name="o"],[name="d"]').forEach((s) => s.addEventListener("change", markOD));
+  // A new budget or pair reruns the comparison (the budget after the
+  // slider rests a moment, so a drag does not start a run per pixel).
+  let rerun = 0, armed = false;
+  const soon = () => { if (!armed) return; clearTimeout(rerun); rerun = setTimeout(run, 250); };
+  budgetControls(form, () => { showBudget(); soon(); });
+  form.querySelectorAll('[name="o"],[name="d"]').forEach((s) => s.addEventListener("change", () => { markOD(); soon(); }));
   form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/compare?net=${form.querySelector('[name="net"]').value}`; });
   markOD();
 
@@ -64,6 +71,20 @@ export async function comparePage() {
             tr.setAttribute("data-testid", `result-${mm.name}`);
             tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="links">0</td><td class="time">0</td><td class="left">${fmt(msg.budget, 2)}</td><td class="outcome">${mm.error ? "unavailable: " + escapeHTML(mm.error) : "driving…"}</td><td class="rate" data-testid="rate-${escapeHTML(mm.name)}">–</td><td class="latency" data-testid="latency-${escapeHTML(mm.name)}">–</td>`;
             if (mm.error) tr.dataset.outcome = "unavailable";
+            else {
+              // A click on a row shows its route and greys the others; a
+              // second click shows them all again.
+              tr.tabIndex = 0;
+              tr.classList.add("pickable");
+              const pick = () => {
+                const on = tr.dataset.selected !== "1";
+                document.querySelectorAll('#result-rows tr[data-selected="1"]').forEach((r) => { r.dataset.selected = "0"; });
+                tr.dataset.selected = on ? "1" : "0";
+                m.highlight(on ? mm.name : null);
+              };
+              tr.addEventListener("click", pick);
+              tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+            }
             if (mm.warning) tr.title = mm.warning;
             $("#result-rows").appendChild(tr);
           });
@@ -115,4 +136,5 @@ export async function comparePage() {
   });
   document.body.dataset.ready = "1";
   run(); // the page opens on a comparison: its defaults are chosen to differ
+  armed = true;
 }

@@ -84,3 +84,39 @@ export function downloads(id, get, kinds = ["svg", "png", "csv"]) {
   kinds.forEach((k, i) => p.append(...(i ? [" · "] : []), all[k]()));
   return p;
 }
+
+// axisValue maps a pointer's x (client pixels) on an svg drawn with
+// data-lo/hi/x0/x1 to a value on its axis, clamped to the axis.
+export function axisValue(svg, rect, clientX) {
+  const vb = svg.viewBox.baseVal;
+  const vx = ((clientX - rect.left) / (rect.width || 1)) * vb.width + vb.x;
+  const d = svg.dataset;
+  const lo = Number(d.lo), hi = Number(d.hi), x0 = Number(d.x0), x1 = Number(d.x1);
+  const t = lo + ((vx - x0) / (x1 - x0 || 1)) * (hi - lo);
+  return Math.max(lo, Math.min(hi, t));
+}
+
+// dragBudget lets the pointer move a figure's budget line: a press or a
+// drag anywhere on the plot (el's svg, drawn with its axis in data-lo/hi/
+// x0/x1) calls onValue with the time under the pointer. The listeners sit
+// on el, so a figure redrawn on every move keeps them; the slider beside
+// the figure stays the keyboard's way to the same value.
+export function dragBudget(el, onValue) {
+  let dragging = false;
+  const at = (e) => {
+    const svg = el.querySelector("svg[data-lo]");
+    if (svg) onValue(axisValue(svg, svg.getBoundingClientRect(), e.clientX));
+  };
+  el.addEventListener("pointerdown", (e) => {
+    if (!e.target.closest("svg[data-lo]")) return;
+    dragging = true;
+    el.setPointerCapture(e.pointerId);
+    e.preventDefault();
+    at(e);
+  });
+  el.addEventListener("pointermove", (e) => { if (dragging) at(e); });
+  const end = () => { dragging = false; };
+  el.addEventListener("pointerup", end);
+  el.addEventListener("pointercancel", end);
+  el.classList.add("draggable-budget");
+}

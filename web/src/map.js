@@ -85,6 +85,12 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
     const line = L.polyline(seg(net.links[linkId], 1.2 + 0.9 * k), { weight: 4, color, opacity: 0.95 }).addTo(map);
     p.lines.push(line);
   }
+  // highlight shows one route (key) in full and greys the others; null
+  // shows them all again.
+  function highlight(key) {
+    for (const [k, p] of paths) p.lines.forEach((l) => l.setStyle(key === null || k === key ? { color: p.color, opacity: 0.95 } : { color: "#999", opacity: 0.35 }));
+    if (key !== null && paths.has(key)) paths.get(key).lines.forEach((l) => l.bringToFront());
+  }
   function clearPaths() {
     for (const p of paths.values()) p.lines.forEach((l) => l.remove());
     paths.clear();
@@ -94,7 +100,7 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
     nodes[i].setStyle(styles[kind]);
     nodes[i].setRadius(styles[kind].radius);
   }
-  return { map, colorBy, addStep, clearPaths, markNode, links, nodes };
+  return { map, colorBy, addStep, clearPaths, highlight, markNode, links, nodes };
 }
 
 export function legend(el, scale) {

@@ -9,13 +9,35 @@ import { csv } from "./figure.js";
 export const ROUTE_COLORS = ["#0072B2", "#D55E00"];
 const COLORS = ROUTE_COLORS;
 
+// routeNames names the routes shown (the story's routes, the fastest on
+// average first) the same way on every page: a letter for the map, then
+// what sets the route apart.
+export function routeNames(routes) {
+  return routes.map((r, i) => {
+    const letter = String.fromCharCode(65 + i);
+    if (i === 0) return `${letter} · fastest on average`;
+    return `${letter} · ${r.sd < routes[0].sd ? "steadier" : "more spread"}`;
+  });
+}
+
+// distributionDomain is the time axis of a story's figures: every route's
+// arrival times and every budget of the grid, so the axis stays put while
+// the budget moves (the line is dragged across a still figure).
+export function distributionDomain(routes, budgets) {
+  const all = routes.flatMap((r) => r.times.concat(r.trips || [])).concat(budgets);
+  return [Math.min(...all), Math.max(...all)];
+}
+
 // distribution draws the routes' arrival-time histograms (from the
 // engine's quantiles: equal-probability slices) with the budget marked.
-// The legend sits above the plot, outside the data.
-export function distribution(routes, budget) {
+// The legend sits above the plot, outside the data. domain fixes the time
+// axis ([lo, hi]); the svg carries its axis (data-lo, data-hi, data-x0,
+// data-x1 in viewBox units) so dragBudget can map a pointer to a time.
+export function distribution(routes, budget, { domain, names } = {}) {
   const W = 420, H = 170, pad = { l: 36, r: 10, t: 8, b: 30 };
+  names = names || routeNames(routes);
   const all = routes.flatMap((r) => r.times).concat([budget]);
-  const lo = Math.min(...all), hi = Math.max(...all);
+  const [lo, hi] = domain || [Math.min(...all), Math.max(...all)];
   const bins = 30, width = (hi - lo) / bins || 1;
   const hists = routes.map((r) => {
     const h = new Array(bins).fill(0);
@@ -34,12 +56,27 @@ export function distribution(routes, budget) {
   for (let t = Math.ceil(lo / step) * step; t <= hi; t += step) {
     ticks.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${H - pad.b}" y2="${H - pad.b + 4}" stroke="#555"/><text x="${x(t)}" y="${H - pad.b + 16}" text-anchor="middle">${fmt(t, step < 1 ? 1 : 0)}</text>`);
   }
-  const legend = routes.map((r, i) => `<span class="story-key"><span class="swatch" style="background:${COLORS[i]}"></span>${i === 0 ? "fastest on average" : "most likely on time"}</span>`).join(" ");
-  return `<div class="story-legend">${legend} <span class="story-key"><span class="swatch budget"></span>budget</span></div>` +
-    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Arrival-time distributions of the routes, the budget at ${fmt(budget, 2)} minutes" data-testid="story-dist-svg">` +
+  const legend = routes.map((r, i) => `<span class="story-key"><span class="swatch" style="background:${COLORS[i]}"></span>${names[i]}</span>`).join(" ");
+  return `<div class="story-legend">${legend} <span class="story-key"><span class="swatch budget"></span>budget (drag it)</span></div>` +
+    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Arrival-time distributions of the routes, the budget at ${fmt(budget, 2)} minutes" data-testid="story-dist-svg"` +
+    ` data-lo="${lo}" data-hi="${hi}" data-x0="${pad.l}" data-x1="${W - pad.r}">` +
     `${bars}<line x1="${pad.l}" x2="${W - pad.r}" y1="${H - pad.b}" y2="${H - pad.b}" stroke="#555"/>${ticks.join("")}` +
-    `<line x1="${x(budget)}" x2="${x(budget)}" y1="${pad.t}" y2="${H - pad.b}" stroke="#000" stroke-width="2" stroke-dasharray="5 3" data-testid="story-budget-line"/>` +
+    budgetLine(x(budget), pad.t, H - pad.b, "story-budget-line") +
     `<text x="${(W + pad.l) / 2}" y="${H - 2}" text-anchor="middle">arrival time (min)</text></svg>`;
+}
+
+// budgetLine is the dashed budget mark with a wide invisible grip, so a
+// pointer need not hit a 2-px line to drag it.
+export function budgetLine(x, y0, y1, testid) {
+  return `<line x1="${x}" x2="${x}" y1="${y0}" y2="${y1}" stroke="transparent" stroke-width="18" class="budget-grip"/>` +
+    `<line x1="${x}" x2="${x}" y1="${y0}" y2="${y1}" stroke="#000" stroke-width="2" stroke-dasharray="5 3" pointer-events="none" data-testid="${testid}"/>`;
+}
+
+// nearestIndex is the index of the value in xs nearest to v.
+export function nearestIndex(xs, v) {
+  let best = 0;
+  xs.forEach((x, i) => { if (Math.abs(x - v) < Math.abs(xs[best] - v)) best = i; });
+  return best;
 }
 
 // distributionCSV is the data of distribution: each route's arrival-time

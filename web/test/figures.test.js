@@ -32,7 +32,7 @@ test("niceStep is 1, 2 or 5 times a power of ten, near its argument", () => {
 });
 
 test("distribution draws both routes' slices and the budget where it is", () => {
-  const routes = [{ times: [10, 11, 12, 13], nodes: [1, 2] }, { times: [11.5, 11.6, 11.7, 11.8], nodes: [1, 3, 2] }];
+  const routes = [{ times: [10, 11, 12, 13], nodes: [1, 2], sd: 1.2 }, { times: [11.5, 11.6, 11.7, 11.8], nodes: [1, 3, 2], sd: 0.1 }];
   const svg = distribution(routes, 12);
   const bars = svg.match(/<rect /g) || [];
   assert.equal(bars.length, 2 * 30, "30 bins a route");
@@ -41,7 +41,7 @@ test("distribution draws both routes' slices and the budget where it is", () => 
   const W = 420, l = 36, r = 10;
   assert.ok(Math.abs(x - (l + ((12 - 10) / 3) * (W - l - r))) < 1e-9, `budget at x = ${x}`);
   assert.match(svg, /fastest on average/);
-  assert.match(svg, /most likely on time/);
+  assert.match(svg, /B · steadier/);
   // Each route's bars hold all its probability: the tallest is the top of the plot.
   const heights = [...svg.matchAll(/height="([0-9.]+)"/g)].map((m) => Number(m[1]));
   assert.ok(Math.max(...heights) > 0);
