@@ -90,8 +90,8 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion }
     `<label>Speed <select data-testid="trips-speed">${SPEEDS.map((s, i) => `<option value="${i}">${s.label}</option>`).join("")}</select></label>` +
     `<button type="button" data-testid="trips-reset">Start over</button></div>` +
     `<div class="trips-figure" data-testid="trips-figure"></div>` +
-    `<table class="results trips-tally" data-testid="trips-tally"><caption>Trips driven so far, each one day of the same pool for every route</caption>` +
-    `<thead><tr><th scope="col">route</th><th scope="col">on time</th><th scope="col">late</th><th scope="col">share on time</th><th scope="col">exact P</th></tr></thead><tbody></tbody></table>` +
+    `<table class="results trips-tally" data-testid="trips-tally"><caption>Trips driven so far (share: the part on time; P: the exact probability)</caption>` +
+    `<thead><tr><th scope="col">route</th><th scope="col">on time</th><th scope="col">late</th><th scope="col">share</th><th scope="col">P</th></tr></thead><tbody></tbody></table>` +
     `<p class="trips-last" data-testid="trips-last" aria-live="polite"></p>`;
   const q = (id) => el.querySelector(`[data-testid="${id}"]`);
   const speed = q("trips-speed");
