@@ -139,8 +139,9 @@ func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.Les
 	p := s.page(r, "teach", title)
 	p.Network, p.Present = lab.Example, v.Present
 	t := n.TeachSetup()
+	scored := lab.HistoryScoreMethods(!nohist)
 	render(w, r, web.Teach(p, web.TeachForm{Observed: t.Observed, Lo: t.Lo, Hi: t.Hi, Mean: t.Mean, SD: t.SD, Budget: t.Budget,
-		Optimum: t.Optimum, NoHistory: nohist, Lesson: v, Scored: lab.HistoryScoreMethods(!nohist), Words: lab.MethodWords(lab.HistoryScoreMethods(!nohist))}))
+		Optimum: t.Optimum, NoHistory: nohist, Lesson: v, Scored: scored, Words: lab.MethodWords(scored)}))
 }
 
 func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {

@@ -66,13 +66,13 @@ function moveTo(slider, k) {
   slider.dispatchEvent(new Event("input"));
 }
 
-// The two routes of the story lessons: the fastest on average and the one
-// most reliable at the story's opening budget, named as on the home page.
+// The two routes of the story lessons: the fastest on average and the
+// story's other route (the most reliable at its opening budget), named as
+// on the home page.
 function storyRoutes(s) {
   const k0 = Math.max(0, s.factors.indexOf(s.factor));
-  const alt = s.best[k0] || s.other || 0;
   const names = routeNames(s.routes);
-  return { k0, routes: [s.routes[0], s.routes[alt]], names: [names[0], names[alt]] };
+  return { k0, routes: [s.routes[0], s.routes[s.other]], names: [names[0], names[s.other]] };
 }
 
 // (a) The mean is not the goal: pick a route at the budget, guess its P.

@@ -12,15 +12,13 @@ export function judgeGuess(guess, truth) {
   return `You guessed ${guess.toFixed(2)}; the answer is ${truth.toFixed(3)} (${how}: off by ${off.toFixed(3)}).`;
 }
 
-// predict fills el (the lesson's question block). spec:
-//   question: the question's text
+// predict fills el (the lesson's question block) and marks lesson as
+// predicting until an answer is locked. spec:
 //   choices: [{ value, label }] (a radio group), or none
 //   guess: { label, min, max, step, value } (a probability slider), or none
 //   judge(answer): a sentence on the prediction ({ choice, guess }) against
 //     the numbers at the moment of locking
-//   onReveal(): called once the answer is locked (the page draws the rest)
-// It answers { setQuestion, setAnswer (the why, shown once revealed),
-// revealed() }.
+// It answers { setQuestion, setAnswer (the why, shown once revealed) }.
 export function predict(el, lesson, spec) {
   const name = `predict-${Math.random().toString(36).slice(2, 8)}`;
   el.innerHTML = `<h2 class="predict-title">Your prediction</h2><p class="predict-question" id="lesson-question" data-testid="lesson-question-text"></p>` +
@@ -54,12 +52,10 @@ export function predict(el, lesson, spec) {
     q("predict-hint").textContent = "";
     q("predict-verdict").innerHTML = spec.judge(a);
     show(true);
-    if (spec.onReveal) spec.onReveal(a);
   });
   q("predict-again").addEventListener("click", () => {
     el.querySelectorAll(`input[name="${name}"]`).forEach((i) => { i.checked = false; });
     show(false);
-    if (spec.onAgain) spec.onAgain();
   });
   // A handout shows the answers: printing reveals them.
   const forPrint = () => { if (!revealed) { q("predict-verdict").textContent = "(printed before an answer was locked)"; show(true); } };
@@ -68,6 +64,5 @@ export function predict(el, lesson, spec) {
   return {
     setQuestion(text) { q("lesson-question-text").textContent = text; },
     setAnswer(html) { why = html; if (revealed) q("lesson-answer").innerHTML = why; },
-    revealed: () => revealed,
   };
 }

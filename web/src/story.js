@@ -79,8 +79,7 @@ export async function storyPage() {
     $("#story-dist").innerHTML = distribution(pick, budget, { domain, names: routes.map((r) => names[r]) });
     data = distributionCSV(pick, routes.map((r) => names[r]), budget);
     $("#story-compare").href = `/compare?net=${encodeURIComponent(story.network)}&o=${encodeURIComponent(story.origin)}&d=${encodeURIComponent(story.destination)}&f=${f}`;
-    trips.setRoutes(pair(routes));
-    trips.setBudget(budget);
+    trips.show(pair(routes), budget);
   }
 
   // setBudget moves the slider to the grid's budget nearest t (a drag on a

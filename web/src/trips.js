@@ -5,7 +5,7 @@
 // probability. The trips are the engine's (/api/story's trips: the pool's
 // first days, paired across routes); the page only counts and draws.
 import { fmt, escapeHTML } from "./util.js";
-import { budgetLine } from "./plots.js";
+import { budgetLine, niceStep } from "./plots.js";
 
 // SPEEDS are the pacing choices, trips a second (Infinity: at once).
 export const SPEEDS = [
@@ -59,7 +59,7 @@ export function stripsSVG(routes, n, budget, [lo, hi]) {
       `<line x1="${pad.l}" x2="${W - pad.r}" y1="${base}" y2="${base}" stroke="#bbb"/>${circles}`;
   }).join("");
   const ticks = [];
-  const step = niceTicks(hi - lo);
+  const step = niceStep((hi - lo) / 5);
   for (let t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) {
     ticks.push(`<text x="${x(t).toFixed(1)}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(t, step < 1 ? 1 : 0)}</text>`);
   }
@@ -69,17 +69,13 @@ export function stripsSVG(routes, n, budget, [lo, hi]) {
     `<text x="${(W + pad.l) / 2}" y="${H - 2}" text-anchor="middle">arrival time of each trip (min)</text></svg>`;
 }
 
-function niceTicks(span) {
-  const raw = span / 5, p = Math.pow(10, Math.floor(Math.log10(raw || 1))), f = raw / p;
-  return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
-}
-
 // tripsPanel fills el with the controls, the strips and the tally.
 // routes: [{ name, color, trips, p }] (p: the exact probability at the
 // budget); domain: the time axis; onTrip(k, seconds) hears each trip
-// driven and the seconds until the next (the map replays slow ones). It answers setRoutes (a new pair:
-// start over), setBudget (the trips already driven are counted again
-// against the new budget) and the state for tests.
+// driven and the seconds until the next (the map replays slow ones). It
+// answers show (the routes and budget now shown: the trips already driven
+// are counted again against the budget; a new pair starts over) and figure
+// (the strips' element, for dragging).
 export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion }) {
   el.innerHTML = `<div class="trips-controls" role="group" aria-label="Drive sampled trips">` +
     `<button type="button" data-testid="drive-1" data-n="1">Drive 1</button>` +
@@ -182,15 +178,10 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion }
   say();
 
   return {
-    setBudget(b, ps) {
-      st.budget = b;
-      if (ps) st.routes = st.routes.map((r, i) => ({ ...r, p: ps[i] }));
-      draw();
-      if (!st.playing) say();
-    },
-    setRoutes(rs) {
+    show(rs, b) {
       const same = rs.length === st.routes.length && rs.every((r, i) => r.trips === st.routes[i].trips);
       st.routes = rs;
+      st.budget = b;
       if (!same) { st.driven = 0; st.pending = 0; st.playing = false; }
       draw();
       if (!st.playing) say();
