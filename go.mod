@@ -10,6 +10,7 @@ require (
 	github.com/a-h/templ v0.3.977
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/gorilla/websocket v1.5.3
+	github.com/lucasb-eyer/go-colorful v1.4.1
 	github.com/yalue/onnxruntime_go v1.27.0
 	golang.org/x/sync v0.24.0
 	gonum.org/v1/plot v0.17.0

@@ -68,6 +68,8 @@ func TestPagesRender(t *testing.T) {
 		{"/bench?net=twobranch", 200, []string{"bench-form", "bench-run", "bench-report"}},
 		{"/models", 200, []string{"model-twobranch"}},
 		{"/about", 200, []string{"about-ontime", "about-methods", "about-sources", "licence-tntp"}},
+		{"/networks/draw", 200, []string{"sketchpad", "sketch-svg", "sketch-link", "sketch-corr", "sketch-trip", "sketch-run", "sketch-results", "sketch-save", "sketch-json", "sketch-csv"}},
+		{"/networks/add", 200, []string{"import-form", "draw-link"}},
 		{"/networks/nowhere", 404, []string{"error"}},
 		{"/compare?net=twobranch&o=Z", 200, []string{"input-notes", "compare-form"}},
 		{"/compare?net=twobranch&m=nope", 200, []string{"input-notes", "compare-form"}},

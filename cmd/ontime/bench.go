@@ -42,7 +42,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	rolloutSamples := fs.Int("rollout-samples", 0, "rollout's draws per decision (default: dot 1000, cgr 48, cdot 16)")
 	cacheDir := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE, else the user cache directory)")
 	noCache := fs.Bool("no-cache", false, "train learners afresh and store nothing")
-	models := fs.String("models", "", "directory of trained models (default: a stored network's in the state directory's models/, a built-in's in models/ in the working directory or a parent)")
+	models := fs.String("models", "", "directory of trained models (default: a stored network's in the state directory's models/, a built-in's in models/ beside or above the binary or the working directory, else the models built into the binary)")
 	device := fs.String("device", "cpu", "where ONNX policies run: cpu or cuda (falls back to cpu with one log line)")
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	save := fs.String("save", "", "also write the full report as JSON to this file (scripts/results.sh publishes the dashboard's reports so)")

@@ -73,10 +73,16 @@ func WithLog(logf func(format string, args ...any)) Option { return func(o *opti
 var libRel = filepath.Join("node_modules", "onnxruntime-node", "bin", "napi-v6", "linux", "x64", "libonnxruntime.so.1")
 
 // ErrNoLibrary says the ONNX Runtime library was not found.
-var ErrNoLibrary = errors.New("ONNX Runtime library not found: run `make setup` (npm ci --ignore-scripts installs onnxruntime-node@1.24.1) or set ONTIME_ORT_LIB to libonnxruntime.so.1 (version 1.24.1)")
+var ErrNoLibrary = errors.New("ONNX Runtime library not found: run `make setup` (npm ci --ignore-scripts installs onnxruntime-node@1.24.1) or set ONTIME_ORT_LIB to libonnxruntime.so.1 (version 1.24.1), or install that file in /usr/local/lib")
+
+// systemLibDirs are where an administrator installs ONNX Runtime for every
+// program (its release tarball's lib/, or a distribution's package): a
+// binary installed without its checkout finds it there.
+var systemLibDirs = []string{"/usr/local/lib", "/usr/lib", "/usr/lib/x86_64-linux-gnu", "/opt/onnxruntime/lib"}
 
 // FindLibrary returns $ONTIME_ORT_LIB, or the npm copy found beside or
-// above the binary, else the working directory (see install).
+// above the binary, else the working directory (see install), else a
+// system-wide libonnxruntime.so.1.
 func FindLibrary() (string, error) {
 	if p := os.Getenv("ONTIME_ORT_LIB"); p != "" {
 		if _, err := os.Stat(p); err != nil {
@@ -87,5 +93,15 @@ func FindLibrary() (string, error) {
 	if p, ok := install.Find(libRel, nil); ok {
 		return p, nil
 	}
+	for _, dir := range systemLibDirs {
+		if p := filepath.Join(dir, filepath.Base(libRel)); fileExists(p) {
+			return p, nil
+		}
+	}
 	return "", ErrNoLibrary
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }

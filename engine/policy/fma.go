@@ -37,11 +37,7 @@ type fmaSearch struct {
 func newFMA(env *Env, iters int) *PathPolicy {
 	let := NewLET(env.Net, env.Destinations()...)
 	f := &fmaSearch{net: env.Net, model: env.Model, let: let, iters: iters, cap: env.Net.EpisodeCap(), lp: newMomentLP(241, 10)}
-	p := newPathPolicy(env.Net, let)
-	for _, t := range env.Tasks {
-		p.set(t, f.search(t))
-	}
-	return p
+	return newPathPolicy(env.Net, let, env.Tasks, f.search)
 }
 
 func (f *fmaSearch) search(t sim.Task) []int {

@@ -29,17 +29,17 @@ type mlrSolver struct {
 func newMLR(env *Env, k, iters int) *PathPolicy {
 	m := &mlrSolver{env: env, samples: sim.NewStream(env.Model, env.Net.PoolKey(), env.Seed).Next(k), iters: iters,
 		search: engine.NewCappedSearch(env.Net)}
-	p := newPathPolicy(env.Net, NewLET(env.Net, env.Destinations()...))
+	// Planning runs under the policy's lock, one task at a time, so the
+	// per-pair candidates need none of their own.
 	base := map[engine.OD]map[string][]int{}
-	for _, t := range env.Tasks {
+	return newPathPolicy(env.Net, NewLET(env.Net, env.Destinations()...), env.Tasks, func(t sim.Task) []int {
 		c, ok := base[t.OD]
 		if !ok {
 			c = m.sampleShortest(t.OD)
 			base[t.OD] = c
 		}
-		p.set(t, m.solve(t, c))
-	}
-	return p
+		return m.solve(t, c)
+	})
 }
 
 func pathKey(links []int) string { return fmt.Sprint(links) }

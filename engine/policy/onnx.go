@@ -16,6 +16,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/trainspec"
 	"github.com/ontime-routing/ontime/internal/install"
+	"github.com/ontime-routing/ontime/models"
 )
 
 // ONNXPolicy runs a policy model that follows the GPG-HT interface
@@ -311,11 +312,24 @@ func readCard(model string) (*ModelCard, error) {
 }
 
 // findModels looks for the committed models directory beside or above the
-// binary, else the working directory (see install): a dashboard started
-// from any directory keeps its built-in models.
+// binary, else the working directory (see install), else unpacks the
+// models the binary carries into the user's cache: a dashboard started
+// from any directory, or installed without its checkout, keeps its
+// built-in models.
 func findModels() string {
 	if p, ok := install.Find("models", install.IsDir); ok {
 		return p
 	}
+	unpacked.once.Do(func() { unpacked.dir, unpacked.err = install.Unpack(models.Files, "models") })
+	if unpacked.err == nil {
+		return unpacked.dir
+	}
 	return "models"
+}
+
+// unpacked is where the embedded models were unpacked (once a process).
+var unpacked struct {
+	once sync.Once
+	dir  string
+	err  error
 }

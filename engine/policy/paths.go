@@ -3,6 +3,7 @@ package policy
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/graph/path"
 	"gonum.org/v1/gonum/graph/simple"
@@ -15,10 +16,16 @@ import (
 // PathPolicy follows a path chosen before departure for each task (OD pair
 // and budget). It recovers the task from what it observes: the origin is
 // where the prefix starts, the budget is the remaining budget plus the time
-// spent. Off its path (it cannot be) it falls back to LET.
+// spent. The network's tasks are planned when it is built; any other task
+// (a page's budget slider, another OD pair) is planned by the same rule on
+// first use and kept: following the LET path instead would report LET's
+// rate under this method's name. Off its path (it cannot be) it falls back
+// to LET.
 type PathPolicy struct {
 	net   *engine.Network
 	let   *LET
+	plan  func(sim.Task) []int
+	mu    sync.RWMutex
 	paths map[engine.OD][]taskPath
 }
 
@@ -27,26 +34,43 @@ type taskPath struct {
 	links  []int
 }
 
-func newPathPolicy(net *engine.Network, let *LET) *PathPolicy {
-	return &PathPolicy{net: net, let: let, paths: map[engine.OD][]taskPath{}}
+// newPathPolicy plans every task with plan, now for tasks and later for
+// any other; plan is never called twice at once.
+func newPathPolicy(net *engine.Network, let *LET, tasks []sim.Task, plan func(sim.Task) []int) *PathPolicy {
+	p := &PathPolicy{net: net, let: let, plan: plan, paths: map[engine.OD][]taskPath{}}
+	for _, t := range tasks {
+		p.paths[t.OD] = append(p.paths[t.OD], taskPath{t.Budget, plan(t)})
+	}
+	return p
 }
 
-func (p *PathPolicy) set(task sim.Task, links []int) {
-	p.paths[task.OD] = append(p.paths[task.OD], taskPath{task.Budget, links})
-}
-
-// Path returns the path chosen for a task.
+// Path returns the path chosen for a task, planning it on first use.
 func (p *PathPolicy) Path(od engine.OD, budget float64) []int {
-	best, gap := []int(nil), math.Inf(1)
+	p.mu.RLock()
+	links, ok := p.planned(od, budget)
+	p.mu.RUnlock()
+	if ok {
+		return links
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if links, ok := p.planned(od, budget); ok { // another caller planned it meanwhile
+		return links
+	}
+	links = p.plan(sim.Task{OD: od, Budget: budget, Cap: p.net.EpisodeCap()})
+	p.paths[od] = append(p.paths[od], taskPath{budget, links})
+	return links
+}
+
+// planned finds a task's path among those planned (budgets equal to a
+// millionth).
+func (p *PathPolicy) planned(od engine.OD, budget float64) ([]int, bool) {
 	for _, tp := range p.paths[od] {
-		if g := math.Abs(tp.budget - budget); g < gap {
-			best, gap = tp.links, g
+		if math.Abs(tp.budget-budget) <= 1e-6*math.Max(1, budget) {
+			return tp.links, true
 		}
 	}
-	if gap > 1e-6*math.Max(1, budget) {
-		return nil
-	}
-	return best
+	return nil, false
 }
 
 // Act takes the next link of the task's path.
@@ -109,9 +133,8 @@ func kShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
 // on large networks, hence the k limit.
 func newBestPath(env *Env, k int) *PathPolicy {
 	let := NewLET(env.Net, env.Destinations()...)
-	p := newPathPolicy(env.Net, let)
-	cands := map[engine.OD][][]int{}
-	for _, t := range env.Tasks {
+	cands := map[engine.OD][][]int{} // per OD pair; tasks are planned one at a time
+	return newPathPolicy(env.Net, let, env.Tasks, func(t sim.Task) []int {
 		c, ok := cands[t.OD]
 		if !ok {
 			c = kShortest(env.Net, t.OD.Origin, t.OD.Destination, k, env.Net.EpisodeCap())
@@ -123,9 +146,8 @@ func newBestPath(env *Env, k int) *PathPolicy {
 				best, bestP = links, pr
 			}
 		}
-		p.set(t, best)
-	}
-	return p
+		return best
+	})
 }
 
 // hasCycle reports whether a path visits a node twice.

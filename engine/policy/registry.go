@@ -271,7 +271,7 @@ func init() {
 				}
 				return NewCGR(env.Net, env.Model, k), settings, nil
 			}},
-		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#b87c00", Kind: Planner, Offered: true, Bench: true,
+		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#ee0044", Kind: Planner, Offered: true, Bench: true,
 			Doc:       "fourth-moment approach: path local search from LET on the sharp four-moment lateness bound",
 			Reference: "Fourth-moment approach to navigation with time limits (sharp moment bound on the path's lateness; ontime solves the bound as a linear programme).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -297,7 +297,7 @@ func init() {
 				p, hit, err := newPQL(env, s)
 				return p, map[string]any{"samples": s.Samples, "bins": s.Bins, "max_sweeps": s.MaxSweeps, "per": "destination", "cached": hit}, err
 			}},
-		{Name: "ctd", Label: "learns each node's mean and spread of time to go", Color: "#cc6677", Kind: Learner, Offered: true, Bench: true,
+		{Name: "ctd", Label: "learns each node's mean and spread of time to go", Color: "#117733", Kind: Learner, Offered: true, Bench: true,
 			Doc:       "cascaded TD learning (Guo et al. 2022) of cost-to-go mean and second moment; acts on Φ((b−μ)/σ)",
 			Reference: "Guo, Hou & Peng (2022), Cascaded temporal difference learning for the mean–standard-deviation shortest path, IEEE Transactions on Intelligent Transportation Systems.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -305,7 +305,7 @@ func init() {
 				p, hit, err := newCTD(env, s)
 				return p, map[string]any{"samples": s.Samples, "zeta": s.Zeta, "per": "destination", "cached": hit}, err
 			}},
-		{Name: "segac", Label: "a neural policy trained on on-time outcomes", Color: "#aa4499", Kind: Learner, Offered: true, Bench: true,
+		{Name: "segac", Label: "a neural policy trained on on-time outcomes", Color: "#9467bd", Kind: Learner, Offered: true, Bench: true,
 			Doc:       "SEGAC (Guo et al. 2024): Markov MLP policy, critic, generalized PG with replay, LET fallback; DOT warm start",
 			Reference: "SE-GAC: generalized actor-critic with a terminal on-time reward (Guo et al.; github.com/YoZo-X/SEGAC); ontime warm-starts it from DOT.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {

@@ -10,9 +10,10 @@ import { teachPage } from "./teach.js";
 import { lessonPage, lessonFrame } from "./lesson.js";
 import { benchPage } from "./bench.js";
 import { jobPage } from "./job.js";
+import { sketchPage } from "./sketch.js";
 import { status } from "./util.js";
 
-const pages = { networks: () => (document.querySelector("#story") ? storyPage() : document.querySelector("#map") ? networkPage() : (document.body.dataset.ready = "1")), compare: comparePage, live: livePage, teach: () => (document.querySelector("#observed") ? (lessonFrame(), teachPage()) : document.querySelector("#lesson") ? lessonPage() : (document.body.dataset.ready = "1")), bench: benchPage, jobs: jobPage };
+const pages = { networks: () => (document.querySelector("#story") ? storyPage() : document.querySelector("#sketchpad") ? sketchPage() : document.querySelector("#map") ? networkPage() : (document.body.dataset.ready = "1")), compare: comparePage, live: livePage, teach: () => (document.querySelector("#observed") ? (lessonFrame(), teachPage()) : document.querySelector("#lesson") ? lessonPage() : (document.body.dataset.ready = "1")), bench: benchPage, jobs: jobPage };
 
 // A region that scrolls must be reachable by keyboard (WCAG 2.1.1): tables
 // scroll sideways on a phone, the steps list down. Each one that scrolls

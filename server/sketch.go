@@ -1,0 +1,49 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/web"
+)
+
+// maxSketchBytes bounds a sketch's form: 40 nodes and 160 links with their
+// covariance fit in well under it.
+const maxSketchBytes = 1 << 20
+
+func (s *server) handleSketchPage(w http.ResponseWriter, r *http.Request) {
+	render(w, r, web.Sketch(s.page(r, "networks", "Draw a network"), web.SketchView{
+		MaxNodes: lab.MaxSketchNodes, MaxLinks: lab.MaxSketchLinks, Episodes: lab.SketchEpisodes, Methods: lab.Methods(),
+	}))
+}
+
+// handleSketchRun runs every method on a drawn network (form fields
+// network: ontime JSON, od: ORIGIN-DESTINATION, f: budget factor).
+func (s *server) handleSketchRun(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxSketchBytes)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, r, engine.Errorf(engine.ETOOLARGE, "the sketch is over %d KB, the limit (upload a larger network as a file)", maxSketchBytes>>10))
+			return
+		}
+		s.fail(w, r, engine.Errorf(engine.EINVALID, "the sketch could not be read: %v", err))
+		return
+	}
+	f, err := strconv.ParseFloat(r.PostForm.Get("f"), 64)
+	if err != nil {
+		e := engine.Errorf(engine.EINVALID, "budget factor %q: give a number such as 1.1", r.PostForm.Get("f"))
+		e.Field = "f"
+		s.fail(w, r, e)
+		return
+	}
+	res, err := s.Lab.RunSketch(r.Context(), lab.SketchRequest{Network: []byte(r.PostForm.Get("network")), OD: r.PostForm.Get("od"), Factor: f})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, map[string]any{"od": res.OD, "let_time": res.LETTime, "budget": res.Budget, "clipped": res.Clipped, "rates": ratesJSON(res.Rates)})
+}
