@@ -455,6 +455,7 @@ await test("lessons: predict, then reveal; each figure follows its control; arro
   }
   const open = gaps.reduce((b, g) => (g[1] > b[1] ? g : b));
   assert.equal(await page.locator('[data-testid="lesson-out"]').textContent(), `${open[0].toFixed(2)} ×`, `opens where adapting gains most: ${JSON.stringify(gaps)}`);
+  assert.ok(open[1] > 0.01, `the point is visible where it opens: ${JSON.stringify(gaps)}`);
   // Presentation mode: every lesson fits a 1280×800 and a 1920×1080 screen.
   for (const [w, h] of [[1280, 800], [1920, 1080]]) {
     await page.setViewportSize({ width: w, height: h });
@@ -498,7 +499,41 @@ await test("live reliability: rates stream, plots appear", async () => {
   }
   const rate = Number(await page.locator('[data-testid="rate-cgr"]').getAttribute("data-rate"));
   assert.ok(rate > 0 && rate < 1, `cgr rate ${rate}`);
+  assert.equal(await page.locator('[data-testid="progress"]').evaluate((p) => p.value), 1);
+  assert.match(await page.textContent('[data-testid="budget-minutes"]'), /^T = [0-9.]+ min/);
+  assert.equal(await page.locator('[data-testid="live-map"] .leaflet-interactive, [data-testid="live-map"] canvas').count() > 0, true, "Live has the map");
   await shot("live");
+  // Moving the budget reruns without a click; the charts stay (marked as
+  // the previous run's) and Stop keeps them and the table.
+  const before = await page.textContent('[data-testid="status"]');
+  await page.locator('[data-testid="factor"]').fill("0.90");
+  await page.waitForFunction((b) => document.querySelector('[data-testid="status"]').textContent !== b && /0\.90 ×/.test(document.querySelector('[data-testid="status"]').textContent), before, { timeout: 30000 });
+  assert.equal(await page.locator("#plots.stale figure").count(), 3, "the previous charts stay, marked");
+  await page.click('[data-testid="stop"]');
+  assert.equal(await page.locator("#plots figure").count(), 3, "Stop keeps the charts");
+  assert.ok(await page.locator('[data-testid="rate-cgr"]').count() === 1, "Stop keeps the table");
+  // The progress bar counts the curve's replays: it stands below 1 until
+  // the run's end, then at 1 (no silent wait after 100%).
+  await visit("live", `${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
+  const seen = [];
+  await page.exposeFunction("__progressSeen", (v, done) => seen.push([v, done]));
+  await page.evaluate(() => new MutationObserver(() => window.__progressSeen(document.querySelector("#progress").value, document.body.dataset.done || "")).observe(document.querySelector("#progress"), { attributes: true }));
+  await done();
+  const early = seen.filter(([v, d]) => v >= 1 && d === "");
+  assert.ok(early.length <= 1, `the bar at 100% before the end: ${JSON.stringify(seen.slice(-5))}`);
+});
+
+// The result tables fit their half of a 1280-px screen, every method shown.
+await test("compare and live tables fit at 1280 px", async () => {
+  // (the planners: a learner's first use trains it for minutes, and the
+  // table's width is its columns and the longest code, "clairvoyant")
+  const all = "let,dot,cdot,cgr,fma,mlr,bestpath,condrule,clairvoyant";
+  for (const u of [`/compare?net=${net}&m=${all}`, `/live?net=${net}&n=100&m=${all}`]) {
+    await visit(u, base + u);
+    await done(240000);
+    const [sw, cw] = await page.locator("table.results").evaluate((t) => [t.scrollWidth, t.clientWidth]);
+    assert.ok(sw <= cw + 1, `${u}: the table is ${sw} px in a ${cw}-px box`);
+  }
 });
 
 await test("benchmark page opens on the published results, then runs a job in the background", async () => {
@@ -595,6 +630,21 @@ await test("an upload's node ids and description are shown as text, never as HTM
   assert.ok(tips.some((t) => /link .*→/.test(t) && t.includes("<")), `link tooltip as text: ${tips.join(" | ")}`);
   const del = await page.request.post(`${base}/networks/hostile/delete`, { form: { confirm: "hostile" }, headers: { Origin: base } });
   assert.ok(del.ok(), `delete: ${del.status()}`);
+});
+
+// A failed check lands on its report: the problems are in view, not below
+// the fold of a page reloaded at its top.
+await test("add a network: a rejected file's problems are in view", async () => {
+  await visit("add network", `${base}/networks/add`);
+  await page.fill('[data-testid="import-cv"]', "0.3");
+  await page.setInputFiles('[data-testid="import-files"]', [{ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("From,To,Cost,Var\n1,2,ten,4\n") }]);
+  await page.click('[data-testid="import-check"]');
+  await ready();
+  assert.equal(new URL(page.url()).hash, "#import-report");
+  const top = await page.locator('[data-testid="import-problems"]').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 900, `the problems start at ${top} px`);
+  assert.match(await page.locator('[data-testid="import-problems"]').textContent(), /bad\.csv/);
+  assert.equal(await page.inputValue('[data-testid="import-cv"]'), "0.3", "the settings are kept");
 });
 
 // The sketchpad (issue 28): draw a three-node network with the pointer, set

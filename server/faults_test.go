@@ -35,7 +35,7 @@ func TestGPGHTFaults(t *testing.T) {
 		reason string // in the unavailability text
 		ort    bool   // the reason is ONNX Runtime's own, so it needs the library
 	}{
-		{"no model", lab.Options{ModelsDir: t.TempDir()}, "ontime train", false},
+		{"no model", lab.Options{ModelsDir: t.TempDir()}, "the Models page says how to get one", false},
 		{"corrupt model", lab.Options{ModelsDir: corrupt}, "twobranch.onnx", true},
 		{"no ONNX Runtime", lab.Options{ORTLib: filepath.Join(t.TempDir(), "libonnxruntime.so.1")}, "ONNX Runtime library", false},
 	} {

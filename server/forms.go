@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"net/http"
@@ -162,8 +163,10 @@ func defaultMethods(n *lab.Net) []string {
 	return out
 }
 
-// form turns a query into the page's form state.
-func (s *server) form(rq *runQuery) web.RunForm {
+// form turns a query into the page's form state, and says why a method
+// the query asked for cannot run (it is shown unchecked, with the reason).
+func (s *server) form(rq *runQuery) (web.RunForm, []string) {
+	var notes []string
 	n := rq.net
 	f := web.RunForm{Net: n.Net.Name, Origin: n.Net.Nodes[rq.od.Origin].ID, Dest: n.Net.Nodes[rq.od.Destination].ID,
 		Factor: rq.factor, Lo: 0.8, Hi: 1.2, Realization: rq.realization, Episodes: rq.episodes, Presets: n.Net.BudgetFactors()}
@@ -180,13 +183,16 @@ func (s *server) form(rq *runQuery) web.RunForm {
 		if m.NetworkModel {
 			// Opening the model is quick; learners are only built when run.
 			if _, err := n.Policy(m.Name); err != nil {
-				opt.Unavailable = err.Error()
+				opt.Unavailable = s.Lab.ModelUnavailable(n.Net.Name, err)
+				if opt.Checked {
+					notes = append(notes, fmt.Sprintf("%s was asked for but cannot run: %s", m.Name, opt.Unavailable))
+				}
 				opt.Checked = false
 			}
 		}
 		f.Methods = append(f.Methods, opt)
 	}
-	return f
+	return f, notes
 }
 
 // flags are the warnings a request earns: methods asked outside what they

@@ -58,8 +58,12 @@ func (s *server) runPage(w http.ResponseWriter, r *http.Request, active, title s
 		return
 	}
 	p := s.page(r, active, title+rq.net.Net.Name)
+	f, unavailable := s.form(rq)
+	if r.URL.Query().Get("m") != "" { // named in the URL, not the defaults
+		notes = append(notes, unavailable...)
+	}
 	p.Network, p.Flags, p.Notes = rq.net.Net.Name, flags(rq), notes
-	render(w, r, view(p, s.form(rq)))
+	render(w, r, view(p, f))
 }
 
 // handleLessons lists the lessons.

@@ -170,25 +170,29 @@ type liveFigure struct {
 // the on-time rate against the budget factor (none with one factor).
 func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 	ph := newPlot("Arrival times", "time (min)", "share of episodes")
-	for _, h := range fig.Histogram {
+	for i, h := range fig.Histogram {
 		var xy plotter.XYs // a step outline, so overlaid methods stay readable
 		for b, y := range h.Shares {
 			x := fig.From + float64(b)*fig.Width
 			xy = append(xy, plotter.XY{X: x, Y: y}, plotter.XY{X: x + fig.Width, Y: y})
 		}
-		if _, err := addLine(ph, h.Method, xy, false); err != nil {
+		l, err := addLine(ph, h.Method, xy, false)
+		if err != nil {
 			return hist, cdf, curve, err
 		}
+		l.Width = layered(i, len(fig.Histogram))
 	}
 	ph.Y.Min, ph.Y.Max = 0, fig.HistTop*1.05
 	if err := budgetLine(ph, fig.Budget, 0, fig.HistTop); err != nil {
 		return hist, cdf, curve, err
 	}
 	pc := newPlot("Arrival-time CDF", "time (min)", "P(time ≤ t)")
-	for _, s := range fig.CDF {
-		if _, err := addLine(pc, s.Method, seriesXYs(s), false); err != nil {
+	for i, s := range fig.CDF {
+		l, err := addLine(pc, s.Method, seriesXYs(s), false)
+		if err != nil {
 			return hist, cdf, curve, err
 		}
+		l.Width = layered(i, len(fig.CDF))
 	}
 	if err := budgetLine(pc, fig.Budget, 0, 1); err != nil {
 		return hist, cdf, curve, err
@@ -205,14 +209,34 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 		return hist, cdf, curve, err
 	}
 	pf := newPlot("On-time probability against the budget", "budget factor (× LET time)", "on-time rate")
-	for _, s := range fig.Curve {
-		if _, err := addLine(pf, s.Method, seriesXYs(s), true); err != nil {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, s := range fig.Curve {
+		l, err := addLine(pf, s.Method, seriesXYs(s), true)
+		if err != nil {
 			return hist, cdf, curve, err
 		}
+		l.Width = layered(i, len(fig.Curve))
+		for _, p := range s.Points {
+			lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
+		}
 	}
+	// A margin past the last factor, so its tick label is not cut at the
+	// figure's edge.
+	pf.X.Min, pf.X.Max = lo-0.1*(hi-lo)/4, hi+0.1*(hi-lo)/2
 	pf.Y.Min, pf.Y.Max = 0, 1
 	curve, err = liveDrawing(pf, fig, "curve")
 	return hist, cdf, curve, err
+}
+
+// layered is the width of the i-th of n lines drawn over each other: the
+// first widest, the last narrowest, so two methods with the same curve
+// (dot and cgr often) show as a line inside another, not one hiding the
+// other.
+func layered(i, n int) vg.Length {
+	if n < 2 {
+		return vg.Points(1.5)
+	}
+	return vg.Points(1.2 + 2.8*float64(n-1-i)/float64(n-1))
 }
 
 // addLine adds a method's line (with its points when dots) in its colour

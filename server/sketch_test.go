@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/PuerkitoBio/goquery"
 	"net/http"
 	"net/url"
 	"strings"
@@ -47,6 +48,27 @@ func TestSketchAPI(t *testing.T) {
 		msg, _ := body["error"].(string)
 		if res.StatusCode != 400 || !strings.Contains(msg, c.want) {
 			t.Errorf("od %s f %s: status %d, error %q, want %q", c.od, c.f, res.StatusCode, msg, c.want)
+		}
+	}
+}
+
+// A method named in the URL that cannot run is listed with its reason in
+// one sentence (no command line, no path), not dropped without a word.
+func TestUnrunnableMethodIsListedWithItsReason(t *testing.T) {
+	ts := newTestServer(t)
+	for _, page := range []string{"/compare", "/live"} {
+		_, body := get(t, ts, page+"?net=ringtown&m=let,gpght")
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := doc.Find(`[data-testid="input-notes"]`).Text()
+		if !strings.Contains(notes, "gpght was asked for but cannot run: No trained model for this built-in network was found here") {
+			t.Errorf("%s: notes %q", page, notes)
+		}
+		picker := doc.Find(`[data-testid="method-gpght"]`).Parent().Text()
+		if strings.Contains(picker+notes, "`") || strings.Contains(picker+notes, ".onnx") {
+			t.Errorf("%s: command line or path on the page: %q %q", page, picker, notes)
 		}
 	}
 }

@@ -279,7 +279,7 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 	chunk := max(100, min(2000, rq.episodes/20/100*100))
 	res, err := n.Live(st.ctx, lab.LiveRequest{OD: rq.od, Factor: rq.factor, Methods: rq.methods, Episodes: rq.episodes, Chunk: chunk, Curve: lab.LiveCurveFactors},
 		func(u lab.LiveUpdate) error {
-			return st.send(map[string]any{"type": "progress", "done": u.Done, "total": u.Total, "rates": ratesJSON(u.Rates)})
+			return st.send(map[string]any{"type": "progress", "done": u.Done, "total": u.Total, "fraction": u.Fraction, "curve": u.Curve, "rates": ratesJSON(u.Rates)})
 		})
 	if err != nil {
 		if st.ctx.Err() == nil {

@@ -453,7 +453,7 @@ func Lesson(p Page, v LessonView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			case "adapt":
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "<p class=\"lead\">A route fixed before departure cannot react to what happens on the way. An adaptive policy chooses at each node, knowing the time already spent and, with correlated roads, what the times seen so far say about the roads ahead. The ways to travel compared here, each with the short code the rest of ontime uses, all drive the same 1,000 days:</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "<p class=\"lead\">A route fixed before departure cannot react to what happens on the way. An adaptive policy chooses at each node, knowing the time already spent and, with correlated roads, what the times seen so far say about the roads ahead. This lesson uses the five-node network of lesson 4, whose roads are correlated: that is where adapting pays (on larger networks the best fixed route often comes close). The ways to travel compared here, each with the short code the rest of ontime uses, all drive the same 1,000 days:</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -475,7 +475,7 @@ func Lesson(p Page, v LessonView) templ.Component {
 				var templ_7745c5c3_Var23 string
 				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(v.Unavailable)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/lessons.templ`, Line: 106, Col: 70}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/lessons.templ`, Line: 108, Col: 70}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 				if templ_7745c5c3_Err != nil {

@@ -16,12 +16,16 @@ type job struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu     sync.Mutex
-	st     Status
-	begun  time.Time
-	result []byte
-	events []json.RawMessage
-	log    tail
+	mu    sync.Mutex
+	st    Status
+	begun time.Time
+	// estimate, when set, is the task's own time left as of estimateAt
+	// (known false: it cannot tell yet); it replaces the fraction's.
+	estimate   *float64
+	estimateAt time.Time
+	result     []byte
+	events     []json.RawMessage
+	log        tail
 	// dropped: its network was deleted; nothing of it is stored again.
 	dropped  bool
 	finished chan struct{} // closed when run returns
@@ -34,7 +38,10 @@ func (j *job) status() Status {
 	st.Events = len(j.events)
 	if st.State == Running {
 		st.Seconds = time.Since(j.begun).Seconds()
-		if st.Fraction > 0.01 {
+		switch {
+		case j.estimate != nil:
+			st.ETA = max(*j.estimate-time.Since(j.estimateAt).Seconds(), 0)
+		case j.estimateAt.IsZero() && st.Fraction > 0.01:
 			st.ETA = st.Seconds * (1 - st.Fraction) / st.Fraction
 		}
 	}
@@ -54,6 +61,19 @@ func (p *Progress) Report(stage string, done, total int, fraction float64) {
 	defer p.j.mu.Unlock()
 	p.j.st.Stage, p.j.st.Done, p.j.st.Total = stage, done, total
 	p.j.st.Fraction = min(max(fraction, 0), 1)
+}
+
+// Estimate states the time left in seconds, for a task whose parts take
+// unequal times (a benchmark's methods, then its pools): known false says
+// it cannot tell yet (no estimate is shown rather than a wrong one). Once
+// called, the task's estimates replace the fraction's.
+func (p *Progress) Estimate(seconds float64, known bool) {
+	p.j.mu.Lock()
+	defer p.j.mu.Unlock()
+	p.j.estimate, p.j.estimateAt = nil, time.Now()
+	if known {
+		p.j.estimate = &seconds
+	}
 }
 
 // Event keeps v (as JSON) in the job's events: what a page draws, such as

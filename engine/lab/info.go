@@ -66,6 +66,21 @@ func modelUnavailable(err error) string {
 	return "No trained model for this network was found here."
 }
 
+// ModelUnavailable says in one sentence, for a page, why a network's
+// trained model cannot run (err from opening it): no library, no model and
+// how to get one, or the model's own error. No command line, no path.
+func (l *Lab) ModelUnavailable(network string, err error) string {
+	switch {
+	case errors.Is(err, ort.ErrNoLibrary):
+		return cannotRun(err)
+	case engine.ErrorCode(err) == engine.ENOTFOUND && builtin.IsBuiltin(network):
+		return "No trained model for this built-in network was found here: the Models page says how to get one."
+	case engine.ErrorCode(err) == engine.ENOTFOUND:
+		return "No trained model for this network yet: the Models page trains one."
+	}
+	return cannotRun(err) // a damaged model names its file
+}
+
 // cannotRun says why a model that exists cannot run on this machine.
 func cannotRun(err error) string {
 	if errors.Is(err, ort.ErrNoLibrary) {

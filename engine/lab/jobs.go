@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
@@ -107,17 +108,29 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, owner string) (JobStatus, error
 	opts := l.opts
 	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{BenchSpec: spec, Flags: flags}, Owner: owner,
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
+			var poolsFrom time.Time
 			cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,
 				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: n.ModelsDir(), UserModel: n.userModel,
 				Logf: opts.Logf, Version: opts.Version, Commit: opts.Commit,
 				OnProgress: func(stage string, done, total int) {
-					// Building methods (training learners) counts for the first quarter.
+					// Building methods (training learners) counts for the first
+					// quarter of the bar. Its time cannot be told in advance (a
+					// learner trains for minutes, a planner for milliseconds), so
+					// no time left is shown until the pools start; then it is the
+					// pools' own pace (the bar's fixed quarter made it jump).
 					f := 0.0
 					switch {
 					case strings.HasPrefix(stage, "methods") && total > 0:
 						f = 0.25 * float64(done) / float64(total)
+						p.Estimate(0, false)
+						if stage == "methods" && done == total {
+							poolsFrom = time.Now()
+						}
 					case stage == "pools" && total > 0:
 						f = 0.25 + 0.75*float64(done)/float64(total)
+						if done > 0 && !poolsFrom.IsZero() {
+							p.Estimate(time.Since(poolsFrom).Seconds()*float64(total-done)/float64(done), true)
+						}
 					}
 					p.Report(stage, done, total, f)
 				}}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -102,9 +103,22 @@ func TestLiveMatchesThePoolsAndStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 2000 from pool 0, then 500 from pool 1, in chunks of at most 500.
-	if len(updates) != 5 || updates[4].Done != 2500 || res.Rates[0].N != 2500 || len(res.Times["let"]) != 2500 {
-		t.Fatalf("updates %d, result %+v", len(updates), res.Rates)
+	// 2000 from pool 0, then 500 from pool 1, in chunks of at most 500;
+	// then the curve's two factors on each of the two pools. The share of
+	// the work done grows to 1 with the last update, not before.
+	if len(updates) != 5+4 || updates[4].Done != 2500 || updates[4].Curve || !updates[5].Curve || res.Rates[0].N != 2500 || len(res.Times["let"]) != 2500 {
+		t.Fatalf("updates %+v, result %+v", updates, res.Rates)
+	}
+	for i, u := range updates {
+		if i > 0 && u.Fraction <= updates[i-1].Fraction || u.Fraction > 1 {
+			t.Errorf("update %d: fraction %v after %v", i, u.Fraction, updates[max(i-1, 0)].Fraction)
+		}
+	}
+	if f := updates[len(updates)-1].Fraction; f != 1 {
+		t.Errorf("last update: fraction %v", f)
+	}
+	if f := updates[4].Fraction; math.Abs(f-1.0/3) > 1e-12 {
+		t.Errorf("after the episodes: fraction %v, want 1/3 (two curve factors replay them twice)", f)
 	}
 	if res.Rates[1].Rate <= res.Rates[0].Rate || len(res.Curve["condrule"]) != 2 || res.Curve["let"][0] > res.Curve["let"][1] {
 		t.Errorf("rates %+v curve %v", res.Rates, res.Curve)

@@ -30,10 +30,17 @@ type Rate struct {
 	Err    string
 }
 
-// LiveUpdate is sent after every chunk.
+// LiveUpdate is sent after every chunk of episodes, then after every
+// budget factor of the on-time curve on each pool (the curve replays the
+// episodes: with 7 factors it is most of the work, so a bar that counted
+// episodes only stood at 100% long before the end).
 type LiveUpdate struct {
-	Done, Total int
+	Done, Total int // episodes played
 	Rates       []Rate
+	// Fraction is the share of all the run's work done: episodes and the
+	// curve's replays, counted alike.
+	Fraction float64
+	Curve    bool // the update comes from the curve's replays
 }
 
 // LiveResult is what the plots are drawn from.
@@ -78,6 +85,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	}
 	r := &sim.Runner{Net: n.Net}
 	task := sim.Task{OD: req.OD, Budget: res.Budget, Cap: n.Net.StepCap}
+	work := float64(req.Episodes * (1 + len(req.Curve))) // episode replays, each for every method
 	pools := &livePools{n: n, kept: map[int]*sim.Pool{}}
 	out := make([]sim.Result, chunk)
 	for done := 0; done < req.Episodes; {
@@ -108,7 +116,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		}
 		done += size
 		if emit != nil {
-			if err := emit(LiveUpdate{Done: done, Total: req.Episodes, Rates: append([]Rate(nil), rates...)}); err != nil {
+			if err := emit(LiveUpdate{Done: done, Total: req.Episodes, Rates: append([]Rate(nil), rates...), Fraction: float64(done) / work}); err != nil {
 				return nil, err
 			}
 		}
@@ -143,6 +151,12 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 					if o.OnTime {
 						onTime[k][i]++
 					}
+				}
+			}
+			if emit != nil {
+				replayed := req.Episodes + (pi*PoolSize)*len(req.Curve) + (k+1)*size
+				if err := emit(LiveUpdate{Done: req.Episodes, Total: req.Episodes, Rates: append([]Rate(nil), rates...), Fraction: float64(replayed) / work, Curve: true}); err != nil {
+					return nil, err
 				}
 			}
 		}

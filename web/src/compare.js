@@ -1,39 +1,11 @@
-import { loadNetwork, drawNetwork } from "./map.js";
+import { odMap } from "./odmap.js";
 import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
 
 const outcomeText = { arrived: "on time", over_time: "late (over budget)", dead_end: "late (dead end)", step_cap: "late (step cap)" };
 
 export async function comparePage() {
   const form = $("#run-form");
-  const el = $("#map");
-  const net = await loadNetwork(el.dataset.network);
-  const m = drawNetwork(el, net, {
-    onNodeClick(i, n) {
-      // click: origin, then destination
-      const o = form.querySelector('[name="o"]'), d = form.querySelector('[name="d"]');
-      if (form.dataset.pick !== "d") { o.value = n.id; form.dataset.pick = "d"; }
-      else { d.value = n.id; form.dataset.pick = "o"; }
-      markOD();
-      // A pair picked on the map is driven at once (the old routes would
-      // otherwise answer a question no longer asked).
-      if (form.dataset.pick === "o") run();
-    },
-  });
-  m.colorBy("mean");
-  function markOD() {
-    net.nodes.forEach((_, i) => m.markNode(i, "none"));
-    const idx = (id) => net.nodes.findIndex((n) => n.id === id);
-    const o = idx(form.querySelector('[name="o"]').value), d = idx(form.querySelector('[name="d"]').value);
-    if (o >= 0) m.markNode(o, "origin");
-    if (d >= 0) m.markNode(d, "dest");
-    showBudget();
-  }
-  function showBudget() {
-    const o = form.querySelector('[name="o"]').value, d = form.querySelector('[name="d"]').value;
-    const od = net.ods.find((x) => x.origin === o && x.destination === d);
-    const f = Number(form.querySelector('[name="f"]').value);
-    $("#budget-minutes").textContent = od ? `T = ${fmt(f * od.let_time, 2)} min (LET ${fmt(od.let_time, 2)})` : "";
-  }
+  const { map: m, markOD, showBudget } = await odMap(form, $("#map"), { onPick: () => run() });
   // A new budget or pair reruns the comparison (the budget after the
   // slider rests a moment, so a drag does not start a run per pixel).
   let rerun = 0, armed = false;
@@ -41,7 +13,6 @@ export async function comparePage() {
   budgetControls(form, () => { showBudget(); soon(); });
   form.querySelectorAll('[name="o"],[name="d"]').forEach((s) => s.addEventListener("change", () => { markOD(); soon(); }));
   form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/compare?net=${form.querySelector('[name="net"]').value}`; });
-  markOD();
 
   let ws = null;
   function run() {

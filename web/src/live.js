@@ -1,4 +1,5 @@
 import { downloads } from "./figure.js";
+import { odMap } from "./odmap.js";
 import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
 
 // rateRows keeps one table row per method, updated in place.
@@ -23,9 +24,9 @@ export function rateTable(tbody, methods) {
       }
       tr.querySelector(".n").textContent = r.n;
       tr.querySelector(".k").textContent = r.on_time;
-      tr.querySelector(".rate").textContent = fmt(r.rate);
+      tr.querySelector(".rate").textContent = fmt(r.rate, 3);
       tr.dataset.rate = String(r.rate);
-      tr.querySelector(".ci").textContent = `[${fmt(r.lo)}, ${fmt(r.hi)}]`;
+      tr.querySelector(".ci").textContent = `${fmt(r.lo, 3)}–${fmt(r.hi, 3)}`;
       const range = tr.querySelector(".ci-range"), point = tr.querySelector(".ci-point");
       range.style.left = `${r.lo * 100}%`;
       range.style.width = `${(r.hi - r.lo) * 100}%`;
@@ -49,28 +50,46 @@ export function runLive(params, { onStart, onProgress, onPlots, onDone, onError 
   return ws;
 }
 
-export function livePage() {
+export async function livePage() {
   const form = $("#run-form");
-  budgetControls(form);
   form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/live?net=${form.querySelector('[name="net"]').value}`; });
-  let ws = null, update = null;
+  let ws = null, update = null, letTime = 0, started = "";
   const stop = $("#stop");
+  // The map picks the pair; a new pair, budget or method list reruns (the
+  // budget once the slider rests, so a drag is one run, not one per pixel).
+  const { showBudget } = await odMap(form, $("#map"), { onPick: () => run() });
+  let rerun = 0;
+  const soon = (ms = 300) => { clearTimeout(rerun); rerun = setTimeout(run, ms); };
+  budgetControls(form, () => { showBudget(); soon(); });
+  form.querySelectorAll('[name="o"],[name="d"],[name="m"]').forEach((el) => el.addEventListener("change", () => { showBudget(); soon(); }));
+  // Charts of the last finished run stay until new ones replace them,
+  // marked as the previous run's while another runs or after a stop.
+  const stale = (yes, why = "") => {
+    $("#plots").classList.toggle("stale", yes);
+    $("#plots").dataset.note = why;
+  };
   function run() {
+    clearTimeout(rerun);
     const params = formParams(form);
     history.replaceState(null, "", `/live?${params}`);
     if (ws) ws.close();
     delete document.body.dataset.done;
-    $("#plots").innerHTML = "";
+    if ($("#plots").children.length) stale(true, "The charts below are from the previous run; the new one replaces them when it ends.");
     $("#progress").value = 0;
     status("Starting…");
     stop.disabled = false;
     ws = runLive(params, {
       onStart(msg) {
         update = rateTable($("#rate-rows"), msg.methods);
-        status(`OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET), ${msg.episodes} episodes of the common test pools`);
+        letTime = msg.budget / msg.factor;
+        started = `OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(letTime, 2)} min), ${msg.episodes} episodes of the common test pools`;
+        status(started);
       },
       onProgress(msg) {
-        $("#progress").value = msg.done / msg.total;
+        // The bar counts all the work: the episodes, then their replays at
+        // the curve's other budgets.
+        $("#progress").value = msg.fraction ?? msg.done / msg.total;
+        if (msg.curve) status(`${msg.done} episodes played; replaying them at other budgets for the on-time curve (${Math.round(100 * msg.fraction)}% of the work)…`);
         update(msg.rates);
       },
       onPlots(msg) {
@@ -78,6 +97,7 @@ export function livePage() {
         // PNG, and as the numbers it draws (CSV, from the engine too).
         const box = $("#plots");
         box.innerHTML = "";
+        stale(false);
         for (const [svg, data, cap, id] of [
           [msg.histogram, msg.histogram_csv, "Arrival times per method; the dashed line is the budget.", "plot-histogram"],
           [msg.cdf, msg.cdf_csv, "Arrival-time CDF; where each curve crosses the budget is its on-time rate.", "plot-cdf"],
@@ -94,7 +114,8 @@ export function livePage() {
       onDone(msg) {
         update(msg.rates);
         stop.disabled = true;
-        status($("#status").textContent + " · done");
+        $("#progress").value = 1;
+        status(`${started} · done`);
         document.body.dataset.done = "1";
       },
       onError(text) {
@@ -108,7 +129,9 @@ export function livePage() {
   stop.addEventListener("click", () => {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "stop" }));
     stop.disabled = true;
-    status("Stopped.");
+    // What was drawn stays: the table's running rates and the last charts.
+    status($("#plots").children.length ? "Stopped: the table shows the episodes played; the charts are the previous run's." : "Stopped: the table shows the episodes played.");
+    document.body.dataset.done = "stopped";
   });
   document.body.dataset.ready = "1";
   run(); // the page opens running its defaults (Stop ends it)
