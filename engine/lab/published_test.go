@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -27,6 +28,11 @@ func TestPublishedReportsFitTheirNetworks(t *testing.T) {
 			rep, err := n.Published()
 			if err != nil || rep == nil || rep.Network != name || len(rep.Summary) == 0 {
 				t.Fatalf("%v, %+v", err, rep)
+			}
+			// The published table is what the Benchmarks page's defaults
+			// reproduce: the network's own budget factors.
+			if fmt.Sprint(rep.Budgets) != fmt.Sprint(n.Net.BudgetFactors()) {
+				t.Errorf("published at budgets %v, the network's defaults are %v", rep.Budgets, n.Net.BudgetFactors())
 			}
 		})
 	}
