@@ -71,14 +71,12 @@ func modelUnavailable(err error) string {
 // how to get one, or the model's own error. No command line, no path.
 func (l *Lab) ModelUnavailable(network string, err error) string {
 	switch {
-	case errors.Is(err, ort.ErrNoLibrary):
-		return cannotRun(err)
-	case engine.ErrorCode(err) == engine.ENOTFOUND && builtin.IsBuiltin(network):
+	case engine.ErrorCode(err) != engine.ENOTFOUND || errors.Is(err, ort.ErrNoLibrary):
+		return cannotRun(err) // no library, or a damaged model (it names its file)
+	case builtin.IsBuiltin(network):
 		return "No trained model for this built-in network was found here: the Models page says how to get one."
-	case engine.ErrorCode(err) == engine.ENOTFOUND:
-		return "No trained model for this network yet: the Models page trains one."
 	}
-	return cannotRun(err) // a damaged model names its file
+	return "No trained model for this network yet: the Models page trains one."
 }
 
 // cannotRun says why a model that exists cannot run on this machine.

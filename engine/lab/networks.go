@@ -181,6 +181,18 @@ const (
 	MaxPreviewLinks     = 1000
 )
 
+// turn waits for one of the slots of work at once (maxImportsAtOnce),
+// shared by previews and sketches, and returns its release; a caller that
+// gives up first gets ETOOMANY with why.
+func (p *pending) turn(ctx context.Context, why string) (release func(), err error) {
+	select {
+	case p.work <- struct{}{}:
+		return func() { <-p.work }, nil
+	case <-ctx.Done():
+		return nil, engine.Errorf(engine.ETOOMANY, "%s (%v)", why, ctx.Err())
+	}
+}
+
 // ReadImport reads and validates files into a network (nothing is stored).
 // When the files are rejected the error lists every problem and the report
 // says the same.
@@ -217,18 +229,16 @@ func (l *Lab) named(imp *Import) *Import {
 // token, for the "save" step. At most maxImportsAtOnce are read at once;
 // a request that waits for its turn gives up when ctx ends.
 func (l *Lab) Preview(ctx context.Context, owner string, files []netfile.File, o netfile.ImportOptions) (*Import, error) {
-	select {
-	case l.pend.work <- struct{}{}:
-		defer func() { <-l.pend.work }()
-	case <-ctx.Done():
-		return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is reading other uploads; this one gave up waiting (%v)", ctx.Err())
+	done, err := l.pend.turn(ctx, "the dashboard is reading other uploads; this one gave up waiting")
+	if err != nil {
+		return nil, err
 	}
+	defer done()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	o.MaxExplicitLinks = MaxPreviewLinks
 	var imp *Import
-	var err error
 	if l.opts.Worker != nil {
 		imp, err = l.readImportIn(ctx, files, o)
 	} else {

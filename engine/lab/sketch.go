@@ -46,7 +46,7 @@ const SketchNeedsModel = "needs a model trained for this network: save the sketc
 // offered method on the first common test pool. Sketches share the
 // previews' bound on work at once.
 func (l *Lab) RunSketch(ctx context.Context, req SketchRequest) (*SketchResult, error) {
-	net, err := ReadSketch(req.Network)
+	net, err := readSketch(req.Network)
 	if err != nil {
 		return nil, err
 	}
@@ -57,12 +57,11 @@ func (l *Lab) RunSketch(ctx context.Context, req SketchRequest) (*SketchResult, 
 	// The learners train for this trip and budget only; the path methods
 	// plan it as their task.
 	net.ODs, net.Factors = []engine.OD{od}, []float64{req.Factor}
-	select {
-	case l.pend.work <- struct{}{}:
-		defer func() { <-l.pend.work }()
-	case <-ctx.Done():
-		return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is busy with other networks; this sketch gave up waiting (%v)", ctx.Err())
+	done, err := l.pend.turn(ctx, "the dashboard is busy with other networks; this sketch gave up waiting")
+	if err != nil {
+		return nil, err
 	}
+	defer done()
 	// Nothing of a sketch is cached on disk: it is drawn, run and gone.
 	model, err := linktime.NewCached(net, "")
 	if err != nil {
@@ -91,8 +90,8 @@ func (l *Lab) RunSketch(ctx context.Context, req SketchRequest) (*SketchResult, 
 	return res, nil
 }
 
-// ReadSketch reads a sketch's JSON, within the sketch's bounds.
-func ReadSketch(data []byte) (*engine.Network, error) {
+// readSketch reads a sketch's JSON, within the sketch's bounds.
+func readSketch(data []byte) (*engine.Network, error) {
 	net, err := netfile.ReadJSON(bytes.NewReader(data), sketchNetworkFile)
 	if err != nil {
 		return nil, err

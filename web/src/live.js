@@ -53,7 +53,7 @@ export function runLive(params, { onStart, onProgress, onPlots, onDone, onError 
 export async function livePage() {
   const form = $("#run-form");
   form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/live?net=${form.querySelector('[name="net"]').value}`; });
-  let ws = null, update = null, letTime = 0, started = "";
+  let ws = null, update = null, started = "";
   const stop = $("#stop");
   // The map picks the pair; a new pair, budget or method list reruns (the
   // budget once the slider rests, so a drag is one run, not one per pixel).
@@ -81,14 +81,14 @@ export async function livePage() {
     ws = runLive(params, {
       onStart(msg) {
         update = rateTable($("#rate-rows"), msg.methods);
-        letTime = msg.budget / msg.factor;
+        const letTime = msg.budget / msg.factor;
         started = `OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(letTime, 2)} min), ${msg.episodes} episodes of the common test pools`;
         status(started);
       },
       onProgress(msg) {
         // The bar counts all the work: the episodes, then their replays at
         // the curve's other budgets.
-        $("#progress").value = msg.fraction ?? msg.done / msg.total;
+        $("#progress").value = msg.fraction;
         if (msg.curve) status(`${msg.done} episodes played; replaying them at other budgets for the on-time curve (${Math.round(100 * msg.fraction)}% of the work)…`);
         update(msg.rates);
       },

@@ -39,11 +39,16 @@ export function sketchPage() {
   const methods = JSON.parse($("#sketch-methods").textContent);
   const st = { nodes: [], links: [], corr: [], selected: null };
   let ran = false, timer = 0, inflight = null;
+  // rerunSoon runs the methods again once edits pause (after a first run).
+  const rerunSoon = (ms) => {
+    if (!ran) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
 
   const tool = () => pad.querySelector('[name="tool"]:checked').value;
   const node = (id) => st.nodes.find((n) => n.id === id);
   const linkIndex = (from, to) => st.links.findIndex((l) => l.from === from && l.to === to);
-  const say = (text, kind = "") => status(text, kind);
 
   function load(s) {
     st.nodes = s.nodes.map((n) => ({ ...n }));
@@ -60,7 +65,7 @@ export function sketchPage() {
     for (const [a, b] of both ? [[from, to], [to, from]] : [[from, to]]) {
       const i = linkIndex(a, b);
       if (i >= 0) Object.assign(st.links[i], { mean, sd });
-      else if (st.links.length >= maxLinks) return say(`A sketch holds at most ${maxLinks} roads; upload a larger network as a file.`, "error");
+      else if (st.links.length >= maxLinks) return status(`A sketch holds at most ${maxLinks} roads; upload a larger network as a file.`, "error");
       else st.links.push({ from: a, to: b, mean, sd });
     }
     st.selected = linkIndex(from, to);
@@ -69,7 +74,7 @@ export function sketchPage() {
 
   function addNode(x, y) {
     if (st.nodes.length >= maxNodes) {
-      say(`A sketch holds at most ${maxNodes} crossings; upload a larger network as a file.`, "error");
+      status(`A sketch holds at most ${maxNodes} crossings; upload a larger network as a file.`, "error");
       return null;
     }
     const used = new Set(st.nodes.map((n) => n.id));
@@ -233,27 +238,27 @@ export function sketchPage() {
     if (st.selected !== null && !st.links[st.selected]) st.selected = null;
     syncForms(trip);
     draw();
-    if (ran) {
-      clearTimeout(timer);
-      timer = setTimeout(run, 400);
-    }
+    rerunSoon(400);
   }
 
   // The selected road's fields edit it as they are typed.
-  for (const id of ["#link-mean", "#link-sd"]) {
+  for (const [id, key, ok, why] of [
+    ["#link-mean", "mean", (v) => v > 0, "A road's mean time must be positive."],
+    ["#link-sd", "sd", (v) => v >= 0, "σ cannot be negative."],
+  ]) {
     $(id).addEventListener("change", () => {
       const l = st.links[st.selected];
       const v = Number($(id).value);
       if (!l) return;
-      if (id === "#link-mean" ? !(v > 0) : !(v >= 0)) return say(id === "#link-mean" ? "A road's mean time must be positive." : "σ cannot be negative.", "error");
-      l[id === "#link-mean" ? "mean" : "sd"] = v;
+      if (!ok(v)) return status(why, "error");
+      l[key] = v;
       changed();
     });
   }
   $("#link-add").addEventListener("click", () => {
     const mean = Number($("#link-mean").value), sd = Number($("#link-sd").value);
-    if (!(mean > 0) || !(sd >= 0)) return say("Give a positive mean time and a σ of 0 or more.", "error");
-    if ($("#link-from").value === $("#link-to").value) return say("A road joins two different crossings.", "error");
+    if (!(mean > 0) || !(sd >= 0)) return status("Give a positive mean time and a σ of 0 or more.", "error");
+    if ($("#link-from").value === $("#link-to").value) return status("A road joins two different crossings.", "error");
     addLink($("#link-from").value, $("#link-to").value, mean, sd);
   });
   $("#link-delete").addEventListener("click", () => {
@@ -264,8 +269,8 @@ export function sketchPage() {
   });
   $("#corr-set").addEventListener("click", () => {
     const a = $("#corr-a").value, b = $("#corr-b").value, rho = Number($("#corr-rho").value);
-    if (!a || !b || a === b) return say("Pick two different roads.", "error");
-    if (!(rho >= -1 && rho <= 1)) return say("ρ is from −1 to 1.", "error");
+    if (!a || !b || a === b) return status("Pick two different roads.", "error");
+    if (!(rho >= -1 && rho <= 1)) return status("ρ is from −1 to 1.", "error");
     const c = st.corr.find((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a));
     if (c) c.rho = rho;
     else st.corr.push({ a, b, rho });
@@ -276,30 +281,27 @@ export function sketchPage() {
   const fOut = () => ($("#trip-f-out").textContent = Number($("#trip-f").value).toFixed(2));
   $("#trip-f").addEventListener("input", () => {
     fOut();
-    if (ran) {
-      clearTimeout(timer);
-      timer = setTimeout(run, 250);
-    }
+    rerunSoon(250);
   });
   for (const id of ["#trip-o", "#trip-d"]) $(id).addEventListener("change", () => changed());
 
   // ---- run ----
   async function run() {
     const o = $("#trip-o").value, d = $("#trip-d").value;
-    if (!o || !d || o === d) return say("Pick an origin and a different destination.", "error");
+    if (!o || !d || o === d) return status("Pick an origin and a different destination.", "error");
     ran = true;
     inflight?.abort();
     const ctl = (inflight = new AbortController());
     const body = new URLSearchParams({ network: sketchJSON(st, $("#sketch-name").value), od: `${o}-${d}`, f: $("#trip-f").value });
     pad.setAttribute("aria-busy", "true");
-    say("Running every method on 2,000 sampled days…");
+    status("Running every method on 2,000 sampled days…");
     try {
       const res = await getJSON("/api/sketch", { method: "POST", body, signal: ctl.signal });
       if (ctl !== inflight) return;
       show(res);
-      say(`Done: ${res.od} with a budget of ${fmt(res.budget, 2)} min.`, "ok");
+      status(`Done: ${res.od} with a budget of ${fmt(res.budget, 2)} min.`, "ok");
     } catch (err) {
-      if (err.name !== "AbortError") say(String(err.message || err), "error");
+      if (err.name !== "AbortError") status(String(err.message || err), "error");
     } finally {
       if (ctl === inflight) pad.removeAttribute("aria-busy");
     }
@@ -349,7 +351,7 @@ export function sketchPage() {
   $("#sketch-save").addEventListener("submit", (ev) => {
     if (st.links.length === 0) {
       ev.preventDefault();
-      return say("Draw at least one road before saving.", "error");
+      return status("Draw at least one road before saving.", "error");
     }
     const o = $("#trip-o").value, d = $("#trip-d").value;
     const dt = new DataTransfer();
