@@ -400,6 +400,23 @@ await test("compare opens on a comparison whose methods differ, each with P(on t
   assert.ok(links.size >= 2, `the methods drove the same number of links: ${[...links]}`);
   assert.ok(rates.length >= 2 && rates.every((r) => r >= 0 && r <= 1), `rates ${rates}`);
   assert.ok(new Set(rates).size >= 2, `every method has the same P(on time): ${rates}`);
+  // Drive the days P(on time) was counted on: 100 trips land as 100 dots
+  // per method, on time plus late; all 1,000 give each method's P exactly.
+  const trips = page.locator('[data-testid="compare-trips"]');
+  await trips.locator('[data-testid="trips-speed"]').selectOption({ label: "all at once" });
+  await trips.locator('[data-testid="drive-100"]').click();
+  await page.waitForFunction(() => document.querySelector("#trips-panel").dataset.driven === "100");
+  for (let i = 0; i < rates.length; i++) {
+    const on = Number(await trips.locator(`[data-testid="trips-on-${i}"]`).textContent());
+    const late = Number(await trips.locator(`[data-testid="trips-late-${i}"]`).textContent());
+    assert.equal(on + late, 100, `method ${i}: ${on} + ${late} trips`);
+  }
+  assert.equal(await trips.locator("svg circle").count(), 100 * rates.length, "a dot per trip and method");
+  await trips.locator('[data-testid="drive-1000"]').click();
+  await page.waitForFunction(() => document.querySelector("#trips-panel").dataset.driven === "1000");
+  for (let i = 0; i < rates.length; i++) {
+    assert.equal(Number(await trips.locator(`[data-testid="trips-share-${i}"]`).textContent()), rates[i], `method ${i}'s share of the 1,000 days is its P`);
+  }
   // A clicked row shows its route and greys the others.
   const first = page.locator('#result-rows tr.pickable').first();
   await first.click();
@@ -439,6 +456,22 @@ await test("lessons: predict, then reveal; each figure follows its control; arro
     assert.ok((await page.locator('[data-testid="lesson-answer"]').textContent()).length > 40, `${slug}: an answer`);
     assert.equal(await page.locator('[data-testid="predict-lock"]').isDisabled(), true, `${slug}: the answer is locked`);
     if (slug === "mean") assert.equal(await page.locator('[data-testid="lesson-p-0"]').isVisible(), true, "P shown after the answer");
+    if (slug === "mean" || slug === "budget") {
+      // The sampled trips come with the answer: 100 driven land as 100
+      // per route, and the slider recounts them against its budget.
+      const trips = page.locator('[data-testid="lesson-trips"]');
+      assert.equal(await trips.isVisible(), true, `${slug}: trips shown with the answer`);
+      await trips.locator('[data-testid="trips-speed"]').selectOption({ label: "all at once" });
+      await trips.locator('[data-testid="drive-100"]').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="lesson-trips"] [data-driven]').dataset.driven === "100");
+      const count = async () => Promise.all([0, 1].map(async (i) => Number(await trips.locator(`[data-testid="trips-on-${i}"]`).textContent())));
+      const low = await count();
+      for (let i = 0; i < 2; i++) assert.equal(low[i] + Number(await trips.locator(`[data-testid="trips-late-${i}"]`).textContent()), 100);
+      await page.locator('[data-testid="lesson-control"]').focus();
+      await page.keyboard.press("End");
+      const high = await count();
+      assert.ok(high.every((v, i) => v >= low[i]) && high.some((v, i) => v > low[i]), `${slug}: a larger budget counts more trips on time: ${low} → ${high}`);
+    }
     if (slug === "learning") assert.equal(await page.locator('[data-testid="lesson-ylabel"]').textContent(), "change in validation P(on time)");
     const text = await page.locator("main").textContent();
     assert.ok(!/ontime (train|bench|serve)|run `/.test(text), `${slug}: no command line on a teaching page`);
@@ -531,7 +564,7 @@ await test("compare and live tables fit at 1280 px", async () => {
   for (const u of [`/compare?net=${net}&m=${all}`, `/live?net=${net}&n=100&m=${all}`]) {
     await visit(u, base + u);
     await done(240000);
-    const [sw, cw] = await page.locator("table.results").evaluate((t) => [t.scrollWidth, t.clientWidth]);
+    const [sw, cw] = await page.locator(".split table.results").evaluate((t) => [t.scrollWidth, t.clientWidth]);
     assert.ok(sw <= cw + 1, `${u}: the table is ${sw} px in a ${cw}-px box`);
   }
 });

@@ -121,12 +121,13 @@ const learningLesson = "learning"
 // curve here ("" when it has one), so the page asks for nothing that fails.
 func (s *server) learningUnavailable() string {
 	n, err := s.lessonNetwork()
-	if err == nil {
-		if _, err = n.Card(); err == nil {
-			return ""
-		}
+	if err != nil {
+		return "This lesson draws a trained model's learning curve, and its network cannot be opened here: " + err.Error()
 	}
-	return "This lesson draws a trained model's learning curve, and this installation has no trained model for its network: the Models page lists the models it has and how to train one."
+	if _, err = n.Card(); err == nil {
+		return ""
+	}
+	return "This lesson draws a trained model's learning curve. " + s.Lab.ModelUnavailable(n.Net.Name, err)
 }
 
 func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.LessonView) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/url"
 	"sync"
@@ -164,6 +165,23 @@ type resultJSON struct {
 	// Rate is the method's P(on time) here, estimated on lab.RateSize
 	// common test realizations; absent on networks too large for it.
 	Rate *float64 `json:"on_time_rate,omitempty"`
+	// Trips are the arrival times on those realizations, the page's trips
+	// to drive one at a time; null where the trip did not arrive within
+	// the budget (an episode ends when its budget runs out).
+	Trips []*float64 `json:"trips,omitempty"`
+}
+
+// tripsJSON writes arrival times to the millisecond-of-a-minute, NaN (no
+// arrival) as null.
+func tripsJSON(ts []float64) []*float64 {
+	out := make([]*float64, len(ts))
+	for i, t := range ts {
+		if !math.IsNaN(t) {
+			v := math.Round(t*1000) / 1000
+			out[i] = &v
+		}
+	}
+	return out
 }
 
 // handleCompareWS streams a comparison: every method's steps through one
@@ -243,8 +261,8 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 		}
 		res := resultJSON{Type: "result", Method: ro.Method, DecisionMS: ro.DecisionMS, End: lab.EndName(ro.Result.End), OnTime: ro.Result.OnTime, Time: ro.Result.Time,
 			Links: ro.Result.Links, Remaining: c.Budget - ro.Result.Time}
-		if rate, ok, err := n.OnTimeRate(st.ctx, ro.Method, rq.od, rq.factor); err == nil && ok {
-			res.Rate = &rate
+		if t, ok, err := n.OnTimeTrips(st.ctx, ro.Method, rq.od, rq.factor); err == nil && ok {
+			res.Rate, res.Trips = &t.Rate, tripsJSON(t.Times)
 		}
 		if st.send(res) != nil {
 			return

@@ -514,7 +514,7 @@ func Compare(p Page, f RunForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "\" data-testid=\"compare-map\" role=\"region\" aria-label=\"Routes on the map\"></div><table class=\"results\" data-testid=\"results\" tabindex=\"0\" aria-label=\"Each method's drive\"><thead><tr><th>Method</th><th>Links</th><th>Time (min)</th><th>Budget left</th><th>Outcome</th><th><abbr title=\"estimated on 1,000 common test realizations\">P(on time)</abbr></th><th><abbr title=\"milliseconds per decision: the mean over this drive's steps\">ms/step</abbr></th></tr></thead> <tbody id=\"result-rows\"></tbody></table></div><ol id=\"steps\" class=\"steps\" data-testid=\"steps\" aria-label=\"Steps as they were streamed\" tabindex=\"0\"></ol>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "\" data-testid=\"compare-map\" role=\"region\" aria-label=\"Routes on the map\"></div><table class=\"results\" data-testid=\"results\" tabindex=\"0\" aria-label=\"Each method's drive\"><thead><tr><th>Method</th><th>Links</th><th>Time (min)</th><th>Budget left</th><th>Outcome</th><th><abbr title=\"estimated on 1,000 common test realizations\">P(on time)</abbr></th><th><abbr title=\"milliseconds per decision: the mean over this drive's steps\">ms/step</abbr></th></tr></thead> <tbody id=\"result-rows\"></tbody></table></div><section id=\"compare-trips\" class=\"trips\" aria-labelledby=\"compare-trips-title\" data-testid=\"compare-trips\" hidden><h2 id=\"compare-trips-title\">Drive the 1,000 days</h2><p class=\"muted\">P(on time) above is counted on these days, the same for every method. Drive them one at a time: each trip drops into its method's strip, filled when on time, hollow when late. A trip that runs out of budget is stopped there, so its arrival time is never known: it stands apart as cut off.</p><div id=\"trips-panel\" data-testid=\"trips-panel\"></div></section><ol id=\"steps\" class=\"steps\" data-testid=\"steps\" aria-label=\"Steps as they were streamed\" tabindex=\"0\"></ol>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -576,7 +576,7 @@ func Live(p Page, f RunForm) templ.Component {
 			var templ_7745c5c3_Var29 string
 			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(f.Episodes))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 124, Col: 92}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 133, Col: 92}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 			if templ_7745c5c3_Err != nil {
@@ -589,7 +589,7 @@ func Live(p Page, f RunForm) templ.Component {
 			var templ_7745c5c3_Var30 string
 			templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(f.Net)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 132, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 141, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 			if templ_7745c5c3_Err != nil {

@@ -44,37 +44,25 @@ type ModelInfo struct {
 	Controls []*ModelCard // the ablations trained for it
 }
 
-// missingModel says in one sentence that a network has no model and how to
-// get one, without command-line text.
-func (l *Lab) missingModel(name string) string {
-	if builtin.IsBuiltin(name) {
-		return "No trained model ships with this built-in network."
-	}
-	if why := l.TrainingAvailable(name); why != "" {
-		return "No trained model yet; " + why + "."
-	}
-	return "No trained model yet: train one on this page."
-}
-
-// modelUnavailable says in one sentence, for a teaching page, why a
-// trained model cannot answer: no library to run it, or no model at all
-// (a page shows no command line and no path).
-func modelUnavailable(err error) string {
-	if errors.Is(err, ort.ErrNoLibrary) {
-		return cannotRun(err)
-	}
-	return "No trained model for this network was found here."
-}
-
-// ModelUnavailable says in one sentence, for a page, why a network's
-// trained model cannot run (err from opening it): no library, no model and
-// how to get one, or the model's own error. No command line, no path.
+// ModelUnavailable says in one sentence, for any page, why network's
+// trained model cannot answer (err from opening it; nil when none was
+// found): no library to run it, a damaged model (naming its file), or no
+// model and how to get one. No command line, no path. Every page that
+// lacks a model says it in these words.
 func (l *Lab) ModelUnavailable(network string, err error) string {
+	return noModel(network, err, l.TrainingAvailable(network))
+}
+
+// noModel is ModelUnavailable given why the network cannot be trained
+// from the dashboard ("" when it can).
+func noModel(network string, err error, noTraining string) string {
 	switch {
-	case engine.ErrorCode(err) != engine.ENOTFOUND || errors.Is(err, ort.ErrNoLibrary):
+	case err != nil && (engine.ErrorCode(err) != engine.ENOTFOUND || errors.Is(err, ort.ErrNoLibrary)):
 		return cannotRun(err) // no library, or a damaged model (it names its file)
 	case builtin.IsBuiltin(network):
 		return "No trained model for this built-in network was found here: the Models page says how to get one."
+	case noTraining != "":
+		return "No trained model for this network yet; " + noTraining + "."
 	}
 	return "No trained model for this network yet: the Models page trains one."
 }
@@ -96,7 +84,7 @@ func (l *Lab) Models() []ModelInfo {
 		// opened (a stored network's first open factors its covariance).
 		dir := l.ModelsDirFor(info.Name)
 		if _, err := policy.ReadModelCard(dir, info.Name, ""); err != nil {
-			mi.Err = l.missingModel(info.Name)
+			mi.Err = l.ModelUnavailable(info.Name, nil)
 			out = append(out, mi)
 			continue
 		}
@@ -107,7 +95,7 @@ func (l *Lab) Models() []ModelInfo {
 		default:
 			card, err := n.Card()
 			if err != nil {
-				mi.Err = l.missingModel(info.Name)
+				mi.Err = l.ModelUnavailable(info.Name, nil)
 				break
 			}
 			if want := trainspec.Fingerprint(n.Net, n.Model.Spec); card.Fingerprint != want {

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
@@ -200,6 +201,19 @@ func TestMissingModelSaidPlainly(t *testing.T) {
 		seen++
 		if strings.ContainsAny(mi.Err, "`/") || strings.Count(mi.Err, ". ") > 0 || mi.Err == "" {
 			t.Errorf("%s: %q", mi.Network, mi.Err)
+		}
+		// Every page says it in the same words: the Models page, the
+		// method pickers (opening the model) and the teaching pages.
+		n, err := l.Open(mi.Network)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = n.Policy(policy.NetworkModelName())
+		if got := l.ModelUnavailable(mi.Network, err); got != mi.Err {
+			t.Errorf("%s: the picker says %q, the Models page %q", mi.Network, got, mi.Err)
+		}
+		if got := noModel(mi.Network, err, l.TrainingAvailable(mi.Network)); got != mi.Err {
+			t.Errorf("%s: a teaching page says %q", mi.Network, got)
 		}
 	}
 	if seen == 0 {

@@ -33,66 +33,86 @@ type rates struct {
 	poolOnce sync.Once
 	pool     *sim.Pool
 	mu       sync.Mutex
-	done     map[rateKey]float64
+	done     map[rateKey]Trips
 	flight   singleflight.Group
+}
+
+// Trips are a method's outcomes on the RateSize common test realizations
+// of an estimate: Times[i] is day i's arrival time, NaN where the trip
+// did not arrive (a dead end or the step cap: late at any budget).
+type Trips struct {
+	Rate  float64
+	Times []float64
 }
 
 // OnTimeRate estimates method's probability of arriving on time on od at
 // factor × the LET time over RateSize common test realizations (cached);
 // ok is false where the network is too large to estimate it on a page.
 func (n *Net) OnTimeRate(ctx context.Context, method string, od engine.OD, factor float64) (rate float64, ok bool, err error) {
+	t, ok, err := n.OnTimeTrips(ctx, method, od, factor)
+	return t.Rate, ok, err
+}
+
+// OnTimeTrips is OnTimeRate with the trips it counts: the arrival times
+// the compare page drives one at a time (the same days for every method).
+func (n *Net) OnTimeTrips(ctx context.Context, method string, od engine.OD, factor float64) (trips Trips, ok bool, err error) {
 	if len(n.Net.Links) > linktime.DenseLinkLimit {
-		return 0, false, nil
+		return Trips{}, false, nil
 	}
 	key := rateKey{method, od, math.Round(factor*1e6) / 1e6}
 	n.rates.mu.Lock()
-	if r, hit := n.rates.done[key]; hit {
+	if t, hit := n.rates.done[key]; hit {
 		n.rates.mu.Unlock()
-		return r, true, nil
+		return t, true, nil
 	}
 	n.rates.mu.Unlock()
 	v, err, _ := n.rates.flight.Do(fmt.Sprintf("%s|%d|%d|%g", key.method, od.Origin, od.Destination, key.factor), func() (any, error) {
 		return n.estimate(ctx, key)
 	})
 	if err != nil {
-		return 0, false, err
+		return Trips{}, false, err
 	}
-	return v.(float64), true, nil
+	return v.(Trips), true, nil
 }
 
 // estimate computes one on-time estimate and caches it.
-func (n *Net) estimate(ctx context.Context, key rateKey) (float64, error) {
+func (n *Net) estimate(ctx context.Context, key rateKey) (Trips, error) {
 	method, od, factor := key.method, key.od, key.factor
 	let, err := n.Validate(od, factor)
 	if err != nil {
-		return 0, err
+		return Trips{}, err
 	}
 	p, err := n.Policy(method)
 	if err != nil {
-		return 0, err
+		return Trips{}, err
 	}
 	n.rates.poolOnce.Do(func() { n.rates.pool = sim.NewPool(n.Model, n.Net.PoolKey(), sim.Test, 0, RateSize, 0, nil) })
 	if err := ctx.Err(); err != nil {
-		return 0, err
+		return Trips{}, err
 	}
 	res := make([]sim.Result, RateSize)
 	if err := (&sim.Runner{Net: n.Net}).Run(p, sim.Task{OD: od, Budget: factor * let, Cap: n.Net.StepCap}, n.rates.pool, res); err != nil {
-		return 0, err
+		return Trips{}, err
 	}
+	t := Trips{Times: make([]float64, RateSize)}
 	k := 0
-	for _, x := range res {
+	for i, x := range res {
+		t.Times[i] = math.NaN()
+		if x.End == sim.Arrived {
+			t.Times[i] = x.Time
+		}
 		if x.OnTime {
 			k++
 		}
 	}
-	rate := float64(k) / RateSize
+	t.Rate = float64(k) / RateSize
 	n.rates.mu.Lock()
 	if n.rates.done == nil {
-		n.rates.done = map[rateKey]float64{}
+		n.rates.done = map[rateKey]Trips{}
 	}
-	n.rates.done[key] = rate
+	n.rates.done[key] = t
 	n.rates.mu.Unlock()
-	return rate, nil
+	return t, nil
 }
 
 // OpeningFactor is the budget factor the compare and live pages open at:

@@ -109,4 +109,27 @@ func TestOnTimeRateAndOpeningFactor(t *testing.T) {
 	if again != rate {
 		t.Error("the cached rate differs")
 	}
+	// The trips the compare page drives are those days: day i's arrival
+	// is the path's sum on row i when within the budget, else NaN (the
+	// episode stopped when its budget ran out), and they count to the rate.
+	trips, _, _ := n.OnTimeTrips(context.Background(), "let", od, f)
+	on := 0
+	for i, x := range trips.Times {
+		sum := 0.0
+		for _, l := range path {
+			sum += pool.Row(i)[l]
+		}
+		switch {
+		case sum <= budget && math.Abs(x-sum) > 1e-9:
+			t.Fatalf("day %d: trip %.4f, path's sum %.4f", i, x, sum)
+		case sum > budget && !math.IsNaN(x):
+			t.Fatalf("day %d: late trip %.4f given an arrival (sum %.4f > %.4f)", i, x, sum, budget)
+		}
+		if x <= budget {
+			on++
+		}
+	}
+	if float64(on)/RateSize != trips.Rate || len(trips.Times) != RateSize {
+		t.Errorf("%d trips, %d on time, rate %.4f", len(trips.Times), on, trips.Rate)
+	}
 }

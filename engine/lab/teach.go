@@ -61,7 +61,7 @@ func (n *Net) Teach(observed float64) (*TeachView, error) {
 		v.NoHistoryChoice = p.Act(&hidden)
 	}
 	if p, err := n.Policy(historyRole(historyLearned)); err != nil {
-		v.LearnedErr = modelUnavailable(err)
+		v.LearnedErr = noModel(n.Net.Name, err, "")
 	} else {
 		v.Learned = p.Act(seen)
 	}

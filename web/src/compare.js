@@ -1,5 +1,6 @@
 import { odMap } from "./odmap.js";
 import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
+import { tripsPanel } from "./trips.js";
 
 const outcomeText = { arrived: "on time", over_time: "late (over budget)", dead_end: "late (dead end)", step_cap: "late (step cap)" };
 
@@ -21,6 +22,10 @@ export async function comparePage() {
     if (ws) ws.close();
     m.clearPaths();
     $("#result-rows").innerHTML = "";
+    $("#compare-trips").hidden = true;
+    $("#trips-panel").innerHTML = "";
+    const drives = [];
+    let budget = 0;
     $("#steps").innerHTML = "";
     delete document.body.dataset.done;
     status("Computing every method's route…");
@@ -34,6 +39,7 @@ export async function comparePage() {
           status(`Building ${msg.methods.join(", ")} on first use (tables are solved and learners trained once, then kept)…`);
           break;
         case "start": {
+          budget = msg.budget;
           status(`OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(msg.let_time, 2)}), realization ${msg.realization}`);
           msg.methods.forEach((mm, k) => {
             slot.set(mm.name, k);
@@ -85,10 +91,15 @@ export async function comparePage() {
           tr.classList.add(msg.on_time ? "ok" : "late");
           tr.querySelector(".latency").textContent = fmt(msg.decision_ms, 3);
           if (msg.on_time_rate !== undefined) tr.querySelector(".rate").textContent = fmt(msg.on_time_rate, 3);
+          if (msg.trips) {
+            const color = getComputedStyle(tr.querySelector(".swatch")).backgroundColor;
+            drives.push({ name: msg.method, short: msg.method, color, p: msg.on_time_rate, trips: msg.trips.map((t) => (t === null ? NaN : t)) });
+          }
           break;
         }
         case "done":
           status($("#status").textContent + ` · done in ${msg.elapsed_ms} ms`);
+          if (drives.length) showTrips(drives, budget);
           document.body.dataset.done = "1";
           break;
         case "error":
@@ -99,6 +110,24 @@ export async function comparePage() {
     };
     ws.onerror = () => status("The stream failed; is the server running?", "error");
   }
+  // showTrips lets the visitor drive the 1,000 days each method's P(on
+  // time) was counted on, the same days for every method. A trip's time
+  // is known only when it arrived within the budget (an episode stops when
+  // the budget runs out), so the axis ends at T and cut-off trips stand
+  // apart; the budget is fixed here (an adaptive method would drive other
+  // routes under another budget: move the slider to rerun).
+  function showTrips(drives, budget) {
+    const finite = drives.flatMap((d) => d.trips.filter(Number.isFinite));
+    const lo = finite.length ? Math.min(...finite) : 0;
+    const pad = (budget - lo) * 0.04 || 1;
+    $("#compare-trips").hidden = false;
+    tripsPanel($("#trips-panel"), {
+      routes: drives, budget, domain: [Math.max(0, lo - pad), budget + pad],
+      reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
+      pName: "the share of all 1,000", rowName: "method",
+    });
+  }
+
   form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
   $("#new-realization").addEventListener("click", () => {
     const r = form.querySelector('[name="r"]');

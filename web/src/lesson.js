@@ -3,14 +3,15 @@
 // commits to an answer, then the numbers and the why appear (predict.js).
 // The arrow keys step between lessons.
 import { $, getJSON, fmt, escapeHTML } from "./util.js";
-import { ROUTE_COLORS, distribution, distributionCSV, distributionDomain, nearestIndex, routeNames } from "./plots.js";
+import { SERIES_COLORS, distribution, distributionCSV, distributionDomain, nearestIndex, routeNames } from "./plots.js";
 import { bestOfRole } from "./lessonmath.js";
 import { csv, downloads, dragBudget, standaloneSVG } from "./figure.js";
 import { predict, judgeGuess } from "./predict.js";
+import { tripsPanel } from "./trips.js";
 
 // The story's two routes keep the home page's colours; further series
-// (the learning curve's budgets) continue in Okabe–Ito.
-const COLORS = [...ROUTE_COLORS, "#009E73", "#CC79A7"];
+// (the learning curve's budgets) continue in colours no method uses.
+const COLORS = SERIES_COLORS;
 
 // stepKeys: ← and → (or PageUp/PageDown) follow the lesson links, unless a
 // control has the focus (a slider uses the arrows itself).
@@ -75,6 +76,25 @@ function storyRoutes(s) {
   return { k0, routes: [s.routes[0], s.routes[s.other]], names: [names[0], names[s.other]] };
 }
 
+// lessonTrips puts the story's sampled trips under a lesson, shown with
+// the answer (driving them first would give it away): the two routes
+// driven day by day, counted against the lesson's budget, a drag on the
+// strips moving the lesson's slider. It answers show(k), the budget k.
+function lessonTrips(slider, routes, names, budgets, domain) {
+  const sec = document.createElement("section");
+  sec.className = "trips until-revealed collapse";
+  sec.dataset.testid = "lesson-trips";
+  sec.setAttribute("aria-labelledby", "lesson-trips-title");
+  sec.innerHTML = `<h3 id="lesson-trips-title">Drive the trips</h3><p class="muted">Each trip is one day on these roads, the same day for both routes: ` +
+    `drive them one at a time and watch each route's share on time walk towards its P.</p><div></div>`;
+  $("#lesson-predict").after(sec);
+  const pair = (k) => routes.map((r, i) => ({ name: names[i], color: COLORS[i], trips: r.trips, p: r.on_time[k] }));
+  const k0 = Number(slider.value);
+  const panel = tripsPanel(sec.querySelector("div"), { routes: pair(k0), budget: budgets[k0], domain, reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches });
+  dragBudget(panel.figure(), (t) => moveTo(slider, nearestIndex(budgets, t)));
+  return { show: (k) => panel.show(pair(k), budgets[k]) };
+}
+
 // (a) The mean is not the goal: pick a route at the budget, guess its P.
 async function mean(slider, lesson) {
   const s = await getJSON("/api/story");
@@ -92,10 +112,12 @@ async function mean(slider, lesson) {
     },
   });
   dragBudget($("#lesson-figure"), (t) => moveTo(slider, nearestIndex(budgets, t)));
+  let trips = null;
   control(slider, "Time budget", s.factors.length, k0, (kk) => {
     k = kk;
     const T = budgets[k];
     $("#lesson-out").textContent = `${fmt(T, 2)} min`;
+    if (trips) trips.show(k);
     current.csv = distributionCSV(routes, names, T);
     $("#lesson-figure").innerHTML = distribution(routes, T, { domain, names }) +
       `<table class="results"><thead><tr><th scope="col">route</th><th scope="col">mean min</th><th scope="col">σ min</th><th scope="col">P(on time)</th></tr></thead><tbody>` +
@@ -106,7 +128,7 @@ async function mean(slider, lesson) {
     ask.setAnswer(`Take ${escapeHTML(names[better])}: it arrives on time with P = ${fmt(routes[better].on_time[k], 3)} against ${fmt(routes[1 - better].on_time[k], 3)}. ` +
       `The means differ by only ${fmt(Math.abs(routes[1].mean - routes[0].mean), 2)} min, but the σ are ${fmt(routes[0].sd, 2)} and ${fmt(routes[1].sd, 2)} min: ` +
       `what matters is the chance of arriving within the budget, and that depends on the spread as much as on the mean.`);
-  });
+  });  trips = lessonTrips(slider, routes, names, budgets, domain);
 }
 
 // (b) The budget decides: P(on time) against the budget, the two routes.
@@ -129,14 +151,17 @@ async function budget(slider, lesson) {
     `Below about ${fmt(tF, 2)} min route A is more likely on time, above it route B. With little time, only the fast-on-average route has a real chance; ` +
     `its spread is then an ally (a good day gets you there). With time to spare, spread only adds the risk of a bad day, and the steady route wins.`);
   dragBudget($("#lesson-figure"), (t) => moveTo(slider, nearestIndex(xs, t)));
+  let trips = null;
   control(slider, "Time budget", s.factors.length, Math.floor(s.factors.length / 2), (kk) => {
     k = kk;
     const T = xs[k];
+    if (trips) trips.show(k);
     $("#lesson-out").textContent = `${fmt(T, 2)} min (${fmt(s.factors[k], 2)} × route A's mean)`;
     current.csv = curvesCSV(xs, routes.map((r) => r.on_time), names, "budget_minutes", "p_on_time");
     $("#lesson-figure").innerHTML = curves(xs, routes.map((r) => r.on_time), names, T, "time budget (min)", "P(on time)", { hidden: true }) +
       `<p class="muted lesson-hidden-note">The curves appear once you lock your answer.</p>`;
   });
+  trips = lessonTrips(slider, routes, names, xs, distributionDomain(routes, xs));
 }
 
 // (c) Adapting on the way beats any fixed path. The page opens at the

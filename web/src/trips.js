@@ -23,22 +23,43 @@ export function tally(times, n, budget) {
   return { on, late: n - on };
 }
 
+// CUT_COLUMNS is how many columns wide the block of trips with no arrival
+// time is (a trip cut off when its budget ran out: late, time unknown).
+export const CUT_COLUMNS = 10;
+
 // stack places the first n trips as dots: a column per time bin over
-// [lo, hi], each new dot on top of its column (level 0 at the bottom).
+// [lo, hi], each new dot on top of its column (level 0 at the bottom). A
+// trip with no arrival time (NaN) goes to a block of CUT_COLUMNS columns
+// after the axis (bins bins…bins+CUT_COLUMNS-1), filled row by row.
 export function stack(times, n, lo, hi, bins) {
   const height = new Array(bins).fill(0);
   const dots = [];
+  let cut = 0;
   for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(times[i])) {
+      dots.push({ bin: bins + (cut % CUT_COLUMNS), level: Math.floor(cut / CUT_COLUMNS), time: times[i] });
+      cut++;
+      continue;
+    }
     const b = Math.max(0, Math.min(bins - 1, Math.floor(((times[i] - lo) / (hi - lo || 1)) * bins)));
     dots.push({ bin: b, level: height[b]++, time: times[i] });
   }
-  return { dots, top: Math.max(1, ...height) };
+  return { dots, top: Math.max(1, Math.ceil(cut / CUT_COLUMNS), ...height) };
 }
+
+// label is the short name a strip is marked with: the route's letter, or
+// the method's code (routes given a short name).
+const label = (r) => r.short ?? r.name.slice(0, 1);
 
 // stripsSVG draws one strip of dots per route over a shared time axis,
 // with the budget line across them all.
 export function stripsSVG(routes, n, budget, [lo, hi]) {
-  const W = 420, strip = 58, pad = { l: 36, r: 10, t: 6, b: 28 }, bins = 70;
+  const bins = 70, strip = routes.length > 4 ? 34 : 58;
+  // Room for the labels on the left and, when some trip never arrived,
+  // for its block on the right (known from every trip, not only the
+  // driven ones, so the axis does not move as trips are driven).
+  const cuts = routes.some((r) => r.trips.some((t) => !Number.isFinite(t)));
+  const W = 420, pad = { l: Math.max(36, 10 + 6.2 * Math.max(...routes.map((r) => label(r).length))), r: cuts ? 62 : 10, t: 6, b: 28 };
   const H = pad.t + strip * routes.length + pad.b;
   const x = (t) => pad.l + ((t - lo) / (hi - lo || 1)) * (W - pad.l - pad.r);
   const colW = (W - pad.l - pad.r) / bins;
@@ -51,11 +72,12 @@ export function stripsSVG(routes, n, budget, [lo, hi]) {
     const { dots } = stacks[i];
     const base = pad.t + strip * (i + 1) - 4;
     const circles = dots.map((d) => {
-      const cx = pad.l + (d.bin + 0.5) * colW, cy = base - (d.level + 0.5) * size;
+      const cx = d.bin < bins ? pad.l + (d.bin + 0.5) * colW : W - pad.r + 16 + (d.bin - bins + 0.5) * colW;
+      const cy = base - (d.level + 0.5) * size;
       const on = d.time <= budget;
       return `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="${rad.toFixed(2)}" fill="${on ? r.color : "#fff"}" stroke="${r.color}" stroke-width="${on ? 0 : 0.8}"/>`;
     }).join("");
-    return `<text x="4" y="${base - strip / 2 + 8}" font-weight="bold">${escapeHTML(r.name.slice(0, 1))}</text>` +
+    return `<text x="4" y="${base - strip / 2 + 8}" font-weight="bold">${escapeHTML(label(r))}</text>` +
       `<line x1="${pad.l}" x2="${W - pad.r}" y1="${base}" y2="${base}" stroke="#bbb"/>${circles}`;
   }).join("");
   const ticks = [];
@@ -63,7 +85,8 @@ export function stripsSVG(routes, n, budget, [lo, hi]) {
   for (let t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) {
     ticks.push(`<text x="${x(t).toFixed(1)}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(t, step < 1 ? 1 : 0)}</text>`);
   }
-  return `<svg viewBox="0 0 ${W} ${H}" role="img" data-testid="trips-svg" aria-label="${n} sampled trips per route by arrival time, filled when on time, hollow when late"` +
+  if (cuts) ticks.push(`<text x="${W - pad.r + 16 + (CUT_COLUMNS * colW) / 2}" y="${H - pad.b + 14}" text-anchor="middle">cut off</text>`);
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" data-testid="trips-svg" aria-label="${n} sampled trips per route by arrival time, filled when on time, hollow when late${cuts ? "; trips cut off when their budget ran out stand apart on the right" : ""}"` +
     ` data-lo="${lo}" data-hi="${hi}" data-x0="${pad.l}" data-x1="${W - pad.r}">${body}${ticks.join("")}` +
     budgetLine(x(budget), pad.t, H - pad.b, "trips-budget-line") +
     `<text x="${(W + pad.l) / 2}" y="${H - 2}" text-anchor="middle">arrival time of each trip (min)</text></svg>`;
@@ -76,7 +99,7 @@ export function stripsSVG(routes, n, budget, [lo, hi]) {
 // answers show (the routes and budget now shown: the trips already driven
 // are counted again against the budget; a new pair starts over) and figure
 // (the strips' element, for dragging).
-export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion }) {
+export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion, pName = "the exact probability", rowName = "route" }) {
   el.innerHTML = `<div class="trips-controls" role="group" aria-label="Drive sampled trips">` +
     `<button type="button" data-testid="drive-1" data-n="1">Drive 1</button>` +
     `<button type="button" data-testid="drive-100" data-n="100">Drive 100</button>` +
@@ -86,8 +109,8 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion }
     `<label>Speed <select data-testid="trips-speed">${SPEEDS.map((s, i) => `<option value="${i}">${s.label}</option>`).join("")}</select></label>` +
     `<button type="button" data-testid="trips-reset">Start over</button></div>` +
     `<div class="trips-figure" data-testid="trips-figure"></div>` +
-    `<table class="results trips-tally" data-testid="trips-tally"><caption>Trips driven so far (share: the part on time; P: the exact probability)</caption>` +
-    `<thead><tr><th scope="col">route</th><th scope="col">on time</th><th scope="col">late</th><th scope="col">share</th><th scope="col">P</th></tr></thead><tbody></tbody></table>` +
+    `<table class="results trips-tally" data-testid="trips-tally"><caption>Trips driven so far (share: the part on time; P: ${escapeHTML(pName)})</caption>` +
+    `<thead><tr><th scope="col">${rowName}</th><th scope="col">on time</th><th scope="col">late</th><th scope="col">share</th><th scope="col">P</th></tr></thead><tbody></tbody></table>` +
     `<p class="trips-last" data-testid="trips-last" aria-live="polite"></p>`;
   const q = (id) => el.querySelector(`[data-testid="${id}"]`);
   const speed = q("trips-speed");
@@ -115,7 +138,7 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion }
     const k = st.driven - 1;
     if (k < 0) { q("trips-last").textContent = "No trip driven yet."; return; }
     q("trips-last").textContent = `Trip ${k + 1} of ${total()}: ` + st.routes.map((r) =>
-      `${r.name.slice(0, 1)} ${fmt(r.trips[k], 2)} min, ${r.trips[k] <= st.budget ? "on time" : "late"}`).join("; ") + ".";
+      Number.isFinite(r.trips[k]) ? `${label(r)} ${fmt(r.trips[k], 2)} min, ${r.trips[k] <= st.budget ? "on time" : "late"}` : `${label(r)} late (cut off at the budget)`).join("; ") + ".";
   }
 
   function driveOne() {

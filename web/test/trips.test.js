@@ -2,7 +2,7 @@
 // test runner: the counting and geometry the pages draw from.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tally, stack, stripsSVG } from "../src/trips.js";
+import { tally, stack, stripsSVG, CUT_COLUMNS } from "../src/trips.js";
 import { nearestIndex, routeNames, distribution, distributionDomain } from "../src/plots.js";
 import { axisValue } from "../src/figure.js";
 import { judgeGuess } from "../src/predict.js";
@@ -41,11 +41,30 @@ test("stack: one dot per trip, columns grow one level at a time, bins inside the
   assert.deepEqual(stack([0, 100], 2, 2, 8, 30).dots.map((d) => d.bin), [0, 29]);
 });
 
+test("stack: trips with no arrival time fill their own block, never an axis bin", () => {
+  const k = CUT_COLUMNS + 1;
+  const times = [3, 4, ...new Array(k).fill(NaN), 5];
+  const { dots, top } = stack(times, times.length, 2, 8, 30);
+  const cut = dots.filter((d) => d.bin >= 30);
+  assert.equal(cut.length, k);
+  assert.deepEqual(cut.map((d) => [d.bin - 30, d.level]), Array.from({ length: k }, (_, i) => [i % CUT_COLUMNS, Math.floor(i / CUT_COLUMNS)]));
+  assert.ok(dots.every((d, i) => Number.isFinite(times[i]) === d.bin < 30));
+  assert.equal(top, 2);
+  assert.equal(tally(times, times.length, 4.5).late, k + 1, "a cut-off trip is late at any budget");
+});
+
 test("stripsSVG draws a dot per trip and route, filled on time, hollow late", () => {
   const routes = [{ name: "A · x", color: "#0072B2", trips: [1, 2, 3, 4] }, { name: "B · y", color: "#D55E00", trips: [2, 2, 5, 1] }];
   const svg = stripsSVG(routes, 3, 2.5, [0, 6]);
   assert.equal((svg.match(/<circle/g) || []).length, 6);
   assert.equal((svg.match(/fill="#fff"/g) || []).length, 2, "one late trip per route among the first three");
+  assert.doesNotMatch(svg, /cut off/);
+  // Methods are marked by their code; a cut-off trip is drawn hollow in its block.
+  const methods = [{ name: "clairvoyant", short: "clairvoyant", color: "#000", trips: [1, NaN] }, { name: "let", short: "let", color: "#777", trips: [2, 2] }];
+  const two = stripsSVG(methods, 2, 2.5, [0, 3]);
+  assert.match(two, />clairvoyant</);
+  assert.match(two, />cut off</);
+  assert.equal((two.match(/fill="#fff"/g) || []).length, 1);
 });
 
 test("the budget under a dragged pointer: axisValue inverts the drawing, nearestIndex snaps to the grid", () => {
