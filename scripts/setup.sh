@@ -23,7 +23,8 @@ fi
 # about 18× slower.
 # chromium runs the browser tests (driven by npm playwright-core; never a
 # tool's own browser download).
-pkgs=(python3-torch python3-onnx libopenblas0-pthread chromium)
+# zlib1g-dev: the OpenStreetMap PBF reader (paulmach/osm) inflates blocks with cgo zlib.
+pkgs=(python3-torch python3-onnx libopenblas0-pthread chromium zlib1g-dev)
 command -v gcc >/dev/null 2>&1 || pkgs+=(gcc libc6-dev)
 missing=()
 for p in "${pkgs[@]}"; do

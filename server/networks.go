@@ -79,9 +79,9 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 	get := func(k string) string { return strings.TrimSpace(f.Get(k)) }
 	form := web.ImportForm{Name: get("name"), Mean: get("mean"), CV: get("cv"), Corr: get("corr"), CorrSeed: get("corr_seed"),
 		Strength: get("strength"), Length: get("length"), Factors: get("factors"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
-		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != ""}
+		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != "", Highways: get("highways")}
 	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project,
-		Law: form.Law, SkipBadRows: form.SkipBadRows}
+		Law: form.Law, SkipBadRows: form.SkipBadRows, Highways: splitList(form.Highways)}
 	var err error
 	if o.TimeUnit, err = lab.ParseTimeUnit("time_unit", form.TimeUnit); err != nil {
 		return form, o, err
@@ -182,4 +182,15 @@ func (s *server) storedInfo(r *http.Request, n *lab.Net, v *web.NetworkView) {
 		return
 	}
 	v.Stored, v.Notes = true, rep.Notes
+}
+
+// splitList reads a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }

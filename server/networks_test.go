@@ -6,10 +6,14 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // upload posts files and settings to the Add-a-network form, as a browser
@@ -112,5 +116,39 @@ func TestAddNetworkPreviewSaveRenameDelete(t *testing.T) {
 	}
 	if res, _ := noRedirect.PostForm(ts.URL+"/networks/sfn/delete", url.Values{"confirm": {"sfn"}}); res.StatusCode != http.StatusBadRequest {
 		t.Errorf("deleting a built-in: %d", res.StatusCode)
+	}
+}
+
+// An OpenStreetMap extract is one upload: the page reads the real
+// Andorra extract and reports what it kept; with a chosen road class set
+// (primary roads: a small network whose model builds at once) it saves a
+// network drawn in longitude/latitude.
+func TestAddNetworkFromOpenStreetMap(t *testing.T) {
+	ts := newTestServer(t)
+	data, err := os.ReadFile(testenv.OSMExtract(t, "andorra-latest.osm.bz2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, doc := upload(t, ts.URL+"/networks/add", map[string]string{"andorra-latest.osm.bz2": string(data)}, nil)
+	notes := doc.Find(`[data-testid="import-notes"]`).Text()
+	if res.StatusCode != 200 || !strings.Contains(notes, "highway classes kept (ways read): living_street 21") || !strings.Contains(notes, "strongly connected") {
+		t.Fatalf("preview: %d, notes %q, problems %q", res.StatusCode, notes, doc.Find(`[data-testid="import-problems"]`).Text())
+	}
+	res, doc = upload(t, ts.URL+"/networks/add", map[string]string{"andorra-latest.osm.bz2": string(data)}, map[string]string{"highways": "primary, primary_link"})
+	notes = doc.Find(`[data-testid="import-notes"]`).Text()
+	action, _ := doc.Find(`[data-testid="import-save-form"]`).Attr("action")
+	if res.StatusCode != 200 || action == "" || !strings.Contains(notes, "highway classes kept (ways read): primary 490, primary_link 23") {
+		t.Fatalf("primary roads only: %d %q %q", res.StatusCode, notes, doc.Find(`[data-testid="import-problems"]`).Text())
+	}
+	if res, err := noRedirect.PostForm(ts.URL+action, url.Values{"name": {"andorra"}}); err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %v %v", res.StatusCode, err)
+	}
+	res, body := get(t, ts, "/api/networks/andorra")
+	for deadline := time.Now().Add(time.Minute); res.StatusCode == http.StatusServiceUnavailable && time.Now().Before(deadline); {
+		time.Sleep(time.Second) // a dense model is built once on first open
+		res, body = get(t, ts, "/api/networks/andorra")
+	}
+	if res.StatusCode != 200 || !strings.Contains(body, `"lonlat"`) {
+		t.Errorf("the stored network: %d %.300s", res.StatusCode, body)
 	}
 }

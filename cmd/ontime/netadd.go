@@ -30,6 +30,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	psd := fs.String("psd", "", "project: replace a covariance that is not positive semi-definite by its projection")
 	law := fs.String("law", "", "link-time law: "+linktime.LawNames()+" (default: "+linktime.MatchedLaw+"; a JSON file's own)")
 	unit := fs.String("time-unit", "", "unit of the file's times: s, min or h (default min; converted to minutes)")
+	highways := fs.String("highways", "", "OpenStreetMap highway classes to keep, comma-separated (default: "+strings.Join(netfile.DefaultHighways, ",")+", leaving out the lowest when a city is over the limits)")
 	skipBad := fs.Bool("skip-bad-rows", false, "skip link rows that do not parse, naming each in the report, instead of refusing the file")
 	dry := fs.Bool("dry-run", false, "check and report, store nothing")
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
@@ -42,6 +43,11 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	}
 	o := netfile.ImportOptions{Name: *name, Mean: *mean, CV: *cv, StepCap: *stepCap, Zones: *zones, Coords: *coords, PSDProject: *psd == "project",
 		Law: *law, SkipBadRows: *skipBad}
+	for _, h := range strings.Split(*highways, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			o.Highways = append(o.Highways, h)
+		}
+	}
 	if o.TimeUnit, err = netfile.ParseTimeUnit("--time-unit", *unit); err != nil {
 		return err
 	}

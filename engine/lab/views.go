@@ -39,6 +39,9 @@ const (
 	DefaultCorrSeed = netfile.DefaultCorrSeed
 )
 
+// DefaultHighways are the OpenStreetMap road classes an import keeps.
+var DefaultHighways = netfile.DefaultHighways
+
 // The marks of a benchmark table's cells.
 const (
 	MarkPlain = bench.Plain

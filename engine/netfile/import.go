@@ -67,6 +67,9 @@ type ImportOptions struct {
 	// import checks (an eigen decomposition: minutes at 4,000 links, and
 	// not interruptible); 0: DenseLinkLimit. The dashboard sets it lower.
 	MaxExplicitLinks int `json:"-"`
+	// Highways are the OpenStreetMap highway classes kept (none:
+	// DefaultHighways).
+	Highways []string
 }
 
 // ImportReport says what an import read, assumed and found wrong.
@@ -94,6 +97,12 @@ type linkSource struct {
 type source struct {
 	links  []linkSource
 	odFile string
+	// noVars: the file gives no variances (TNTP, OpenStreetMap, GMNS
+	// without a spread column): σ comes from the CV rule.
+	noVars bool
+	// minutes: the times were computed in minutes (length / speed), so
+	// there is no file unit to guess or convert.
+	minutes bool
 }
 
 // Import reads a network from files (TNTP _net with optional _node, GeoJSON
@@ -145,7 +154,7 @@ func partial(err error, probs *engine.Problems) error {
 
 // roles sorts input files by what they hold.
 type roles struct {
-	net, nodes, flow, csv, json *File
+	net, nodes, flow, csv, json, osm *File
 }
 
 var (
@@ -170,6 +179,8 @@ func sortFiles(files []File) (roles, error) {
 		switch {
 		case tntpNetName.MatchString(f.Name):
 			put(&r.net, f, "TNTP _net")
+		case isOSM(f.Name):
+			put(&r.osm, f, "OpenStreetMap")
 		case tntpNodeName.MatchString(f.Name) || strings.HasSuffix(lower, ".geojson"):
 			put(&r.nodes, f, "node coordinate")
 		case tntpFlowName.MatchString(f.Name):
@@ -185,11 +196,11 @@ func sortFiles(files []File) (roles, error) {
 		case strings.HasSuffix(lower, "_trips.tntp"):
 			// Demand is not used; accepted so a whole TNTP folder can be given.
 		default:
-			probs = append(probs, engine.InputError(f.Name, 0, "", "unknown kind of file: give a TNTP _net.tntp (with _node.tntp, nodes .geojson, _flow.tntp), a link .csv (From,To,Cost,Var[,Volume]) or ontime's .json"))
+			probs = append(probs, engine.InputError(f.Name, 0, "", "unknown kind of file: give a TNTP _net.tntp (with _node.tntp, nodes .geojson, _flow.tntp), a link .csv (From,To,Cost,Var[,Volume]), ontime's .json or an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2)"))
 		}
 	}
 	main := 0
-	for _, f := range []*File{r.net, r.csv, r.json} {
+	for _, f := range []*File{r.net, r.csv, r.json, r.osm} {
 		if f != nil {
 			main++
 		}
@@ -198,12 +209,15 @@ func sortFiles(files []File) (roles, error) {
 	case len(files) == 0:
 		probs = append(probs, engine.Errorf(engine.EINVALID, "no file given"))
 	case main == 0 && len(probs) == 0:
-		probs = append(probs, engine.InputError(files[0].Name, 0, "", "no link file: give a TNTP _net.tntp, a link .csv or ontime's .json"))
+		probs = append(probs, engine.InputError(files[0].Name, 0, "", "no link file: give a TNTP _net.tntp, a link .csv, ontime's .json or an OpenStreetMap extract"))
 	case main > 1:
-		probs = append(probs, engine.Errorf(engine.EINVALID, "give one link file (TNTP _net, CSV or JSON), not %d", main))
+		probs = append(probs, engine.Errorf(engine.EINVALID, "give one link file (TNTP _net, CSV, JSON or an OpenStreetMap extract), not %d", main))
 	}
 	if r.json != nil && (r.nodes != nil || r.flow != nil) {
 		probs = append(probs, engine.InputError(r.json.Name, 0, "", "ontime's JSON holds the whole network: give it alone"))
+	}
+	if r.osm != nil && (r.nodes != nil || r.flow != nil) {
+		probs = append(probs, engine.InputError(r.osm.Name, 0, "", "an OpenStreetMap extract holds its own coordinates: give it alone"))
 	}
 	if r.csv != nil && r.flow != nil {
 		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "a _flow file goes with a TNTP _net file, not a CSV"))
@@ -235,6 +249,9 @@ func readFiles(files []File, o ImportOptions, rep *ImportReport) (*engine.Networ
 	case r.csv != nil:
 		rep.Format = "link CSV"
 		return readCSVNetwork(r, o, rep)
+	case r.osm != nil:
+		rep.Format = "OpenStreetMap"
+		return readOSMNetwork(r, o, rep)
 	default:
 		rep.Format = "TNTP"
 		return readTNTPNetwork(r, o, rep)
@@ -245,7 +262,7 @@ func readFiles(files []File, o ImportOptions, rep *ImportReport) (*engine.Networ
 // without its ending, lower case.
 func baseName(file string) string {
 	b := filepath.Base(file)
-	for _, suf := range []string{"_net.tntp", ".tntp", ".csv", ".json"} {
+	for _, suf := range []string{"_net.tntp", ".tntp", ".csv", ".json", ".osm.pbf", ".osm.bz2", ".osm", ".pbf"} {
 		if len(b) > len(suf) && strings.EqualFold(b[len(b)-len(suf):], suf) {
 			b = b[:len(b)-len(suf)]
 			break
@@ -440,7 +457,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	}
 	t, ps := newTopology(baseName(r.net.Name), coords, coordFile)
 	probs = append(probs, ps...)
-	src := &source{}
+	src := &source{noVars: true}
 	zeros := 0
 	var closed []string
 	for _, l := range tn.Links {
@@ -570,6 +587,13 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 		rep.Problems = append(rep.Problems, err.(*engine.Error))
 		return
 	}
+	if src.minutes && unit != "" && unit != UnitMinutes {
+		rep.Problems = append(rep.Problems, engine.InputError("", 0, "time_unit", "the times of %s are computed from lengths and speeds, in minutes: leave the time unit unset", rep.Format))
+		return
+	}
+	if src.minutes {
+		unit = ""
+	}
 	if unit != "" {
 		if net.TimeUnit != "" && net.TimeUnit != UnitMinutes {
 			rep.Problems = append(rep.Problems, engine.InputError("", 0, "time_unit", "this file's times were already converted from %s to minutes", net.TimeUnit))
@@ -591,8 +615,14 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 		rep.Problems = append(rep.Problems, engine.InputError("", 0, "law", "%s", engine.ErrorMessage(err)))
 		return
 	}
-	defer scaleOf(net, unit, rep)
-	fileVars := rep.Format != "TNTP"
+	defer func() {
+		if src.minutes {
+			scaleOf(net, UnitMinutes, rep) // known, not guessed
+			return
+		}
+		scaleOf(net, unit, rep)
+	}()
+	fileVars := !src.noVars
 	cv := o.CV
 	if cv == 0 && !fileVars {
 		cv = DefaultCV

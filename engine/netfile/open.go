@@ -15,6 +15,9 @@ func LooksLikePath(s string) bool {
 		return true
 	}
 	lower := strings.ToLower(s)
+	if isOSM(s) {
+		return true
+	}
 	for _, ext := range []string{".json", ".csv", ".tntp", ".geojson"} {
 		if strings.HasSuffix(lower, ext) {
 			return true
