@@ -5,9 +5,8 @@ import (
 	"regexp"
 	"testing"
 
-	colorful "github.com/lucasb-eyer/go-colorful"
-
 	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/internal/palette"
 )
 
 // The figures' colours for what is not a method (the story's routes, the
@@ -27,30 +26,21 @@ func TestSeriesColoursAreNoMethodsColours(t *testing.T) {
 	if len(hexes) < 2 {
 		t.Fatalf("SERIES_COLORS %q", decl[1])
 	}
-	parse := func(s string) colorful.Color {
-		c, err := colorful.Hex(s)
-		if err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return c
-	}
 	for i, h := range hexes {
-		c := parse(h)
-		r, g, b := c.LinearRgb()
-		if ratio := 1.05 / (0.2126*r + 0.7152*g + 0.0722*b + 0.05); ratio < 3 {
-			t.Errorf("%s: contrast %.2f:1 on white", h, ratio)
+		if ratio, err := palette.ContrastOnWhite(h); err != nil || ratio < 3 {
+			t.Errorf("%s: contrast %.2f:1 on white (%v)", h, ratio, err)
 		}
 		for _, m := range policy.Methods {
 			if m.Color[0] != '#' {
 				continue
 			}
-			if d := 100 * c.DistanceCIEDE2000(parse(m.Color)); d < 16 {
-				t.Errorf("series %s and method %s %s: ΔE2000 %.1f, want ≥ 16", h, m.Name, m.Color, d)
+			if d, err := palette.DeltaE(h, m.Color); err != nil || d < 16 {
+				t.Errorf("series %s and method %s %s: ΔE2000 %.1f, want ≥ 16 (%v)", h, m.Name, m.Color, d, err)
 			}
 		}
 		for _, o := range hexes[:i] {
-			if d := 100 * c.DistanceCIEDE2000(parse(o)); d < 16 {
-				t.Errorf("series %s and %s: ΔE2000 %.1f", h, o, d)
+			if d, err := palette.DeltaE(h, o); err != nil || d < 16 {
+				t.Errorf("series %s and %s: ΔE2000 %.1f (%v)", h, o, d, err)
 			}
 		}
 	}

@@ -43,11 +43,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	}
 	o := netfile.ImportOptions{Name: *name, Mean: *mean, CV: *cv, StepCap: *stepCap, Zones: *zones, Coords: *coords, PSDProject: *psd == "project",
 		Law: *law, SkipBadRows: *skipBad}
-	for _, h := range strings.Split(*highways, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			o.Highways = append(o.Highways, h)
-		}
-	}
+	o.Highways = splitList(*highways)
 	if o.TimeUnit, err = netfile.ParseTimeUnit("--time-unit", *unit); err != nil {
 		return err
 	}

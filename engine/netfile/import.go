@@ -615,13 +615,11 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 		rep.Problems = append(rep.Problems, engine.InputError("", 0, "law", "%s", engine.ErrorMessage(err)))
 		return
 	}
-	defer func() {
-		if src.minutes {
-			scaleOf(net, UnitMinutes, rep) // known, not guessed
-			return
-		}
-		scaleOf(net, unit, rep)
-	}()
+	scaleUnit := unit
+	if src.minutes {
+		scaleUnit = UnitMinutes // known, not guessed
+	}
+	defer scaleOf(net, scaleUnit, rep)
 	fileVars := !src.noVars
 	cv := o.CV
 	if cv == 0 && !fileVars {

@@ -54,7 +54,7 @@ const maxOSMNodes = 30_000_000
 // isOSM says whether a file name is an OpenStreetMap extract.
 func isOSM(name string) bool {
 	l := strings.ToLower(name)
-	return strings.HasSuffix(l, ".osm.pbf") || strings.HasSuffix(l, ".pbf") || strings.HasSuffix(l, ".osm") || strings.HasSuffix(l, ".osm.bz2")
+	return strings.HasSuffix(l, ".pbf") || strings.HasSuffix(l, ".osm") || strings.HasSuffix(l, ".osm.bz2")
 }
 
 // osmWay is a drivable way as read: its nodes, class, speed and direction.
@@ -223,10 +223,7 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	p = p[:min(int64(len(p)), b.left)]
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return n, engine.InputError(b.file, 0, "", "not a readable bzip2 file (%v): a truncated or damaged file?", err)
-	}
-	return n, err
+	return n, err // a damaged stream: readOSM names the file
 }
 
 // highwaySet reads a list of highway classes ("" or none: the default).

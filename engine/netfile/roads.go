@@ -222,7 +222,7 @@ func (g *roadGraph) contract() {
 	merge := func(e1, e2 int) int { // e1 = a→v, e2 = v→b
 		a, b := g.edges[e1], g.edges[e2]
 		shape := make([][2]float64, 0, len(a.shape)+1+len(b.shape))
-		shape = append(append(append(shape, a.shape...), g.pointOf(a.to)), b.shape...)
+		shape = append(append(append(shape, a.shape...), g.coords[a.to]), b.shape...)
 		g.edges[e1].dead, g.edges[e2].dead = true, true
 		delete(has, [2]int{a.from, a.to})
 		delete(has, [2]int{b.from, b.to})
@@ -274,9 +274,6 @@ func (g *roadGraph) contract() {
 		queue = append(queue, a, b)
 	}
 }
-
-// pointOf is a junction's coordinates.
-func (g *roadGraph) pointOf(v int) [2]float64 { return g.coords[v] }
 
 // compact drops dead links and the nodes no link touches, renumbering.
 func (g *roadGraph) compact() {

@@ -2,10 +2,9 @@ package policy
 
 import (
 	"fmt"
-	colorful "github.com/lucasb-eyer/go-colorful"
-	"math"
-	"strconv"
 	"testing"
+
+	"github.com/ontime-routing/ontime/internal/palette"
 )
 
 // Every method's colour is a graphic on white: WCAG 2.1's non-text contrast
@@ -52,51 +51,18 @@ func TestMethodColoursContrastAndDiffer(t *testing.T) {
 	}
 }
 
-// linearRGB reads #rrggbb or hsl(H, S%, L%) as linear sRGB.
-func linearRGB(t *testing.T, s string) [3]float64 {
-	var c [3]float64
-	if s[0] == '#' {
-		for i := range 3 {
-			v, err := strconv.ParseUint(s[1+2*i:3+2*i], 16, 8)
-			if err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-			c[i] = float64(v) / 255
-		}
-	} else {
-		var h, sat, l float64
-		if _, err := fmt.Sscanf(s, "hsl(%g, %g%%, %g%%)", &h, &sat, &l); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		sat, l = sat/100, l/100
-		a := sat * math.Min(l, 1-l)
-		for i, n := range []float64{0, 8, 4} {
-			k := math.Mod(n+h/30, 12)
-			c[i] = l - a*math.Max(-1, math.Min(math.Min(k-3, 9-k), 1))
-		}
-	}
-	for i, v := range c {
-		if v <= 0.04045 {
-			c[i] = v / 12.92
-		} else {
-			c[i] = math.Pow((v+0.055)/1.055, 2.4)
-		}
+func contrastOnWhite(t *testing.T, s string) float64 {
+	c, err := palette.ContrastOnWhite(s)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return c
 }
 
-func contrastOnWhite(t *testing.T, s string) float64 {
-	c := linearRGB(t, s)
-	y := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
-	return 1.05 / (y + 0.05)
-}
-
-// deltaE is the CIEDE2000 distance of two #rrggbb colours (0–100).
 func deltaE(t *testing.T, a, b string) float64 {
-	x, err1 := colorful.Hex(a)
-	y, err2 := colorful.Hex(b)
-	if err1 != nil || err2 != nil {
-		t.Fatalf("%s, %s: %v %v", a, b, err1, err2)
+	d, err := palette.DeltaE(a, b)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return 100 * x.DistanceCIEDE2000(y)
+	return d
 }

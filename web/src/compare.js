@@ -123,7 +123,6 @@ export async function comparePage() {
     $("#compare-trips").hidden = false;
     tripsPanel($("#trips-panel"), {
       routes: drives, budget, domain: [Math.max(0, lo - pad), budget + pad],
-      reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
       pName: "the share of all 1,000", rowName: "method",
     });
   }

@@ -90,7 +90,7 @@ function lessonTrips(slider, routes, names, budgets, domain) {
   $("#lesson-predict").after(sec);
   const pair = (k) => routes.map((r, i) => ({ name: names[i], color: COLORS[i], trips: r.trips, p: r.on_time[k] }));
   const k0 = Number(slider.value);
-  const panel = tripsPanel(sec.querySelector("div"), { routes: pair(k0), budget: budgets[k0], domain, reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches });
+  const panel = tripsPanel(sec.querySelector("div"), { routes: pair(k0), budget: budgets[k0], domain });
   dragBudget(panel.figure(), (t) => moveTo(slider, nearestIndex(budgets, t)));
   return { show: (k) => panel.show(pair(k), budgets[k]) };
 }

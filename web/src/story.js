@@ -5,13 +5,12 @@
 // comes from /api/story (the engine); the page only draws.
 import L from "leaflet";
 import { loadNetwork, drawNetwork } from "./map.js";
-import { $, getJSON, fmt, escapeHTML } from "./util.js";
+import { $, getJSON, fmt, escapeHTML, reducedMotion } from "./util.js";
 import { downloads, dragBudget, standaloneSVG } from "./figure.js";
 import { ROUTE_COLORS as COLORS, distribution, distributionCSV, distributionDomain, nearestIndex, routeNames } from "./plots.js";
 import { tripsPanel } from "./trips.js";
 
 // Okabe–Ito blue and vermillion: apart for every colour vision.
-const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export async function storyPage() {
   const el = $("#story");
@@ -53,7 +52,7 @@ export async function storyPage() {
   const pair = (routes) => routes.map((r, i) => ({ name: names[r], color: COLORS[i], trips: story.routes[r].trips, p: story.routes[r].on_time[Number(slider.value)] }));
   const trips = tripsPanel($("#story-trips"), {
     routes: pair(shown(Number(slider.value))), budget: budgets[Number(slider.value)], domain,
-    reducedMotion: reduced(), onTrip: (k, seconds) => { if (seconds >= 0.3 && !reduced()) race(shown(Number(slider.value)), k, seconds); },
+    onTrip: (k, seconds) => { if (seconds >= 0.3 && !reducedMotion()) race(shown(Number(slider.value)), k, seconds); },
   });
 
   function update() {

@@ -4,7 +4,7 @@
 // on time, hollow when late, and the tally beside it walks towards the exact
 // probability. The trips are the engine's (/api/story's trips: the pool's
 // first days, paired across routes); the page only counts and draws.
-import { fmt, escapeHTML } from "./util.js";
+import { fmt, escapeHTML, reducedMotion } from "./util.js";
 import { budgetLine, niceStep } from "./plots.js";
 
 // SPEEDS are the pacing choices, trips a second (Infinity: at once).
@@ -99,7 +99,7 @@ export function stripsSVG(routes, n, budget, [lo, hi]) {
 // answers show (the routes and budget now shown: the trips already driven
 // are counted again against the budget; a new pair starts over) and figure
 // (the strips' element, for dragging).
-export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion, pName = "the exact probability", rowName = "route" }) {
+export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the exact probability", rowName = "route" }) {
   el.innerHTML = `<div class="trips-controls" role="group" aria-label="Drive sampled trips">` +
     `<button type="button" data-testid="drive-1" data-n="1">Drive 1</button>` +
     `<button type="button" data-testid="drive-100" data-n="100">Drive 100</button>` +
@@ -114,7 +114,7 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, reducedMotion, 
     `<p class="trips-last" data-testid="trips-last" aria-live="polite"></p>`;
   const q = (id) => el.querySelector(`[data-testid="${id}"]`);
   const speed = q("trips-speed");
-  speed.value = String(reducedMotion ? SPEEDS.length - 1 : 2);
+  speed.value = String(reducedMotion() ? SPEEDS.length - 1 : 2);
   const st = { routes, budget, domain, driven: 0, pending: 0, playing: false };
   let frame = 0, last = 0, carry = 0, stepping = false;
   const total = () => Math.min(...st.routes.map((r) => r.trips.length));

@@ -57,3 +57,7 @@ export function budgetControls(form, onChange) {
   );
   sync();
 }
+
+// reducedMotion says whether the visitor asked for reduced motion (then
+// trips are driven at once and nothing races on the map).
+export const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
