@@ -86,6 +86,8 @@ page.on("pageerror", (e) => errors.push(String(e)));
 
 let failed = 0;
 async function test(name, fn) {
+  // E2E_ONLY=text runs the tests whose names hold it (while working on one)
+  if (process.env.E2E_ONLY && !name.includes(process.env.E2E_ONLY)) return;
   const t0 = Date.now();
   try {
     await fn();
@@ -678,6 +680,77 @@ await test("add a network: a rejected file's problems are in view", async () => 
   assert.ok(top >= 0 && top < 900, `the problems start at ${top} px`);
   assert.match(await page.locator('[data-testid="import-problems"]').textContent(), /bad\.csv/);
   assert.equal(await page.inputValue('[data-testid="import-cv"]'), "0.3", "the settings are kept");
+});
+
+// Any city (issue 29): a small OpenStreetMap town uploaded through the
+// page, then its GMNS export (node.csv, link.csv) uploaded as a second
+// network. The pair reads back as the same network (same fingerprint, so
+// the same sample pools): every method drives the same route with the same
+// arrival on both.
+const townOSM = `<?xml version="1.0" encoding="UTF-8"?>
+<osm version="0.6">
+ <node id="1" lat="0" lon="0"/><node id="2" lat="0" lon="0.004"/><node id="3" lat="0" lon="0.008"/>
+ <node id="4" lat="0.004" lon="0"/><node id="5" lat="0.004" lon="0.004"/><node id="6" lat="0.004" lon="0.008"/>
+ <node id="7" lat="0.007" lon="0.004"/>
+ <way id="11"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/></way>
+ <way id="12"><nd ref="4"/><nd ref="5"/><nd ref="6"/><tag k="highway" v="residential"/></way>
+ <way id="13"><nd ref="1"/><nd ref="4"/><tag k="highway" v="residential"/></way>
+ <way id="14"><nd ref="2"/><nd ref="5"/><tag k="highway" v="primary"/><tag k="maxspeed" v="50"/></way>
+ <way id="15"><nd ref="3"/><nd ref="6"/><tag k="highway" v="residential"/></way>
+ <way id="16"><nd ref="4"/><nd ref="7"/><nd ref="6"/><tag k="highway" v="secondary"/><tag k="maxspeed" v="70"/></way>
+ <way id="17"><nd ref="5"/><nd ref="3"/><tag k="highway" v="tertiary"/><tag k="oneway" v="yes"/></way>
+ <way id="18"><nd ref="1"/><nd ref="5"/><tag k="highway" v="residential"/></way>
+ <way id="19"><nd ref="2"/><nd ref="6"/><tag k="highway" v="footway"/></way>
+</osm>`;
+
+await test("any city: upload an OpenStreetMap town and its GMNS pair, the same routes on both", async () => {
+  const add = async (files, name) => {
+    await visit("add network", `${base}/networks/add`);
+    await page.setInputFiles('[data-testid="import-files"]', files);
+    await page.fill('[data-testid="import-ods"]', "1-6, 6-1");
+    await page.click('[data-testid="import-check"]');
+    await ready();
+    assert.equal(await page.locator('[data-testid="import-problems"]').count(), 0, await page.locator("main").textContent());
+    const notes = (await page.locator('[data-testid="import-notes"] li').allTextContents()).join("\n");
+    await page.fill('[data-testid="import-name"]', name);
+    await page.click('[data-testid="import-save"]');
+    await ready();
+    assert.match(page.url(), new RegExp(`/networks/${name}$`));
+    return notes;
+  };
+  const osmNotes = await add([{ name: "town.osm", mimeType: "application/xml", buffer: Buffer.from(townOSM) }], "town-osm");
+  assert.match(osmNotes, /link shapes kept for drawing: 2 of/, osmNotes); // 7, the bend of the bypass, each way
+  assert.match(osmNotes, /highway classes left out .*footway 1/, osmNotes);
+  const osm = await (await page.request.get(`${base}/api/networks/town-osm`)).json();
+  assert.equal(osm.nodes.length, 6);
+  const bent = osm.links.filter((l) => l.shape && l.shape.length === 1);
+  assert.equal(bent.length, 2, "the bypass, both ways, drawn through its bend");
+  await shot("network-town-osm");
+
+  const file = async (f) => ({ name: f, mimeType: "text/csv", buffer: await (await page.request.get(`${base}/networks/town-osm/export?format=gmns&file=${f}`)).body() });
+  const gmnsNotes = await add([await file("node.csv"), await file("link.csv")], "town-gmns");
+  assert.match(gmnsNotes, /GMNS: nodes from node.csv, links from link.csv/, gmnsNotes);
+  const gmns = await (await page.request.get(`${base}/api/networks/town-gmns`)).json();
+  assert.deepEqual(gmns.links, osm.links, "the GMNS pair is the same network");
+  assert.deepEqual(gmns.ods, osm.ods);
+
+  const drive = async (net) => {
+    await page.goto(`${base}/compare?net=${net}&o=1&d=6&f=1.00&r=3&m=let,dot,cgr`);
+    await ready();
+    await done();
+    const out = {};
+    for (const m of ["let", "dot", "cgr"]) {
+      const tr = page.locator(`[data-testid="result-${m}"]`);
+      const steps = await page.locator("#steps li").allTextContents();
+      out[m] = { outcome: await tr.getAttribute("data-outcome"), time: await tr.getAttribute("data-time"),
+        rate: await tr.locator(".rate").textContent(), route: steps.filter((s) => s.startsWith(`${m}:`)).map((s) => s.split(" took")[0]) };
+      assert.ok(out[m].route.length > 0, `${net} ${m} drove no link`);
+    }
+    return out;
+  };
+  const a = await drive("town-osm"), b = await drive("town-gmns");
+  assert.deepEqual(b, a);
+  console.log(`     town: let ${a.let.route.length} links, P(on time) let ${a.let.rate}, dot ${a.dot.rate}, cgr ${a.cgr.rate}`);
 });
 
 // The sketchpad (issue 28): draw a three-node network with the pointer, set

@@ -39,6 +39,11 @@ type Link struct {
 	From, To int
 	Mean     float64
 	Var      float64
+	// Shape is the road's drawn course between its end nodes, in the
+	// nodes' coordinates (ends excluded), when the source gives one
+	// (OpenStreetMap ways, GMNS geometry). Drawing only: not hashed in the
+	// fingerprint, no method reads it.
+	Shape [][2]float64
 }
 
 // SD is the standard deviation of the link's travel time.
@@ -250,26 +255,29 @@ const earthRadius = 6378137.0
 // projected to local metres (equirectangular about the centroid) so that
 // every network is drawn the same way; planar coordinates are kept.
 func (n *Network) Project() {
-	switch n.Coords {
-	case CoordLonLat:
-		var lon0, lat0 float64
-		for _, nd := range n.Nodes {
-			lon0 += nd.Coord[0]
-			lat0 += nd.Coord[1]
-		}
-		lon0 /= float64(len(n.Nodes))
-		lat0 /= float64(len(n.Nodes))
-		k := math.Pi / 180 * earthRadius
-		c := math.Cos(lat0 * math.Pi / 180)
-		for i := range n.Nodes {
-			n.Nodes[i].X = (n.Nodes[i].Coord[0] - lon0) * k * c
-			n.Nodes[i].Y = (n.Nodes[i].Coord[1] - lat0) * k
-		}
-	default:
-		for i := range n.Nodes {
-			n.Nodes[i].X, n.Nodes[i].Y = n.Nodes[i].Coord[0], n.Nodes[i].Coord[1]
-		}
+	to := n.Projection()
+	for i := range n.Nodes {
+		p := to(n.Nodes[i].Coord)
+		n.Nodes[i].X, n.Nodes[i].Y = p[0], p[1]
 	}
+}
+
+// Projection is the map from the nodes' coordinates to the drawing frame
+// that Project applies, for other points given in them (link shapes).
+func (n *Network) Projection() func([2]float64) [2]float64 {
+	if n.Coords != CoordLonLat || len(n.Nodes) == 0 {
+		return func(c [2]float64) [2]float64 { return c }
+	}
+	var lon0, lat0 float64
+	for _, nd := range n.Nodes {
+		lon0 += nd.Coord[0]
+		lat0 += nd.Coord[1]
+	}
+	lon0 /= float64(len(n.Nodes))
+	lat0 /= float64(len(n.Nodes))
+	k := math.Pi / 180 * earthRadius
+	c := math.Cos(lat0 * math.Pi / 180)
+	return func(p [2]float64) [2]float64 { return [2]float64{(p[0] - lon0) * k * c, (p[1] - lat0) * k} }
 }
 
 // LooksLonLat reports whether every coordinate pair is within the WGS84 range

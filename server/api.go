@@ -2,6 +2,7 @@ package server
 
 import (
 	"io"
+	"math"
 	"net/http"
 	"path"
 	"strconv"
@@ -35,6 +36,9 @@ type linkJSON struct {
 	To   int     `json:"to"`
 	Mean float64 `json:"mean"`
 	SD   float64 `json:"sd"`
+	// Shape is the road's course between its ends in the drawing frame
+	// (OpenStreetMap, GMNS geometry); absent: a straight line.
+	Shape [][2]float64 `json:"shape,omitempty"`
 }
 
 type odJSON struct {
@@ -69,13 +73,34 @@ func mapJSON(net *engine.Network) networkJSON {
 	for _, nd := range net.Nodes {
 		out.Nodes = append(out.Nodes, nodeJSON{ID: nd.ID, X: nd.X, Y: nd.Y})
 	}
+	to, unit := net.Projection(), drawingUnit(net)
 	for i, l := range net.Links {
-		out.Links = append(out.Links, linkJSON{ID: i, From: l.From, To: l.To, Mean: sig4(l.Mean), SD: sig4(l.SD())})
+		lj := linkJSON{ID: i, From: l.From, To: l.To, Mean: sig4(l.Mean), SD: sig4(l.SD())}
+		for _, p := range l.Shape {
+			q := to(p)
+			lj.Shape = append(lj.Shape, [2]float64{math.Round(q[0]/unit) * unit, math.Round(q[1]/unit) * unit})
+		}
+		out.Links = append(out.Links, lj)
 	}
 	for _, od := range lab.ODRoutes(net) {
 		out.ODs = append(out.ODs, odJSON{Name: od.Name, Origin: od.Origin, Destination: od.Destination, LETTime: od.LETTime, LETPath: od.LETPath})
 	}
 	return out
+}
+
+// drawingUnit is what shape points are rounded to: a millionth of the
+// network's extent (a decimetre across a state), so that a city's shapes
+// do not double its map JSON with digits no screen shows.
+func drawingUnit(net *engine.Network) float64 {
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, nd := range net.Nodes {
+		lo = [2]float64{math.Min(lo[0], nd.X), math.Min(lo[1], nd.Y)}
+		hi = [2]float64{math.Max(hi[0], nd.X), math.Max(hi[1], nd.Y)}
+	}
+	if ext := math.Max(hi[0]-lo[0], hi[1]-lo[1]); ext > 0 && !math.IsInf(ext, 0) {
+		return math.Pow(10, math.Floor(math.Log10(ext*1e-6)))
+	}
+	return 1e-6
 }
 
 // sig4 rounds to 4 significant digits: the map shows 2 decimals, and full

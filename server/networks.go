@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -162,17 +164,48 @@ func (s *server) handleDeleteNetwork(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
+// handleExportNetwork sends a network in a netfile.Exports format
+// (?format=, default ontime JSON): one file as itself, several as a zip,
+// or the one named by ?file= (GMNS's link.csv alone, for a script).
 func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "name")
-	if _, err := s.Lab.LoadNetwork(r.Context(), name); err != nil {
+	x, files, err := s.Lab.ExportNetwork(r.Context(), name, r.URL.Query().Get("format"))
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.json"`, name))
-	if err := s.Lab.ExportNetwork(r.Context(), name, w); err != nil {
-		s.Log.Error("export failed", "network", name, "err", err)
+	if want := r.URL.Query().Get("file"); want != "" {
+		var names []string
+		for _, f := range files {
+			if f.Name == want {
+				files = []netfile.File{f}
+				break
+			}
+			names = append(names, f.Name)
+		}
+		if len(files) != 1 || files[0].Name != want {
+			s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "the %s export has no file %q (it has %s)", x.Name, want, strings.Join(names, ", ")))
+			return
+		}
 	}
+	if len(files) == 1 {
+		ct := "application/json"
+		if !strings.HasSuffix(files[0].Name, ".json") {
+			ct = "text/plain; charset=utf-8"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, files[0].Name))
+		w.Write(files[0].Data)
+		return
+	}
+	var zb bytes.Buffer
+	if err := netfile.Zip(&zb, name+"-"+x.Name, files); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.zip"`, name, x.Name))
+	w.Write(zb.Bytes())
 }
 
 // storedInfo adds a stored network's import report to its page.

@@ -1,18 +1,21 @@
 package server
 
 import (
+	"archive/zip"
 	"bytes"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
@@ -96,6 +99,38 @@ func TestAddNetworkPreviewSaveRenameDelete(t *testing.T) {
 	}
 	if res, body := get(t, ts, "/networks/grid/export"); res.StatusCode != 200 || !strings.Contains(body, `"format": "ontime-network"`) {
 		t.Errorf("export: %d %.100s", res.StatusCode, body)
+	}
+	for _, f := range []string{"json", "gmns", "tntp"} {
+		if !strings.Contains(body, `data-testid="export-`+f+`"`) {
+			t.Errorf("network page has no %s export link", f)
+		}
+	}
+	// GMNS comes as one zip holding the pair, which imports back.
+	if res, body := get(t, ts, "/networks/grid/export?format=gmns"); res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/zip" {
+		t.Errorf("GMNS export: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	} else {
+		zr, err := zip.NewReader(strings.NewReader(body), int64(len(body)))
+		if err != nil || len(zr.File) != 2 || zr.File[0].Name != "grid-gmns/node.csv" {
+			t.Fatalf("zip: %v %v", err, zr)
+		}
+		var files []netfile.File
+		for _, f := range zr.File {
+			rc, _ := f.Open()
+			data, _ := io.ReadAll(rc)
+			files = append(files, netfile.File{Name: path.Base(f.Name), Data: data})
+		}
+		if net, _, err := netfile.Import(files, netfile.ImportOptions{}); err != nil || len(net.Links) == 0 {
+			t.Errorf("the exported pair does not import: %v", err)
+		}
+	}
+	if res, body := get(t, ts, "/networks/grid/export?format=gmns&file=link.csv"); res.StatusCode != 200 || !strings.HasPrefix(body, "link_id,from_node_id") {
+		t.Errorf("one file of the export: %d %.60s", res.StatusCode, body)
+	}
+	if res, _ := get(t, ts, "/networks/grid/export?format=gmns&file=../x"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("a file the export does not have: %d", res.StatusCode)
+	}
+	if res, _ := get(t, ts, "/networks/grid/export?format=shp"); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("unknown format: %d", res.StatusCode)
 	}
 
 	// Rename, then delete only with the name typed as confirmation.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -283,5 +284,43 @@ func TestEveryVerbAnswersHelp(t *testing.T) {
 	}
 	if out, _, err := runCLI(t, nil, "--help"); err != nil || !strings.Contains(out, "verify") {
 		t.Errorf("ontime --help: %v\n%s", err, out)
+	}
+}
+
+// GMNS and TNTP exports from the CLI read back as the same links: into a
+// directory, into a zip, and the GMNS directory given as the network.
+func TestNetworksExportFormats(t *testing.T) {
+	dir := t.TempDir()
+	gmns := filepath.Join(dir, "tb-gmns")
+	if out, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--format", "gmns", "--out", gmns); err != nil || !strings.Contains(out, "link.csv") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, args := range [][]string{{"--network", gmns}, {"--network", filepath.Join(gmns, "link.csv")}} {
+		out, _, err := runCLI(t, nil, append([]string{"networks", "show"}, args...)...)
+		if err != nil || !strings.Contains(out, "OD A-E: LET 106.0000 min, 3 links: A-B-C-E") {
+			t.Fatalf("show %v (%v):\n%s", args, err, out)
+		}
+	}
+	zipped := filepath.Join(dir, "tb.zip")
+	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--format", "tntp", "--out", zipped); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(zipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	if strings.Join(names, " ") != "twobranch-tntp/twobranch_net.tntp twobranch-tntp/twobranch_node.tntp" {
+		t.Errorf("zip holds %v", names)
+	}
+	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--format", "gmns"); err == nil || !strings.Contains(err.Error(), "--out DIR") {
+		t.Errorf("two files to stdout: %v", err)
+	}
+	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--format", "shp"); err == nil || !strings.Contains(err.Error(), "json, gmns, tntp") {
+		t.Errorf("unknown format: %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -90,18 +92,24 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 	case "export":
 		var nf netFlags
 		nf.register(fs)
-		out := fs.String("out", "", "write to this file instead of stdout")
+		out := fs.String("out", "", "write here: a file (one-file formats; default stdout), a .zip, or a directory (several files)")
+		format := fs.String("format", "json", "json (ontime's, keeps everything), gmns (node.csv, link.csv) or tntp (_net.tntp, _node.tntp)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return usageErr(err)
+		}
+		x, err := netfile.ExportByName(*format)
+		if err != nil {
+			return err
 		}
 		net, _, err := nf.load(fs, getenv)
 		if err != nil {
 			return err
 		}
-		if *out == "" {
-			return netfile.WriteJSON(stdout, net)
+		files, err := x.Write(net)
+		if err != nil {
+			return err
 		}
-		return atomicfile.Write(*out, func(w io.Writer) error { return netfile.WriteJSON(w, net) })
+		return writeExport(*out, net.Name+"-"+x.Name, files, stdout)
 	case "fetch":
 		dest := fs.String("dest", "", "directory to fetch into (default $ONTIME_DATA, else ./data)")
 		mirror := fs.String("mirror", "", "fetch from this base URL instead of the public hosts (same paths)")
@@ -140,4 +148,33 @@ func orDash(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// writeExport writes an export's files: one to stdout or a file, several
+// into a .zip or a directory (created; files replaced atomically).
+func writeExport(out, folder string, files []netfile.File, stdout io.Writer) error {
+	switch {
+	case strings.HasSuffix(strings.ToLower(out), ".zip"):
+		return atomicfile.Write(out, func(w io.Writer) error { return netfile.Zip(w, folder, files) })
+	case len(files) == 1 && out == "":
+		_, err := stdout.Write(files[0].Data)
+		return err
+	case len(files) == 1:
+		if st, err := os.Stat(out); err != nil || !st.IsDir() {
+			return atomicfile.Write(out, func(w io.Writer) error { _, err := w.Write(files[0].Data); return err })
+		}
+	case out == "":
+		return fmt.Errorf("this format has %d files: give --out DIR or --out FILE.zip: %w", len(files), errUsage)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		path := filepath.Join(out, f.Name)
+		if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(f.Data); return err }); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "wrote", path)
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -428,13 +427,22 @@ func (l *Lab) DeleteNetwork(ctx context.Context, name string) error {
 	return nil
 }
 
-// ExportNetwork writes a network in ontime's JSON format.
-func (l *Lab) ExportNetwork(ctx context.Context, name string, w io.Writer) error {
+// ExportNetwork writes a network in one of netfile.Exports' formats ("":
+// ontime's JSON), as the files that format has.
+func (l *Lab) ExportNetwork(ctx context.Context, name, format string) (netfile.Export, []netfile.File, error) {
+	if format == "" {
+		format = "json"
+	}
+	x, err := netfile.ExportByName(format)
+	if err != nil {
+		return x, nil, err
+	}
 	net, err := l.LoadNetwork(ctx, name)
 	if err != nil {
-		return err
+		return x, nil, err
 	}
-	return netfile.WriteJSON(w, net)
+	files, err := x.Write(net)
+	return x, files, err
 }
 
 // forget drops an opened network (renamed or deleted).

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -93,9 +92,14 @@ func TestStoredNetworkLifecycle(t *testing.T) {
 	if _, err := l.Open("grid"); engine.ErrorCode(err) != engine.ENOTFOUND {
 		t.Errorf("old name still opens: %v", err)
 	}
-	var buf bytes.Buffer
-	if err := l.ExportNetwork(ctx, "grid2", &buf); err != nil || !strings.Contains(buf.String(), `"name": "grid2"`) {
-		t.Errorf("export: %v %s", err, buf.String())
+	if _, files, err := l.ExportNetwork(ctx, "grid2", ""); err != nil || len(files) != 1 || !strings.Contains(string(files[0].Data), `"name": "grid2"`) {
+		t.Errorf("export: %v %v", err, files)
+	}
+	if _, files, err := l.ExportNetwork(ctx, "grid2", "gmns"); err != nil || len(files) != 2 || files[1].Name != "link.csv" {
+		t.Errorf("GMNS export: %v %v", err, files)
+	}
+	if _, _, err := l.ExportNetwork(ctx, "grid2", "shp"); engine.ErrorCode(err) != engine.EINVALID {
+		t.Errorf("unknown format: %v", err)
 	}
 	if _, _, _, ok := l.LatestBench("grid2"); !ok {
 		t.Error("the job did not follow its network's new name")

@@ -155,6 +155,7 @@ func partial(err error, probs *engine.Problems) error {
 // roles sorts input files by what they hold.
 type roles struct {
 	net, nodes, flow, csv, json, osm *File
+	gmnsNode, gmnsLink               *File
 }
 
 var (
@@ -185,6 +186,10 @@ func sortFiles(files []File) (roles, error) {
 			put(&r.nodes, f, "node coordinate")
 		case tntpFlowName.MatchString(f.Name):
 			put(&r.flow, f, "TNTP _flow")
+		case strings.HasSuffix(lower, ".csv") && gmnsKind(f.Data) == "node":
+			put(&r.gmnsNode, f, "GMNS node.csv")
+		case strings.HasSuffix(lower, ".csv") && gmnsKind(f.Data) == "link":
+			put(&r.gmnsLink, f, "GMNS link.csv")
 		case strings.HasSuffix(lower, ".csv"):
 			put(&r.csv, f, "link CSV")
 		case strings.HasSuffix(lower, ".json"):
@@ -196,11 +201,11 @@ func sortFiles(files []File) (roles, error) {
 		case strings.HasSuffix(lower, "_trips.tntp"):
 			// Demand is not used; accepted so a whole TNTP folder can be given.
 		default:
-			probs = append(probs, engine.InputError(f.Name, 0, "", "unknown kind of file: give a TNTP _net.tntp (with _node.tntp, nodes .geojson, _flow.tntp), a link .csv (From,To,Cost,Var[,Volume]), ontime's .json or an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2)"))
+			probs = append(probs, engine.InputError(f.Name, 0, "", "unknown kind of file: give a TNTP _net.tntp (with _node.tntp, nodes .geojson, _flow.tntp), a link .csv (From,To,Cost,Var[,Volume]), ontime's .json, an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2) or a GMNS node.csv and link.csv"))
 		}
 	}
 	main := 0
-	for _, f := range []*File{r.net, r.csv, r.json, r.osm} {
+	for _, f := range []*File{r.net, r.csv, r.json, r.osm, r.gmnsLink} {
 		if f != nil {
 			main++
 		}
@@ -208,16 +213,22 @@ func sortFiles(files []File) (roles, error) {
 	switch {
 	case len(files) == 0:
 		probs = append(probs, engine.Errorf(engine.EINVALID, "no file given"))
-	case main == 0 && len(probs) == 0:
-		probs = append(probs, engine.InputError(files[0].Name, 0, "", "no link file: give a TNTP _net.tntp, a link .csv, ontime's .json or an OpenStreetMap extract"))
+	case main == 0 && len(probs) == 0 && r.gmnsNode == nil:
+		probs = append(probs, engine.InputError(files[0].Name, 0, "", "no link file: give a TNTP _net.tntp, a link .csv, ontime's .json, an OpenStreetMap extract or a GMNS node.csv and link.csv"))
 	case main > 1:
-		probs = append(probs, engine.Errorf(engine.EINVALID, "give one link file (TNTP _net, CSV, JSON or an OpenStreetMap extract), not %d", main))
+		probs = append(probs, engine.Errorf(engine.EINVALID, "give one network (TNTP _net, CSV, JSON, an OpenStreetMap extract or a GMNS pair), not %d", main))
 	}
 	if r.json != nil && (r.nodes != nil || r.flow != nil) {
 		probs = append(probs, engine.InputError(r.json.Name, 0, "", "ontime's JSON holds the whole network: give it alone"))
 	}
 	if r.osm != nil && (r.nodes != nil || r.flow != nil) {
 		probs = append(probs, engine.InputError(r.osm.Name, 0, "", "an OpenStreetMap extract holds its own coordinates: give it alone"))
+	}
+	if r.gmnsLink != nil && (r.gmnsNode == nil || r.nodes != nil || r.flow != nil) {
+		probs = append(probs, engine.InputError(r.gmnsLink.Name, 0, "", "a GMNS link.csv goes with its node.csv, and with nothing else"))
+	}
+	if r.gmnsNode != nil && r.gmnsLink == nil {
+		probs = append(probs, engine.InputError(r.gmnsNode.Name, 0, "", "a GMNS node.csv needs its link.csv (columns link_id, from_node_id, to_node_id, directed)"))
 	}
 	if r.csv != nil && r.flow != nil {
 		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "a _flow file goes with a TNTP _net file, not a CSV"))
@@ -252,6 +263,9 @@ func readFiles(files []File, o ImportOptions, rep *ImportReport) (*engine.Networ
 	case r.osm != nil:
 		rep.Format = "OpenStreetMap"
 		return readOSMNetwork(r, o, rep)
+	case r.gmnsLink != nil:
+		rep.Format = "GMNS"
+		return readGMNSNetwork(r, o, rep)
 	default:
 		rep.Format = "TNTP"
 		return readTNTPNetwork(r, o, rep)

@@ -48,6 +48,8 @@ type jsonLink struct {
 	To       string  `json:"to"`
 	Mean     float64 `json:"mean"`     // minutes
 	Variance float64 `json:"variance"` // minutes²
+	// Shape is the drawn course between the ends, in the nodes' coordinates.
+	Shape [][2]float64 `json:"shape,omitempty"`
 }
 
 type jsonCorrelation struct {
@@ -69,7 +71,7 @@ func WriteJSON(w io.Writer, net *engine.Network) error {
 		jn.Nodes = append(jn.Nodes, jsonNode{n.ID, n.Coord[0], n.Coord[1]})
 	}
 	for _, l := range net.Links {
-		jn.Links = append(jn.Links, jsonLink{net.Nodes[l.From].ID, net.Nodes[l.To].ID, l.Mean, l.Var})
+		jn.Links = append(jn.Links, jsonLink{net.Nodes[l.From].ID, net.Nodes[l.To].ID, l.Mean, l.Var, l.Shape})
 	}
 	for _, od := range net.ODs {
 		jn.ODs = append(jn.ODs, net.ODString(od))
@@ -151,7 +153,12 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 		if !(l.Variance >= 0) {
 			return nil, bad(f+".variance", []any{"links", i}, "variance %v must be ≥ 0", l.Variance)
 		}
-		net.Links = append(net.Links, engine.Link{From: from, To: to, Mean: l.Mean, Var: l.Variance})
+		for k, p := range l.Shape {
+			if !finite(p[0]) || !finite(p[1]) {
+				return nil, bad(fmt.Sprintf("%s.shape[%d]", f, k), []any{"links", i}, "point %v is not a pair of finite numbers", p)
+			}
+		}
+		net.Links = append(net.Links, engine.Link{From: from, To: to, Mean: l.Mean, Var: l.Variance, Shape: l.Shape})
 	}
 	net.Index()
 	c := jn.Correlation
@@ -217,3 +224,5 @@ func checkCorrelation(net *engine.Network, bad func(field string, path []any, fo
 	}
 	return nil
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -216,7 +217,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Fatalf("second write differs:\n%s\n%s", a.String(), b.String())
 	}
 	for e := range net.Links {
-		if net.Links[e] != again.Links[e] {
+		if !reflect.DeepEqual(net.Links[e], again.Links[e]) {
 			t.Errorf("link %d: %+v vs %+v", e, net.Links[e], again.Links[e])
 		}
 	}

@@ -39,9 +39,11 @@ func OpenFile(path string, o ImportOptions) (*engine.Network, error) {
 }
 
 // ReadFiles reads the files named (each a path), adding the siblings of a
-// TNTP _net file that are not named already.
+// TNTP _net file and the node.csv beside a GMNS link.csv that are not named
+// already; a directory stands for the GMNS node.csv and link.csv in it.
 func ReadFiles(paths ...string) ([]File, error) {
 	var files []File
+	paths = gmnsPaths(paths)
 	named := map[string]bool{}
 	for _, p := range paths {
 		named[filepath.Clean(p)] = true
@@ -66,6 +68,31 @@ func ReadFiles(paths ...string) ([]File, error) {
 		files = append(files, File{Name: filepath.Base(p), Data: data})
 	}
 	return files, nil
+}
+
+// gmnsPaths replaces a directory by its node.csv and link.csv and adds the
+// node.csv beside a link.csv ("Xlink.csv" goes with "Xnode.csv").
+func gmnsPaths(paths []string) []string {
+	var out []string
+	hasNode := false
+	for _, p := range paths {
+		hasNode = hasNode || strings.HasSuffix(strings.ToLower(p), "node.csv")
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			out = append(out, filepath.Join(p, "node.csv"), filepath.Join(p, "link.csv"))
+			continue
+		}
+		out = append(out, p)
+		lower := strings.ToLower(p)
+		if !hasNode && strings.HasSuffix(lower, "link.csv") {
+			node := p[:len(p)-len("link.csv")] + "node.csv"
+			if _, err := os.Stat(node); err == nil {
+				out = append(out, node)
+			}
+		}
+	}
+	return out
 }
 
 // hasRole reports whether a file of s's kind (nodes or flow) is named.

@@ -140,7 +140,19 @@ func TestOSMRealExtracts(t *testing.T) {
 		if len(net.ODs) != netfile.DefaultODCount || len(net.Nodes) > netfile.MaxNodes || len(net.Links) > netfile.MaxLinks {
 			t.Errorf("%s: %d ODs, %d nodes, %d links", c.file, len(net.ODs), len(net.Nodes), len(net.Links))
 		}
-		t.Logf("%s: %d nodes, %d links", c.file, len(net.Nodes), len(net.Links))
+		// Its GMNS export reads back as the same network: nodes, links,
+		// shapes, correlation, OD pairs and step cap.
+		shaped := 0
+		for _, l := range net.Links {
+			if len(l.Shape) > 0 {
+				shaped++
+			}
+		}
+		if shaped < len(net.Links)/4 {
+			t.Errorf("%s: only %d of %d links keep a shape", c.file, shaped, len(net.Links))
+		}
+		sameNetwork(t, net, gmnsRoundTrip(t, net))
+		t.Logf("%s: %d nodes, %d links, %d shaped", c.file, len(net.Nodes), len(net.Links), shaped)
 	}
 }
 

@@ -302,6 +302,9 @@ func (g *roadGraph) compact() {
 }
 
 func reversed(s [][2]float64) [][2]float64 {
+	if len(s) == 0 {
+		return nil
+	}
 	r := make([][2]float64, len(s))
 	for i, p := range s {
 		r[len(s)-1-i] = p

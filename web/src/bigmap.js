@@ -5,6 +5,7 @@
 import L from "leaflet";
 import { pickByKeyboard } from "./mapkeys.js";
 import { escapeHTML } from "./util.js";
+import { course, courseBox, courseDist } from "./course.js";
 
 // BIG_LINKS is where the map switches from one SVG path per link (hover
 // and click handlers on each) to this renderer.
@@ -39,13 +40,6 @@ function gridIndex(items, box, minX, minY, cell, cols, rows) {
   };
 }
 
-function segDist(px, py, ax, ay, bx, by) {
-  const dx = bx - ax, dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
-  return Math.hypot(px - ax - t * dx, py - ay - t * dy);
-}
-
 export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   const renderer = L.canvas({ padding: 0.3 });
   const map = L.map(el, { crs: L.CRS.Simple, minZoom: -12, maxZoom: 6, zoomSnap: 0.25, attributionControl: false, preferCanvas: true, renderer });
@@ -59,20 +53,18 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   }
   const side = Math.max(maxX - minX, maxY - minY) || 1;
   const cols = 256, cell = side / cols;
-  const linkAt = gridIndex(E, (l) => {
-    const a = N[l.from], b = N[l.to];
-    return [Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)];
-  }, minX, minY, cell, cols, cols);
+  const courses = E.map((l) => course(N, l));
+  const linkAt = gridIndex(courses, courseBox, minX, minY, cell, cols, cols);
   const nodeAt = gridIndex(N, (n) => [n.x, n.y, n.x, n.y], minX, minY, cell, cols, cols);
   map.fitBounds(L.latLngBounds([minY, minX], [maxY, maxX]).pad(0.05));
 
   // one polyline per shade: its rings are the links of that class
   let shades = [];
-  const seg = (l) => [ll(N[l.from]), ll(N[l.to])];
+  const seg = (i) => courses[i].map(([x, y]) => L.latLng(y, x));
   function draw(classOf) {
     shades.forEach((p) => p.remove());
     const rings = Array.from({ length: SHADES }, () => []);
-    E.forEach((l, i) => rings[classOf(i)].push(seg(l)));
+    E.forEach((l, i) => rings[classOf(i)].push(seg(i)));
     shades = rings.map((r, k) => L.polyline(r, { renderer, weight: 1.5, color: ramp(k / (SHADES - 1)), opacity: 0.9, interactive: false }).addTo(map));
     el.dataset.linksDrawn = String(E.length);
   }
@@ -101,8 +93,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
       const r = HOVER_PX * perPx();
       let best = -1, bestD = r;
       linkAt(p.lng, p.lat, r, (i) => {
-        const a = N[E[i].from], b = N[E[i].to];
-        const d = segDist(p.lng, p.lat, a.x, a.y, b.x, b.y);
+        const d = courseDist(courses[i], p.lng, p.lat);
         if (d < bestD) { best = i; bestD = d; }
       });
       if (best < 0) {
@@ -111,7 +102,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
         return;
       }
       const l = E[best];
-      hi.setLatLngs(seg(l)).addTo(map);
+      hi.setLatLngs(seg(best)).addTo(map);
       tip.setLatLng(p).setContent(`link ${escapeHTML(l.id)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
       if (!map.hasLayer(tip)) tip.addTo(map);
     });
@@ -151,7 +142,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
 
   let routes = [];
   function addStep(key, color, k, linkId) {
-    routes.push(L.polyline(seg(E[linkId]), { renderer, weight: 4, color, opacity: 0.95, interactive: false }).addTo(map));
+    routes.push(L.polyline(seg(linkId), { renderer, weight: 4, color, opacity: 0.95, interactive: false }).addTo(map));
   }
   function clearPaths() {
     routes.forEach((l) => l.remove());

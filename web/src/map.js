@@ -5,6 +5,7 @@ import L from "leaflet";
 import { escapeHTML, getJSON } from "./util.js";
 import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
 import { pickByKeyboard } from "./mapkeys.js";
+import { course, offsetCourse } from "./course.js";
 
 const fmt = (x, d = 2) => Number(x).toFixed(d);
 
@@ -31,13 +32,7 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
   // small fraction of the typical link length.
   const lens = net.links.map((l) => Math.hypot(net.nodes[l.to].x - net.nodes[l.from].x, net.nodes[l.to].y - net.nodes[l.from].y)).sort((a, b) => a - b);
   const shift = (lens[Math.floor(lens.length / 2)] || 1) * 0.035;
-  const seg = (l, extra = 0) => {
-    const a = net.nodes[l.from], b = net.nodes[l.to];
-    const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
-    const s = shift * (1 + extra);
-    const ox = (dy / len) * s, oy = (-dx / len) * s;
-    return [L.latLng(a.y + oy, a.x + ox), L.latLng(b.y + oy, b.x + ox)];
-  };
+  const seg = (l, extra = 0) => offsetCourse(course(net.nodes, l), shift * (1 + extra)).map(([x, y]) => L.latLng(y, x));
   const links = net.links.map((l) => {
     const line = L.polyline(seg(l), { weight: 3, color: "#9ecae1", opacity: 0.9 });
     // Ids are the user's text: Leaflet renders a tooltip string as HTML.
