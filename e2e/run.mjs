@@ -704,31 +704,43 @@ const townOSM = `<?xml version="1.0" encoding="UTF-8"?>
 </osm>`;
 
 await test("any city: upload an OpenStreetMap town and its GMNS pair, the same routes on both", async () => {
-  const add = async (files, name) => {
+  const add = async (files, name, ods, pick) => {
     await visit("add network", `${base}/networks/add`);
     await page.setInputFiles('[data-testid="import-files"]', files);
-    await page.fill('[data-testid="import-ods"]', "1-6, 6-1");
+    await page.fill('[data-testid="import-ods"]', ods);
     await page.click('[data-testid="import-check"]');
     await ready();
     assert.equal(await page.locator('[data-testid="import-problems"]').count(), 0, await page.locator("main").textContent());
     const notes = (await page.locator('[data-testid="import-notes"] li').allTextContents()).join("\n");
+    if (pick) {
+      // an OD pair picked on the preview map before saving (the keyboard
+      // path of a click: type the node's id, Enter; origin, then destination)
+      await page.locator('[data-testid="import-map"]').focus();
+      for (const id of pick) {
+        await page.keyboard.type(id);
+        await page.keyboard.press("Enter");
+        await page.waitForTimeout(1200); // typed ids end after a pause
+      }
+      assert.equal(await page.inputValue('[data-testid="save-ods"]'), "1-6, 6-1");
+    }
     await page.fill('[data-testid="import-name"]', name);
     await page.click('[data-testid="import-save"]');
     await ready();
     assert.match(page.url(), new RegExp(`/networks/${name}$`));
     return notes;
   };
-  const osmNotes = await add([{ name: "town.osm", mimeType: "application/xml", buffer: Buffer.from(townOSM) }], "town-osm");
+  const osmNotes = await add([{ name: "town.osm", mimeType: "application/xml", buffer: Buffer.from(townOSM) }], "town-osm", "1-6", ["6", "1"]);
   assert.match(osmNotes, /link shapes kept for drawing: 2 of/, osmNotes); // 7, the bend of the bypass, each way
   assert.match(osmNotes, /highway classes left out .*footway 1/, osmNotes);
   const osm = await (await page.request.get(`${base}/api/networks/town-osm`)).json();
   assert.equal(osm.nodes.length, 6);
+  assert.deepEqual(osm.ods.map((o) => o.name), ["1-6", "6-1"], "the pair picked on the map was saved");
   const bent = osm.links.filter((l) => l.shape && l.shape.length === 1);
   assert.equal(bent.length, 2, "the bypass, both ways, drawn through its bend");
   await shot("network-town-osm");
 
   const file = async (f) => ({ name: f, mimeType: "text/csv", buffer: await (await page.request.get(`${base}/networks/town-osm/export?format=gmns&file=${f}`)).body() });
-  const gmnsNotes = await add([await file("node.csv"), await file("link.csv")], "town-gmns");
+  const gmnsNotes = await add([await file("node.csv"), await file("link.csv")], "town-gmns", "1-6, 6-1");
   assert.match(gmnsNotes, /GMNS: nodes from node.csv, links from link.csv/, gmnsNotes);
   const gmns = await (await page.request.get(`${base}/api/networks/town-gmns`)).json();
   assert.deepEqual(gmns.links, osm.links, "the GMNS pair is the same network");

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -123,6 +122,13 @@ func (s *server) handleAddNetworkSave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimSpace(r.FormValue("name"))
+	// OD pairs picked on the preview map (or typed) replace the checked ones.
+	if ods := splitList(r.FormValue("ods")); len(ods) > 0 && strings.Join(ods, ",") != strings.Join(imp.ODStrings(), ",") {
+		if imp, err = imp.WithODs(ods); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
 	if err := s.Lab.Save(r.Context(), imp, name); err != nil {
 		s.fail(w, r, err)
 		return
@@ -176,9 +182,9 @@ func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
 	}
 	if want := r.URL.Query().Get("file"); want != "" {
 		var names []string
-		for _, f := range files {
+		for i, f := range files {
 			if f.Name == want {
-				files = []netfile.File{f}
+				files = files[i : i+1]
 				break
 			}
 			names = append(names, f.Name)
@@ -199,7 +205,7 @@ func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var zb bytes.Buffer
-	if err := netfile.Zip(&zb, name+"-"+x.Name, files); err != nil {
+	if err := lab.ZipExport(&zb, name+"-"+x.Name, files); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -36,7 +35,7 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	v := web.NetworkView{Name: n.Net.Name, Description: n.Net.Description, Nodes: len(n.Net.Nodes), Links: len(n.Net.Links),
 		Coords: string(n.Net.Coords), Correlation: n.Model.Spec.Model, StepCap: n.Net.StepCap}
 	s.storedInfo(r, n, &v)
-	for _, x := range netfile.Exports {
+	for _, x := range lab.ExportFormats() {
 		v.Exports = append(v.Exports, web.ExportView{Format: x.Name, Label: x.Label, Keeps: x.Keeps})
 	}
 	for _, od := range lab.ODRoutes(n.Net) {

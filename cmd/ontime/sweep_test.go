@@ -64,3 +64,22 @@ func TestSweepCommands(t *testing.T) {
 		t.Errorf("sweep.yaml:\n%s", y)
 	}
 }
+
+// A sweep takes an OpenStreetMap extract (or any network file) by its path,
+// like a stored network by its name.
+func TestSweepPlansAnOpenStreetMapFile(t *testing.T) {
+	dir := t.TempDir()
+	town := filepath.Join(dir, "town.osm")
+	os.WriteFile(town, []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<osm version="0.6">
+ <node id="1" lat="0" lon="0"/><node id="2" lat="0" lon="0.004"/><node id="3" lat="0.004" lon="0.004"/><node id="4" lat="0.004" lon="0"/>
+ <way id="11"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/><tag k="highway" v="residential"/></way>
+ <way id="12"><nd ref="1"/><nd ref="3"/><tag k="highway" v="primary"/><tag k="oneway" v="yes"/></way>
+</osm>`), 0o644)
+	file := filepath.Join(dir, "sweep.toml")
+	os.WriteFile(file, []byte("name = \"osm\"\nmethods = [\"let\", \"dot\"]\nbudgets = [1.0]\npools = 2\npool_size = 50\n[[networks]]\nname = \""+town+"\"\nods = [\"1-3\"]\n"), 0o644)
+	out, _, err := runCLI(t, map[string]string{"ONTIME_STATE": t.TempDir()}, "sweep", "plan", file, "--out", filepath.Join(dir, "sw"))
+	if err != nil || !strings.Contains(out, "1 instances") {
+		t.Fatalf("plan: %q %v", out, err)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -285,6 +287,47 @@ func (l *Lab) Pending(token string) (*Import, error) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "this preview has expired (previews are kept %v): upload the files again", previewTTL)
 	}
 	return imp, nil
+}
+
+// WithODs is the import with its OD pairs replaced by ods (picked on the
+// preview map before saving); the preview itself is left as it was.
+func (imp *Import) WithODs(ods []string) (*Import, error) {
+	net := *imp.Net
+	rep := *imp.Report
+	rep.Notes = slices.Clone(rep.Notes)
+	if err := netfile.ReplaceODs(&net, ods, imp.Options.StepCap > 0, &rep); err != nil {
+		return nil, err
+	}
+	out := *imp
+	out.Net, out.Report = &net, &rep
+	out.Options.ODs = ods
+	return &out, nil
+}
+
+// ExportFormat is a format a network can be downloaded in.
+type ExportFormat struct{ Name, Label, Keeps string }
+
+// ExportFormats are netfile's export formats, ontime's JSON first.
+func ExportFormats() []ExportFormat {
+	var out []ExportFormat
+	for _, x := range netfile.Exports {
+		out = append(out, ExportFormat{x.Name, x.Label, x.Keeps})
+	}
+	return out
+}
+
+// ZipExport packs an export's files into one zip under the folder dir.
+func ZipExport(w io.Writer, dir string, files []netfile.File) error {
+	return netfile.Zip(w, dir, files)
+}
+
+// ODStrings are the import's OD pairs as "O-D" texts.
+func (imp *Import) ODStrings() []string {
+	var out []string
+	for _, od := range imp.Net.ODs {
+		out = append(out, imp.Net.ODString(od))
+	}
+	return out
 }
 
 // CheckName says whether a name can be given to a stored network.

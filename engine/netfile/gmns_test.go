@@ -283,3 +283,29 @@ func TestTNTPExportRoundTrip(t *testing.T) {
 		t.Errorf("id with a space: %v", err)
 	}
 }
+
+// OD pairs picked before saving replace the checked ones; a pair that does
+// not parse, joins a node to itself or cannot be driven is refused.
+func TestReplaceODs(t *testing.T) {
+	net, rep, err := netfile.Import(gmnsFiles(gmnsNodes, gmnsLinks), netfile.ImportOptions{ODs: []string{"1-3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]string{{"1-7"}, {"2-2"}, {}, {"3-2", "x"}} {
+		if err := netfile.ReplaceODs(net, bad, false, rep); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	if len(net.ODs) != 1 {
+		t.Fatalf("a refused pick changed the pairs: %v", net.ODs)
+	}
+	if err := netfile.ReplaceODs(net, []string{"3-2", "2-1"}, false, rep); err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{net.ODString(net.ODs[0]), net.ODString(net.ODs[1])}; !reflect.DeepEqual(got, []string{"3-2", "2-1"}) {
+		t.Errorf("ODs %v", got)
+	}
+	if n := rep.Notes[len(rep.Notes)-1]; !strings.Contains(n, "picked before saving: 3-2, 2-1") {
+		t.Errorf("report: %s", n)
+	}
+}

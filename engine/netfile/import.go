@@ -696,3 +696,45 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 		rep.note("step cap: %d links per trip (1.5 × the longest LET path of the OD pairs, at least 12)", net.StepCap)
 	}
 }
+
+// ReplaceODs sets a checked network's OD pairs to ods ("O-D" with node
+// ids), as picked on its preview map before saving. Each must parse and be
+// reachable; the step cap grows when the new pairs need more links (a
+// chosen cap, capChosen, is kept). The report says what changed.
+func ReplaceODs(net *engine.Network, ods []string, capChosen bool, rep *ImportReport) error {
+	var probs engine.Problems
+	var picked []engine.OD
+	for i, s := range ods {
+		od, err := net.ParseOD(strings.TrimSpace(s))
+		if err != nil {
+			probs = append(probs, engine.InputError("ods", 0, fmt.Sprintf("ods[%d]", i), "%s", engine.ErrorMessage(err)))
+			continue
+		}
+		if od.Origin == od.Destination {
+			probs = append(probs, engine.InputError("ods", 0, fmt.Sprintf("ods[%d]", i), "OD %s: origin and destination are one node", s))
+			continue
+		}
+		if math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) {
+			probs = append(probs, engine.InputError("ods", 0, fmt.Sprintf("ods[%d]", i), "OD %s: the destination cannot be reached from the origin", net.ODString(od)))
+			continue
+		}
+		picked = append(picked, od)
+	}
+	if len(picked) == 0 && len(probs) == 0 {
+		probs = append(probs, engine.InputError("ods", 0, "ods", "no OD pair given"))
+	}
+	if err := probs.Err(); err != nil {
+		return err
+	}
+	net.ODs = picked
+	var names []string
+	for _, od := range picked {
+		names = append(names, net.ODString(od))
+	}
+	rep.note("OD pairs picked before saving: %s", strings.Join(names, ", "))
+	if need := DefaultStepCap(net); !capChosen && need > net.StepCap {
+		net.StepCap = need
+		rep.note("step cap: %d links per trip (1.5 × the longest LET path of the picked OD pairs)", need)
+	}
+	return nil
+}

@@ -1,12 +1,29 @@
 import { loadNetwork, drawNetwork, legend } from "./map.js";
-import { $ } from "./util.js";
+import { $, addODPair } from "./util.js";
 
 export async function networkPage() {
   const el = $("#map");
   const net = await loadNetwork(el.dataset.network, el.dataset.src);
   if (el.dataset.src) {
-    // An upload's preview: the map alone, coloured by mean time.
-    const m = drawNetwork(el, net);
+    // An upload's preview, coloured by mean time: a click on an origin,
+    // then on a destination, adds the pair to the OD field saved with it.
+    const field = $("#save-ods");
+    let from = null;
+    const m = drawNetwork(el, net, {
+      onNodeClick(i) {
+        if (from === null) {
+          from = i;
+          m.markNode(i, "origin");
+          return;
+        }
+        if (i === from) return;
+        m.markNode(i, "dest");
+        field.value = addODPair(field.value, `${net.nodes[from].id}-${net.nodes[i].id}`);
+        const a = from;
+        from = null;
+        setTimeout(() => { m.markNode(a, "none"); m.markNode(i, "none"); }, 600);
+      },
+    });
     m.colorBy("mean");
     document.body.dataset.ready = "1";
     return;
@@ -37,3 +54,4 @@ export async function networkPage() {
   apply();
   document.body.dataset.ready = "1";
 }
+

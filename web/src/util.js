@@ -61,3 +61,10 @@ export function budgetControls(form, onChange) {
 // reducedMotion says whether the visitor asked for reduced motion (then
 // trips are driven at once and nothing races on the map).
 export const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+// addODPair appends "O-D" to a comma-separated list of pairs, once.
+export function addODPair(list, pair) {
+  const pairs = list.split(",").map((p) => p.trim()).filter(Boolean);
+  if (!pairs.includes(pair)) pairs.push(pair);
+  return pairs.join(", ");
+}

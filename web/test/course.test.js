@@ -35,3 +35,10 @@ test("courseDist and courseBox see the bends, not the chord", () => {
   assert.ok(Math.abs(courseDist(pts, 5, 8)) < 1e-12);
   assert.ok(courseDist(pts, 5, 0) > 4); // the chord is not the road
 });
+
+test("addODPair: picked pairs join the list once", async () => {
+  const { addODPair } = await import("../src/util.js");
+  assert.equal(addODPair("", "1-6"), "1-6");
+  assert.equal(addODPair("1-6, 6-1", "2-5"), "1-6, 6-1, 2-5");
+  assert.equal(addODPair("1-6,6-1 ", "6-1"), "1-6, 6-1");
+});
