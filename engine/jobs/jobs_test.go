@@ -73,7 +73,13 @@ func TestQueueCancelAndResults(t *testing.T) {
 	if again, _ := s.Submit(blocker("a", nil)); again.ID != a.ID || again.State == Queued && again.Position == 0 {
 		t.Fatalf("resubmitting a: %+v", again)
 	}
+	// Running comes before the task's first report: wait for the report
+	// (a loaded machine once read the status in between).
 	running := waitFor(t, s, "a", Running)
+	for deadline := time.Now().Add(10 * time.Second); running.Stage == "" && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		running, _ = s.Get("a")
+	}
 	if running.Stage != "work" || running.Fraction != 0.5 {
 		t.Errorf("a reports %+v", running)
 	}
