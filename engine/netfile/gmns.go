@@ -129,9 +129,9 @@ func readGMNSNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		}
 		var c [2]float64
 		for k, f := range []string{"x_coord", "y_coord"} {
-			v, err := parseFloat(nodeFile.Name, line, f, get(f))
-			if err != nil || !finite(v) {
-				return engine.Problems{engine.InputError(nodeFile.Name, line, f, "%q is not a number", get(f))}
+			v, err := parseFinite(nodeFile.Name, line, f, get(f))
+			if err != nil {
+				return engine.Problems{err.(*engine.Error)}
 			}
 			c[k] = v
 		}
@@ -202,9 +202,9 @@ func readGMNSLinks(f *File) (links []gmnsLink, spread string, undirected int, er
 			if s == "" {
 				return 0, false
 			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || !finite(v) {
-				bad(field, "%q is not a number", s)
+			v, err := parseFinite(f.Name, line, field, s)
+			if err != nil {
+				probs = append(probs, err.(*engine.Error))
 				return 0, false
 			}
 			return v, true
@@ -232,20 +232,16 @@ func readGMNSLinks(f *File) (links []gmnsLink, spread string, undirected int, er
 			}
 		}
 		// A spread column is given on every row or none: a row without it
-		// would get a made-up σ beside the file's.
-		// The variance is exact where both are given (ontime writes both).
-		for _, col := range []string{GMNSVar, GMNSSD} {
-			if !row.has(col) || spread != "" && spread != col {
-				continue
-			}
-			spread = col
-			v, ok := num(col)
+		// would get a made-up σ beside the file's. The header says which
+		// column it is: the variance where both are (exact; ontime writes both).
+		if spread = spreadColumn(row); spread != "" {
+			v, ok := num(spread)
 			switch {
-			case !ok && get(col) == "":
-				bad(col, "empty: the file gives %s, so every link needs one", col)
+			case !ok && get(spread) == "":
+				bad(spread, "empty: the file gives %s, so every link needs one", spread)
 			case ok && v < 0:
-				bad(col, "%v must be ≥ 0", v)
-			case ok && col == GMNSSD:
+				bad(spread, "%v must be ≥ 0", v)
+			case ok && spread == GMNSSD:
 				l.variance = v * v
 			case ok:
 				l.variance = v
@@ -274,6 +270,26 @@ func readGMNSLinks(f *File) (links []gmnsLink, spread string, undirected int, er
 		return probs
 	})
 	return links, spread, undirected, err
+}
+
+// spreadColumn is the column link.csv's σ is read from: ontime_var, else
+// ontime_sd, else none ("").
+func spreadColumn(row csvRow) string {
+	for _, col := range []string{GMNSVar, GMNSSD} {
+		if row.has(col) {
+			return col
+		}
+	}
+	return ""
+}
+
+// parseFinite reads a number that must be finite (coordinates, times).
+func parseFinite(file string, line int, field, s string) (float64, error) {
+	v, err := parseFloat(file, line, field, s)
+	if err == nil && !finite(v) {
+		err = engine.InputError(file, line, field, "%q is not a number", s)
+	}
+	return v, err
 }
 
 // WriteGMNS writes net as GMNS node.csv and link.csv: coordinates as given,

@@ -366,10 +366,11 @@ func (t *topology) node(id string) int {
 	return len(t.net.Nodes) - 1
 }
 
-// finish orders nodes by id (numerically for TNTP ids), remapping links,
-// and places the nodes: as given, or laid out where coordinates are missing.
-func (t *topology) finish(o ImportOptions, rep *ImportReport, coordFile string) {
-	net := t.net
+// orderNodesByID sorts the nodes by id (numerically for integer ids, as
+// engine.CompareIDs), remaps the links to them and indexes the network:
+// every import orders its nodes so, which makes a round trip through GMNS
+// the same network.
+func orderNodesByID(net *engine.Network) {
 	order := make([]int, len(net.Nodes))
 	for i := range order {
 		order[i] = i
@@ -385,6 +386,13 @@ func (t *topology) finish(o ImportOptions, rep *ImportReport, coordFile string) 
 		net.Links[e].From, net.Links[e].To = pos[net.Links[e].From], pos[net.Links[e].To]
 	}
 	net.Index()
+}
+
+// finish orders nodes by id (numerically for TNTP ids), remapping links,
+// and places the nodes: as given, or laid out where coordinates are missing.
+func (t *topology) finish(o ImportOptions, rep *ImportReport, coordFile string) {
+	net := t.net
+	orderNodesByID(net)
 	switch {
 	case t.has == len(net.Nodes):
 		var raw [][2]float64

@@ -1,7 +1,6 @@
 package netfile
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -96,28 +95,19 @@ func readOSMNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 		st.components, st.sccNodes, st.sccLinks, st.junctions-st.sccNodes, st.segments-st.loops-st.parallel-st.sccLinks)
 	rep.note("merged %d nodes that only pass traffic through (two neighbours): %d nodes, %d links remain", st.contracted, len(g.nodes), len(g.edges))
 	net := &engine.Network{Name: baseName(r.osm.Name), Coords: engine.CoordLonLat}
-	// Nodes in id order, as every other import orders them, so that the
-	// network's GMNS export reads back as the same network.
-	order := make([]int, len(g.nodes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(g.nodes[a], g.nodes[b]) })
-	pos := make([]int, len(order))
-	for k, i := range order {
-		pos[i] = k
-		net.Nodes = append(net.Nodes, engine.Node{ID: strconv.FormatInt(int64(g.nodes[i]), 10), Coord: g.coords[i]})
+	for i, id := range g.nodes {
+		net.Nodes = append(net.Nodes, engine.Node{ID: strconv.FormatInt(int64(id), 10), Coord: g.coords[i]})
 	}
 	src := &source{noVars: true, minutes: true}
 	var points, drawn int
 	for _, e := range g.edges {
 		shape := simplifyShape(g.coords[e.from], e.shape, g.coords[e.to])
 		points, drawn = points+len(e.shape), drawn+len(shape)
-		net.Links = append(net.Links, engine.Link{From: pos[e.from], To: pos[e.to], Mean: e.minutes, Shape: shape})
+		net.Links = append(net.Links, engine.Link{From: e.from, To: e.to, Mean: e.minutes, Shape: shape})
 		f := fmt.Sprintf("way %d", e.way)
 		src.links = append(src.links, linkSource{file: r.osm.Name, meanField: f, varField: f})
 	}
-	net.Index()
+	orderNodesByID(net) // as every other import, so its GMNS export reads back the same
 	net.Project()
 	rep.note("coordinates: longitude/latitude (OpenStreetMap's)")
 	rep.note("link shapes kept for drawing: %d of the roads' %d bend points, the others within %g m of the drawn line (times use the full length)", drawn, points, ShapeToleranceMeters)

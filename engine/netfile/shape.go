@@ -51,7 +51,7 @@ func parseLineString(s string) ([][2]float64, error) {
 	t := strings.TrimSpace(s)
 	up := strings.ToUpper(t)
 	if !strings.HasPrefix(up, "LINESTRING") {
-		return nil, fmt.Errorf("expected a WKT LINESTRING, got %q", clip(t, 40))
+		return nil, fmt.Errorf("expected a WKT LINESTRING, got %q", trunc(t))
 	}
 	t = strings.TrimSpace(t[len("LINESTRING"):])
 	for _, tag := range []string{"ZM", "Z", "M"} {
@@ -61,7 +61,7 @@ func parseLineString(s string) ([][2]float64, error) {
 		}
 	}
 	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, ")") {
-		return nil, fmt.Errorf("a LINESTRING's points go in parentheses: %q", clip(s, 40))
+		return nil, fmt.Errorf("a LINESTRING's points go in parentheses: %q", trunc(s))
 	}
 	var pts [][2]float64
 	for i, pt := range strings.Split(t[1:len(t)-1], ",") {
@@ -99,11 +99,4 @@ func lineStringWKT(a [2]float64, shape [][2]float64, b [2]float64) string {
 	}
 	sb.WriteByte(')')
 	return sb.String()
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -77,7 +77,7 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 		s := at(e)
 		from, to := net.Nodes[l.From].ID, net.Nodes[l.To].ID
 		switch {
-		case math.IsNaN(l.Mean) || math.IsInf(l.Mean, 0):
+		case !finite(l.Mean):
 			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v is not a finite number", from, to, l.Mean))
 		case l.Mean <= 0:
 			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v must be positive", from, to, l.Mean))
@@ -85,7 +85,7 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %.4g min is over ontime's limit of %g min (check the time unit)", from, to, l.Mean, float64(MaxMean)))
 		}
 		switch {
-		case math.IsNaN(l.Var) || math.IsInf(l.Var, 0):
+		case !finite(l.Var):
 			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v is not a finite number", from, to, l.Var))
 		case l.Var < 0:
 			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v must be ≥ 0", from, to, l.Var))
@@ -169,7 +169,7 @@ func checkCovariance(net *engine.Network, file string, project bool) engine.Prob
 			continue
 		}
 		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if !finite(v) {
 				probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "%v is not a finite number", v))
 			} else if j < len(cov[j]) && math.Abs(v-cov[j][i]) > 1e-12*(1+math.Abs(v)) && j > i {
 				probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "not symmetric: %v, but [%d][%d] is %v", v, j, i, cov[j][i]))
