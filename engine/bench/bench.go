@@ -442,15 +442,15 @@ func mean(x []float64) float64 {
 func (p *Prepared) Tasks() []sim.Task { return p.tasks }
 
 // Outcomes evaluates every method on every task over the pools given and
-// returns each episode's outcome, OnTime[method][task][pool][episode]: what
-// a check that pairs methods episode by episode needs (Count keeps sums).
-func (p *Prepared) Outcomes(ctx context.Context, pools []int) ([][][][]bool, error) {
+// returns each episode's result, [method][task][pool][episode]: what a
+// check that pairs methods episode by episode needs (Count keeps sums).
+func (p *Prepared) Outcomes(ctx context.Context, pools []int) ([][][][]sim.Result, error) {
 	cfg := p.cfg
-	out := make([][][][]bool, len(p.policies))
+	out := make([][][][]sim.Result, len(p.policies))
 	for m := range out {
-		out[m] = make([][][]bool, len(p.tasks))
+		out[m] = make([][][]sim.Result, len(p.tasks))
 		for t := range out[m] {
-			out[m][t] = make([][]bool, len(pools))
+			out[m][t] = make([][]sim.Result, len(pools))
 		}
 	}
 	slot := map[int]int{}
@@ -462,11 +462,7 @@ func (p *Prepared) Outcomes(ctx context.Context, pools []int) ([][][][]bool, err
 		if err := r.Run(p.policies[u.method], task, pool, res); err != nil {
 			return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[u.method], cfg.Net.ODString(task.OD), err)
 		}
-		flags := make([]bool, len(res))
-		for i, x := range res {
-			flags[i] = x.OnTime
-		}
-		out[u.method][u.task][slot[pool.Index]] = flags
+		out[u.method][u.task][slot[pool.Index]] = slices.Clone(res)
 		return nil
 	})
 	return out, err

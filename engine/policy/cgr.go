@@ -102,10 +102,11 @@ func (c *CGR) continuations(j, d int) []contPath {
 	return p
 }
 
-// Act scores each outgoing link by its best conditional continuation.
+// Act scores each outgoing link by its best conditional continuation (among
+// equal scores, the one with the lower conditional mean).
 func (c *CGR) Act(o *engine.Observation) int {
 	cond := conditionOn(c.model, o)
-	best, bestP := -1, -1.0
+	best := newChoice()
 	var route []int
 	var load []float64
 	if c.model.F != nil {
@@ -125,15 +126,13 @@ func (c *CGR) Act(o *engine.Observation) int {
 				floats.AddTo(load, p.load, c.model.F.RawRowView(e))
 				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load, p.own+c.model.IdioVar(e))
 			}
-			if pr := onTime(o.Remaining, mean, sd); pr > bestP+scoreTie {
-				best, bestP = e, pr
-			}
+			best.offer(e, onTime(o.Remaining, mean, sd), mean)
 		}
 	}
-	if best < 0 {
+	if best.link < 0 {
 		return c.net.Out(o.Node)[0]
 	}
-	return best
+	return best.link
 }
 
 // conditionOn conditions the model on an observation's prefix.
@@ -165,5 +164,5 @@ func (c *CDOT) Act(o *engine.Observation) int {
 	return argmaxLink(d.feasible(o, left), func(e int) float64 {
 		mean, sd := cond.Latent(e)
 		return d.scoreNormal(o.Destination, d.net.Links[e].To, mean, sd, c.model.Floors[e], o.Remaining, left)
-	})
+	}, letAhead(d.let, o.Destination))
 }

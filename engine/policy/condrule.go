@@ -12,8 +12,7 @@ import (
 // CondRule is a one-step rule that uses history: at each node, for every
 // outgoing link e, it scores the route "e, then the LET path from e's head"
 // by its on-time probability Φ((remaining − μ)/σ) under the Gaussian model
-// conditioned on the links observed so far, and takes the best (the first in
-// source order among equals). On the five-node example it is the optimal
+// conditioned on the links observed so far, and takes the best. On the five-node example it is the optimal
 // adaptive rule: at B it compares P(on time) of the two branches given the
 // observed A→B time, reaching ½ + [arctan(1.5/√1.75) − arctan(1/√2)]/(2π).
 // With no history it sees identical branches and stays at 0.5.
@@ -27,22 +26,17 @@ func NewCondRule(let *LET, model *linktime.Gaussian) *CondRule {
 	return &CondRule{let: let, model: model}
 }
 
-// Act scores each outgoing link and returns the best.
+// Act scores each outgoing link and returns the best (ties: the branch
+// with the lower conditional mean; see choice).
 func (p *CondRule) Act(o *engine.Observation) int {
-	best, bestP := -1, -1.0
+	c := newChoice()
 	for _, b := range p.Branches(o) {
-		// Scores within scoreTie are equal: covariances recomputed from an
-		// eigen factor differ in the last bits, and letting that noise
-		// order two identical branches would make the choice depend on the
-		// remaining budget by accident.
-		if b.OnTime > bestP+scoreTie {
-			best, bestP = b.Link, b.OnTime
-		}
+		c.offer(b.Link, b.OnTime, b.Mean)
 	}
-	if best < 0 {
+	if c.link < 0 {
 		return p.let.net.Out(o.Node)[0]
 	}
-	return best
+	return c.link
 }
 
 // Branch is one way out of a node as the rule sees it: the link, then the
@@ -75,20 +69,6 @@ func (p *CondRule) Branches(o *engine.Observation) []Branch {
 }
 
 var stdNormal = distuv.UnitNormal
-
-const scoreTie = 1e-9
-
-// argmaxLink returns the link of links with the highest score, the first
-// among scores within scoreTie, or -1 for no links.
-func argmaxLink(links []int, score func(e int) float64) int {
-	best, bestV := -1, math.Inf(-1)
-	for _, e := range links {
-		if v := score(e); v > bestV+scoreTie {
-			best, bestV = e, v
-		}
-	}
-	return best
-}
 
 // onTime is P(X ≤ budget) for X ~ N(mean, sd²); a point mass when sd = 0.
 func onTime(budget, mean, sd float64) float64 {

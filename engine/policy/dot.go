@@ -45,6 +45,7 @@ type DOT struct {
 	mu    sync.Mutex
 	tabs  map[int]*dotTable
 	hops  map[int][]int // fewest links to each destination, for uncapped tables
+	let   *LET          // breaks ties between equal scores (see choice)
 	// CapIgnored is set when a table was too large to carry the step cap.
 	CapIgnored bool
 	// Ctx, when set, stops a solve within a level or a few budget bins of
@@ -73,7 +74,7 @@ type dotTable struct {
 
 // NewDOT discretizes every link's marginal law with step delta (≤ the floor).
 func NewDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *DOT {
-	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, hops: map[int][]int{}}
+	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, hops: map[int][]int{}, let: NewLET(net)}
 	d.pmf = make([]linkPMF, len(net.Links))
 	for e := range net.Links {
 		d.pmf[e] = discretize(model.Latent[e], model.SD[e], model.Floors[e], delta)
@@ -272,10 +273,12 @@ func (d *DOT) scorePMF(dest, j int, pm linkPMF, remaining float64, left int) flo
 	return s
 }
 
-// Act takes the link with the highest DOT value at the remaining budget.
+// Act takes the link with the highest DOT value at the remaining budget
+// (among equal values, the one with the least expected time ahead).
 func (d *DOT) Act(o *engine.Observation) int {
 	left := d.cap - o.Step
-	return argmaxLink(d.feasible(o, left), func(e int) float64 { return d.score(o.Destination, e, o.Remaining, left) })
+	return argmaxLink(d.feasible(o, left), func(e int) float64 { return d.score(o.Destination, e, o.Remaining, left) },
+		letAhead(d.let, o.Destination))
 }
 
 // feasible lists the links out of o's node a policy on the table may take:

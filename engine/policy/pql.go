@@ -26,6 +26,7 @@ import (
 type PQL struct {
 	net  *engine.Network
 	Tabs map[int]*QTable
+	let  *LET // breaks ties between equal scores (see choice)
 }
 
 // QTable is the learned Q(i, b, e) for one destination, stored per link.
@@ -54,7 +55,7 @@ func newPQL(env *Env, s pqlSettings) (*PQL, bool, error) {
 		}
 		return tabs, nil
 	})
-	return &PQL{net: env.Net, Tabs: tabs}, hit, err
+	return &PQL{net: env.Net, Tabs: tabs, let: NewLET(env.Net)}, hit, err
 }
 
 // stop ends the sweeps early (a canceled run, whose result is discarded).
@@ -151,5 +152,5 @@ func (p *PQL) Act(o *engine.Observation) int {
 	if t == nil {
 		return out[0]
 	}
-	return argmaxLink(out, func(e int) float64 { return interp32(t.Q[e], o.Remaining/t.Delta) })
+	return argmaxLink(out, func(e int) float64 { return interp32(t.Q[e], o.Remaining/t.Delta) }, letAhead(p.let, o.Destination))
 }

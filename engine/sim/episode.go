@@ -30,6 +30,10 @@ type Result struct {
 	OnTime bool
 	Time   float64
 	Links  int
+	// Revisit: the route drove some link more than once. Under independent
+	// links no planner gains by it (a loop only spends time), so the
+	// invariant battery counts it (ontime verify).
+	Revisit bool
 }
 
 // History selects what the policy is shown of the route prefix, for the
@@ -59,6 +63,8 @@ type Runner struct {
 	links  []int
 	trace  []engine.Step
 	views  []engine.Observation
+	seen   []int // seen[e] == stamp: link e is on the route being checked
+	stamp  int
 
 	// oracle results for the current pool, reused across budgets
 	oraclePool *Pool
@@ -110,6 +116,7 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 		k := 0
 		for _, i := range r.active {
 			if res, dead := Stuck(r.Net, task, &r.obs[i]); dead {
+				res.Revisit = r.revisits(r.obs[i].Prefix)
 				out[i] = res
 				continue
 			}
@@ -145,6 +152,7 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 				return fmt.Errorf("policy chose link %d, which does not leave node %s", e, r.Net.Nodes[o.Node].ID)
 			}
 			if res, done := Advance(r.Net, task, capN, o, e, pool.Row(i)[e]); done {
+				res.Revisit = r.revisits(o.Prefix)
 				out[i] = res
 				continue
 			}
@@ -154,6 +162,21 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 		r.active = r.active[:k]
 	}
 	return nil
+}
+
+// revisits says whether a route drives some link twice, in one pass over it.
+func (r *Runner) revisits(route []engine.Step) bool {
+	if len(r.seen) < len(r.Net.Links) {
+		r.seen, r.stamp = make([]int, len(r.Net.Links)), 0
+	}
+	r.stamp++
+	for _, s := range route {
+		if r.seen[s.Link] == r.stamp {
+			return true
+		}
+		r.seen[s.Link] = r.stamp
+	}
+	return false
 }
 
 // StepCap is the episode rule's cap on links for a task capped at taskCap

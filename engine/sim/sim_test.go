@@ -55,17 +55,17 @@ func TestEpisodeRules(t *testing.T) {
 		{"arrive late ends over time", []int{0, 2}, Task{OD: engine.OD{Origin: 0, Destination: 2}, Budget: 3.9, Cap: 3},
 			Result{End: OverTime, Time: 4, Links: 2}, 1},
 		{"a revisited link costs its one realized time", []int{0, 1, 0, 2}, Task{OD: engine.OD{Origin: 0, Destination: 2}, Budget: 100, Cap: 4},
-			Result{End: Arrived, OnTime: true, Time: 1 + 2 + 1 + 3, Links: 4}, 3},
+			Result{End: Arrived, OnTime: true, Time: 1 + 2 + 1 + 3, Links: 4, Revisit: true}, 3},
 		{"arriving on the last allowed link counts", []int{0, 1, 4}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 100, Cap: 3},
 			Result{End: Arrived, OnTime: true, Time: 8, Links: 3}, 2},
 		{"the cap ends an episode", []int{0, 1, 0}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 100, Cap: 3},
-			Result{End: CapHit, Time: 4, Links: 3}, 2},
+			Result{End: CapHit, Time: 4, Links: 3, Revisit: true}, 2},
 		{"no cap means 4 × the nodes", []int{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 100},
-			Result{End: CapHit, Time: 30, Links: 20}, 19},
+			Result{End: CapHit, Time: 30, Links: 20, Revisit: true}, 19},
 		{"a dead end fails", []int{0, 2, 3}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 100, Cap: 9},
 			Result{End: DeadEnd, Time: 8, Links: 3}, 2},
 		{"exceeding the budget ends at once", []int{0, 1, 0, 1}, Task{OD: engine.OD{Origin: 0, Destination: 4}, Budget: 3.5, Cap: 9},
-			Result{End: OverTime, Time: 4, Links: 3}, 2},
+			Result{End: OverTime, Time: 4, Links: 3, Revisit: true}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &script{links: tc.links}

@@ -13,6 +13,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -169,7 +170,7 @@ type run struct {
 	methods []string
 	tasks   []sim.Task
 	budgets []float64
-	out     [][][][]bool // [method][task][pool][episode]
+	out     [][][][]sim.Result // [method][task][pool][episode]
 }
 
 func (r *run) idx(m string) int { return slices.Index(r.methods, m) }
@@ -285,6 +286,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		return checks, err
 	}
 	add(identical(indep, "cdot", "dot", "cdot-equals-dot-independent"))
+	add(noRevisits(indep, []string{"dot", "cdot"}, "no-loops-independent"))
 	for _, base := range []string{"let", "bestpath"} {
 		if indep.idx(base) < 0 {
 			continue
@@ -331,7 +333,7 @@ func (r *run) pairs(a, b string, bi int) (mean, se float64, n int) {
 		}
 		for p := range r.out[ia][t] {
 			for e := range r.out[ia][t][p] {
-				d := b2f(r.out[ia][t][p][e]) - b2f(r.out[ib][t][p][e])
+				d := b2f(r.out[ia][t][p][e].OnTime) - b2f(r.out[ib][t][p][e].OnTime)
 				sum += d
 				sq += d * d
 				n++
@@ -354,8 +356,8 @@ func b2f(b bool) float64 {
 func (r *run) rate(m string, t int) (float64, int) {
 	k, n := 0, 0
 	for _, pool := range r.out[r.idx(m)][t] {
-		for _, ok := range pool {
-			if ok {
+		for _, res := range pool {
+			if res.OnTime {
 				k++
 			}
 			n++
@@ -388,8 +390,8 @@ func clairvoyantBound(r *run) Check {
 		}
 		for t := range r.tasks {
 			for p := range r.out[m][t] {
-				for e, ok := range r.out[m][t][p] {
-					if ok && !r.out[ic][t][p][e] {
+				for e, res := range r.out[m][t][p] {
+					if res.OnTime && !r.out[ic][t][p][e].OnTime {
 						bad++
 						worst = name
 					}
@@ -457,13 +459,32 @@ func identical(r *run, a, b, name string) Check {
 	for t := range r.tasks {
 		for p := range r.out[ia][t] {
 			for e := range r.out[ia][t][p] {
-				if r.out[ia][t][p][e] != r.out[ib][t][p][e] {
+				if r.out[ia][t][p][e].OnTime != r.out[ib][t][p][e].OnTime {
 					bad++
 				}
 			}
 		}
 	}
 	return Check{Invariant: name, Value: float64(bad), Bound: 0, OK: bad == 0, Detail: "episodes where " + a + " and " + b + " differ"}
+}
+
+// noRevisits: no episode of the methods drives a link twice (exact).
+func noRevisits(r *run, methods []string, name string) Check {
+	bad, eps := 0, 0
+	for _, m := range methods {
+		for t := range r.tasks {
+			for _, pool := range r.out[r.idx(m)][t] {
+				for _, res := range pool {
+					eps++
+					if res.Revisit {
+						bad++
+					}
+				}
+			}
+		}
+	}
+	return Check{Invariant: name, Value: float64(bad), Bound: 0, OK: bad == 0,
+		Detail: fmt.Sprintf("episodes of %s (of %d) that drive a link twice", strings.Join(methods, " and "), eps)}
 }
 
 // sameOutcomes: pool 0 on one worker gives the outcomes it gave on many.
