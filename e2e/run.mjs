@@ -765,6 +765,69 @@ await test("any city: upload an OpenStreetMap town and its GMNS pair, the same r
   console.log(`     town: let ${a.let.route.length} links, P(on time) let ${a.let.rate}, dot ${a.dot.rate}, cgr ${a.cgr.rate}`);
 });
 
+// A tile server named with --tiles (issue 29): a lon/lat network is drawn
+// in Web Mercator on its tiles, at its real place. A second server with a
+// tile server of our own (every tile one plain colour) draws the town; the
+// tiles under every node are fetched, and node 1 (at 0° N, 0° E, a corner
+// of four tiles at every zoom) sits on the corner of its tile.
+await test("map tiles: a lon/lat network on the user's tile server", async () => {
+  const { createServer } = await import("node:http");
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+  const asked = [];
+  const tileServer = createServer((req, res) => {
+    asked.push(req.url);
+    res.writeHead(200, { "Content-Type": "image/png" });
+    res.end(png);
+  });
+  await new Promise((r) => tileServer.listen(0, "127.0.0.1", r));
+  const tileBase = `http://127.0.0.1:${tileServer.address().port}`;
+  const dir = mkdtempSync(join(tmpdir(), "ontime-tiles-"));
+  writeFileSync(join(dir, "town.osm"), townOSM);
+  execFileSync(bin, ["networks", "add", "--state", dir, "--name", "town", join(dir, "town.osm")], { stdio: ["ignore", "ignore", "inherit"] });
+  const second = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--warm=false", "--state", dir, "--tiles", `${tileBase}/{z}/{x}/{y}.png`, "--tiles-attribution", "plain tiles"], { stdio: ["ignore", "pipe", "inherit"] });
+  const tp = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    const url2 = await new Promise((resolve, reject) => {
+      let buf = "";
+      second.stdout.on("data", (d) => {
+        buf += d;
+        const m = buf.match(/on (http:\/\/[^ ]+\/)/);
+        if (m) resolve(m[1]);
+      });
+      setTimeout(() => reject(new Error("the second server did not start")), 30000);
+    });
+    const pageErrors = [];
+    tp.on("pageerror", (e) => pageErrors.push(String(e)));
+    tp.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
+    await tp.goto(`${url2}networks/town`);
+    await tp.waitForSelector("body[data-ready='1']");
+    await tp.waitForSelector('[data-tiles="on"] img.leaflet-tile-loaded');
+    await tp.waitForTimeout(500);
+    assert.deepEqual(pageErrors, [], "the policy let the tiles in");
+    assert.match(await tp.locator(".leaflet-control-attribution").textContent(), /plain tiles/);
+    const tiles = asked.map((u) => u.match(/^\/(\d+)\/(\d+)\/(\d+)\.png$/)).filter(Boolean).map((m) => m.slice(1).map(Number));
+    const z = Math.max(...tiles.map((t) => t[0]));
+    const at = (lon, lat) => {
+      const n = 2 ** z, r = (lat * Math.PI) / 180;
+      return [Math.floor(((lon + 180) / 360) * n), Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n)];
+    };
+    const got = new Set(tiles.filter((t) => t[0] === z).map((t) => `${t[1]}/${t[2]}`));
+    for (const [lon, lat] of [[0, 0], [0.008, 0], [0.008, 0.004], [0, 0.004]]) { // nodes 1, 3, 6, 4
+      assert.ok(got.has(at(lon, lat).join("/")), `no tile under (${lon}, ${lat}) at zoom ${z}: ${[...got].join(" ")}`);
+    }
+    const [x, y] = at(0, 0);
+    const img = await tp.locator(`img.leaflet-tile[src="${tileBase}/${z}/${x}/${y}.png"]`).boundingBox();
+    const label = await tp.locator(".node-label", { hasText: /^1$/ }).boundingBox();
+    const dx = label.x + label.width / 2 - img.x, dy = label.y + label.height / 2 - img.y;
+    assert.ok(Math.hypot(dx, dy) < 3, `node 1 is ${dx.toFixed(1)}, ${dy.toFixed(1)} px from its tile's corner`);
+    await tp.screenshot({ path: shots ? join(shots, "network-town-tiles.png") : join(dir, "shot.png") });
+  } finally {
+    await tp.close();
+    second.kill("SIGINT");
+    tileServer.close();
+  }
+});
+
 // The sketchpad (issue 28): draw a three-node network with the pointer, set
 // a road's law and a correlation, run every method, export and save it.
 await test("sketchpad: draw three crossings, run every method, export and save", async () => {

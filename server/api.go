@@ -22,6 +22,17 @@ type networkJSON struct {
 	Nodes  []nodeJSON `json:"nodes"`
 	Links  []linkJSON `json:"links"`
 	ODs    []odJSON   `json:"ods"`
+	// Frame, for a lon/lat network, maps the drawing frame back to
+	// longitude/latitude (engine.LocalFrame): maps on a tile server's tiles
+	// draw in those.
+	Frame *frameJSON `json:"frame,omitempty"`
+}
+
+type frameJSON struct {
+	Lon0            float64 `json:"lon0"`
+	Lat0            float64 `json:"lat0"`
+	MetresPerDegree float64 `json:"metres_per_degree"`
+	CosLat0         float64 `json:"cos_lat0"`
 }
 
 type nodeJSON struct {
@@ -70,6 +81,9 @@ func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 // mapJSON is what the map draws of a network.
 func mapJSON(net *engine.Network) networkJSON {
 	out := networkJSON{Name: net.Name, Coords: string(net.Coords)}
+	if f, ok := net.LocalFrame(); ok {
+		out.Frame = &frameJSON{Lon0: f.Lon0, Lat0: f.Lat0, MetresPerDegree: f.MetresPerDegree, CosLat0: f.CosLat0}
+	}
 	for _, nd := range net.Nodes {
 		out.Nodes = append(out.Nodes, nodeJSON{ID: nd.ID, X: nd.X, Y: nd.Y})
 	}

@@ -208,7 +208,8 @@ func flags(rq *runQuery) []string {
 }
 
 func (s *server) page(r *http.Request, active, title string) web.Page {
-	p := web.Page{Title: title, Active: active, Version: s.Version, Network: lab.DefaultNetwork}
+	p := web.Page{Title: title, Active: active, Version: s.Version, Network: lab.DefaultNetwork,
+		TileURL: s.Tiles.URL, TileAttribution: s.Tiles.Attribution}
 	// The nav carries the page's network along only when it is one (an
 	// unknown ?net= is not echoed into every link).
 	asked := r.URL.Query().Get("net")

@@ -21,7 +21,7 @@ func (s *server) routes(r chi.Router) {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "a change from another site's page is refused (Origin %q): use this dashboard's own pages, or a script without an Origin header", engine.Excerpt(r.Header.Get("Origin"))))
 	}))
-	r.Use(middleware.RequestID, middleware.Recoverer, s.checkHost, securityHeaders, cop.Handler, s.requireToken, middleware.GetHead)
+	r.Use(middleware.RequestID, middleware.Recoverer, s.checkHost, s.securityHeaders, cop.Handler, s.requireToken, middleware.GetHead)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	// The bundle is served compressed (gzip or deflate as the browser asks):
 	// 124 KiB a page to save uncompressed.
@@ -81,11 +81,17 @@ func (s *server) routes(r chi.Router) {
 }
 
 // securityHeaders keeps every page self-contained: nothing is loaded from
-// another origin, so the dashboard works offline and leaks nothing.
-func securityHeaders(next http.Handler) http.Handler {
+// another origin (but the tile server the user named, for map images), so
+// the dashboard works offline and leaks nothing.
+func (s *server) securityHeaders(next http.Handler) http.Handler {
+	img := "'self' data: blob:"
+	if s.tileOrigin != "" {
+		img += " " + s.tileOrigin
+	}
+	csp := "default-src 'self'; img-src " + img + "; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		next.ServeHTTP(w, r)

@@ -33,10 +33,14 @@ type Deps struct {
 	// may be addressed to (checkHost); nil: any (tests). ontime serve sets
 	// it from --host.
 	Hosts []string
+	// Tiles is an optional tile server for the maps of lon/lat networks;
+	// one whose URL Tiles.Origin refuses is left out.
+	Tiles Tiles
 }
 
 type server struct {
 	Deps
+	tileOrigin string // what img-src allows besides 'self' (Tiles)
 	maps    *mapCache
 	streams *streamLimit
 	uploads *streamLimit
@@ -49,6 +53,11 @@ func NewServer(d Deps) http.Handler {
 	}
 	s := &server{Deps: d, maps: &mapCache{}, streams: &streamLimit{max: orDefault(d.MaxStreams, DefaultMaxStreams), per: orDefault(d.MaxStreamsPerClient, DefaultMaxStreamsPerClient)}}
 	s.uploads = &streamLimit{max: MaxUploads, per: MaxUploadsPerClient, what: "uploads"}
+	if origin, err := d.Tiles.Origin(); err != nil {
+		s.Tiles = Tiles{}
+	} else {
+		s.tileOrigin = origin
+	}
 	r := chi.NewRouter()
 	s.routes(r)
 	return r

@@ -20,6 +20,9 @@ type Page struct {
 	Flags    []string // warnings shown on top of the page (requests outside a model's range, …)
 	Notes    []string // inputs the page could not use and reset to their defaults
 	Present  bool     // presentation mode (lessons): large, high-contrast type, no navigation
+	// TileURL and TileAttribution: the user's tile server for maps of
+	// lon/lat networks (ontime serve --tiles); empty: no tiles.
+	TileURL, TileAttribution string
 }
 
 // NetLink is a network in the picker.

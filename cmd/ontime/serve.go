@@ -46,8 +46,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	uploadMemory := fs.Int("upload-memory", 4096, "memory limit in MB of the child process that reads one upload (0: read uploads in the server process)")
 	readTimeout := fs.Duration("read-timeout", server.ReadTimeout, "time a request (other than an upload) has to arrive whole; slow senders are cut off")
 	uploadTime := fs.Duration("upload-time", 2*time.Minute, "time limit for reading and checking one upload")
+	tileURL := fs.String("tiles", "", "map tile server for longitude/latitude networks, a template like https://tile.example.org/{z}/{x}/{y}.png (default $ONTIME_TILES; none: the network is drawn alone, offline)")
+	tileCredit := fs.String("tiles-attribution", "", "the credit the tile server asks for, shown on the maps (default $ONTIME_TILES_ATTRIBUTION)")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	tiles := server.Tiles{URL: orEnv(*tileURL, getenv, "ONTIME_TILES"), Attribution: orEnv(*tileCredit, getenv, "ONTIME_TILES_ATTRIBUTION")}
+	if _, err := tiles.Origin(); err != nil {
 		return usageErr(err)
 	}
 	level := slog.LevelInfo
@@ -91,7 +97,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	h := server.NewServer(server.Deps{Lab: l, Log: log, Version: version + " (" + buildCommit() + ")", Assets: assets.FS, StepDelay: *delay,
 		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient, Token: orEnv(*token, getenv, "ONTIME_TOKEN"),
-		Hosts: hostList(*hosts)})
+		Hosts: hostList(*hosts), Tiles: tiles})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)

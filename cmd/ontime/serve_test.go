@@ -175,3 +175,31 @@ func TestSlowBodiesAreCutOff(t *testing.T) {
 		t.Errorf("a slow body held its connection %v", d)
 	}
 }
+
+// A tile URL that cannot be used stops serve at once, naming the flag's
+// value (ONTIME_TILES too); a good one reaches the pages.
+func TestServeChecksTheTileURL(t *testing.T) {
+	for _, env := range []bool{false, true} {
+		args := []string{"serve", "--addr", "127.0.0.1:0", "--warm=false", "--data", "", "--state", t.TempDir()}
+		getenv := func(string) string { return "" }
+		if env {
+			getenv = func(k string) string { return map[string]string{"ONTIME_TILES": "https://tiles.example/{z}/{x}.png"}[k] }
+		} else {
+			args = append(args, "--tiles", "https://tiles.example/{z}/{x}.png")
+		}
+		err := run(context.Background(), args, getenv, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), `tile URL "https://tiles.example/{z}/{x}.png": it has no {y}`) {
+			t.Errorf("env %v: %v", env, err)
+		}
+	}
+	base := serveInProcess(t, "--tiles", "https://tiles.example/{z}/{x}/{y}.png", "--tiles-attribution", "© tiles.example")
+	res, err := http.Get(base + "/networks/twobranch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(b), `data-tiles="https://tiles.example/{z}/{x}/{y}.png"`) || !strings.Contains(res.Header.Get("Content-Security-Policy"), "https://tiles.example;") {
+		t.Error("the tile setting did not reach the page and its policy")
+	}
+}

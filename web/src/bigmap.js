@@ -3,6 +3,7 @@
 // per shade; hover and clicks find the nearest link or node through a grid
 // index, so the cost of a mouse move does not grow with the network.
 import L from "leaflet";
+import { baseMap } from "./basemap.js";
 import { pickByKeyboard } from "./mapkeys.js";
 import { escapeHTML } from "./util.js";
 import { course, courseBox, courseDist } from "./course.js";
@@ -42,25 +43,26 @@ function gridIndex(items, box, minX, minY, cell, cols, rows) {
 
 export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   const renderer = L.canvas({ padding: 0.3 });
-  const map = L.map(el, { crs: L.CRS.Simple, minZoom: -12, maxZoom: 6, zoomSnap: 0.25, attributionControl: false, preferCanvas: true, renderer });
+  const { map, frame, ll: at } = baseMap(el, net, { preferCanvas: true, renderer });
   el.dataset.renderer = "canvas";
-  const ll = (n) => L.latLng(n.y, n.x);
+  const ll = (n) => at(n.x, n.y);
   const N = net.nodes, E = net.links;
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const n of N) {
-    minX = Math.min(minX, n.x); maxX = Math.max(maxX, n.x);
-    minY = Math.min(minY, n.y); maxY = Math.max(maxY, n.y);
+  // the view (and the index) holds every node and every road's bends
+  for (const [x, y] of [...N.map((n) => [n.x, n.y]), ...E.flatMap((l) => l.shape || [])]) {
+    minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y); maxY = Math.max(maxY, y);
   }
   const side = Math.max(maxX - minX, maxY - minY) || 1;
   const cols = 256, cell = side / cols;
   const courses = E.map((l) => course(N, l));
   const linkAt = gridIndex(courses, courseBox, minX, minY, cell, cols, cols);
   const nodeAt = gridIndex(N, (n) => [n.x, n.y, n.x, n.y], minX, minY, cell, cols, cols);
-  map.fitBounds(L.latLngBounds([minY, minX], [maxY, maxX]).pad(0.05));
+  map.fitBounds(L.latLngBounds(at(minX, minY), at(maxX, maxY)).pad(0.05));
 
   // one polyline per shade: its rings are the links of that class
   let shades = [];
-  const seg = (i) => courses[i].map(([x, y]) => L.latLng(y, x));
+  const seg = (i) => courses[i].map(([x, y]) => at(x, y));
   function draw(classOf) {
     shades.forEach((p) => p.remove());
     const rings = Array.from({ length: SHADES }, () => []);
@@ -82,18 +84,20 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   const hi = L.polyline([], { renderer, weight: 5, color: "#08306b", interactive: false });
   const tip = L.tooltip({ sticky: true, direction: "top", offset: [0, -8] });
   let pending = null, queued = false;
-  const perPx = () => 1 / Math.pow(2, map.getZoom()); // CRS.Simple: 2^zoom px a unit
+  const perPx = () => frame.unitsPerPx(map.getZoom());
+  // the index and the courses are in the frame: pointer positions go back to it
+  const xy = (latlng) => frame.fromLatLng(latlng.lat, latlng.lng);
   map.on("mousemove", (ev) => {
     pending = ev.latlng;
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => {
       queued = false;
-      const p = pending;
+      const p = pending, [px, py] = xy(p);
       const r = HOVER_PX * perPx();
       let best = -1, bestD = r;
-      linkAt(p.lng, p.lat, r, (i) => {
-        const d = courseDist(courses[i], p.lng, p.lat);
+      linkAt(px, py, r, (i) => {
+        const d = courseDist(courses[i], px, py);
         if (d < bestD) { best = i; bestD = d; }
       });
       if (best < 0) {
@@ -110,10 +114,10 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   map.on("mouseout", () => { hi.remove(); map.closeTooltip(tip); });
   if (onNodeClick) {
     map.on("click", (ev) => {
-      const r = CLICK_PX * perPx();
+      const r = CLICK_PX * perPx(), [cx, cy] = xy(ev.latlng);
       let best = -1, bestD = r;
-      nodeAt(ev.latlng.lng, ev.latlng.lat, r, (i) => {
-        const d = Math.hypot(N[i].x - ev.latlng.lng, N[i].y - ev.latlng.lat);
+      nodeAt(cx, cy, r, (i) => {
+        const d = Math.hypot(N[i].x - cx, N[i].y - cy);
         if (d < bestD) { best = i; bestD = d; }
       });
       if (best >= 0) onNodeClick(best, N[best]);
@@ -122,6 +126,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
     const cursor = L.circleMarker([0, 0], { renderer, radius: 7, color: "#08306b", weight: 3, fill: false, interactive: false });
     cursor.bindTooltip("", { direction: "top", permanent: true });
     pickByKeyboard(el, map, net, onNodeClick, {
+      at: (i) => ll(N[i]),
       show: (i) => cursor.setLatLng(ll(N[i])).setTooltipContent(`node ${escapeHTML(N[i].id)}`).addTo(map),
       hide: () => cursor.remove(),
     });

@@ -1,7 +1,9 @@
 // The network map: Leaflet with a flat coordinate system (no tiles, works
-// offline). Nodes and links come from /api/networks/NAME in the drawing
-// frame (metres for lon/lat networks); y is north.
+// offline), or on the user's tile server (basemap.js). Nodes and links come
+// from /api/networks/NAME in the drawing frame (metres for lon/lat
+// networks); y is north.
 import L from "leaflet";
+import { baseMap } from "./basemap.js";
 import { escapeHTML, getJSON } from "./util.js";
 import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
 import { pickByKeyboard } from "./mapkeys.js";
@@ -25,14 +27,15 @@ export function loadNetwork(name, src) {
 
 export function drawNetwork(el, net, { onNodeClick } = {}) {
   if (net.links.length > BIG_LINKS) return drawBigNetwork(el, net, { onNodeClick }, { ramp, fmt });
-  const map = L.map(el, { crs: L.CRS.Simple, minZoom: -12, maxZoom: 6, zoomSnap: 0.25, attributionControl: false });
-  const ll = (n) => L.latLng(n.y, n.x);
-  const bounds = L.latLngBounds(net.nodes.map(ll));
+  const { map, ll: at } = baseMap(el, net);
+  const ll = (n) => at(n.x, n.y);
+  // the view holds every node and every road's bends
+  const bounds = L.latLngBounds([...net.nodes.map(ll), ...net.links.flatMap((l) => (l.shape || []).map(([x, y]) => at(x, y)))]);
   // Two-way links are drawn side by side: each is shifted to its right by a
   // small fraction of the typical link length.
   const lens = net.links.map((l) => Math.hypot(net.nodes[l.to].x - net.nodes[l.from].x, net.nodes[l.to].y - net.nodes[l.from].y)).sort((a, b) => a - b);
   const shift = (lens[Math.floor(lens.length / 2)] || 1) * 0.035;
-  const seg = (l, extra = 0) => offsetCourse(course(net.nodes, l), shift * (1 + extra)).map(([x, y]) => L.latLng(y, x));
+  const seg = (l, extra = 0) => offsetCourse(course(net.nodes, l), shift * (1 + extra)).map(([x, y]) => at(x, y));
   const links = net.links.map((l) => {
     const line = L.polyline(seg(l), { weight: 3, color: "#9ecae1", opacity: 0.9 });
     // Ids are the user's text: Leaflet renders a tooltip string as HTML.
@@ -55,6 +58,7 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
   map.fitBounds(bounds.pad(0.05));
   if (onNodeClick) {
     pickByKeyboard(el, map, net, onNodeClick, {
+      at: (i) => ll(net.nodes[i]),
       show: (i) => nodes[i].openTooltip(),
       hide: (i) => nodes[i].closeTooltip(),
     });

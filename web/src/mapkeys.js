@@ -1,13 +1,13 @@
 // Keyboard picking on a network map, for both renderers (SVG and canvas).
-import L from "leaflet";
 import { nodeKey } from "./nodekeys.js";
 
 // pickByKeyboard makes the map one keyboard widget: with it focused, N and
 // P step through the nodes (the node's label opens and is announced), digits
 // go to the node of that id, Enter
 // picks the node as a click would; arrows and +/− still pan and zoom. show
-// and hide mark the node under the keyboard's cursor (each renderer its way).
-export function pickByKeyboard(el, map, net, onNodeClick, { show, hide }) {
+// and hide mark the node under the keyboard's cursor (each renderer its way);
+// at(i) is node i's place on the map.
+export function pickByKeyboard(el, map, net, onNodeClick, { show, hide, at }) {
   const container = map.getContainer();
   const hint = document.createElement("p");
   hint.className = "visually-hidden";
@@ -29,7 +29,7 @@ export function pickByKeyboard(el, map, net, onNodeClick, { show, hide }) {
     if (shown >= 0) hide(shown);
     shown = i;
     show(i);
-    map.panTo(L.latLng(net.nodes[i].y, net.nodes[i].x), { animate: false });
+    map.panTo(at(i), { animate: false });
     live.textContent = `node ${net.nodes[i].id}`;
   };
   container.addEventListener("keydown", (e) => {
