@@ -23,9 +23,12 @@ type Conditional struct {
 	obsVal []float64   // the latent value each stands for (a censored link's pseudo-value)
 	noise  []float64   // each one's noise variance (0 for an exact observation)
 	alpha  []float64   // Σ_OO⁻¹ (y_O − m_O)
-	lower  []float64   // Cholesky factor of Σ_OO (+ noise), row-major with stride cap
-	stride int
+	lower  [][]float64 // Cholesky factor of Σ_OO (+ noise): row i holds its i+1 entries
 	m      int
+	// censored: some observation was censored. From scratch those are
+	// added after the exact ones, so Observe cannot extend such a
+	// conditional and still equal Condition.
+	censored bool
 	cross  []float64 // scratch
 	y      []float64 // scratch
 	loaded []float64 // scratch
@@ -65,50 +68,83 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 		if math.Abs(times[k]-g.Latent[e]) > Impossible*g.SD[e] {
 			continue // no draw of the law is there: it would only blow the regression up
 		}
-		c.obs = append(c.obs, g.F.RawRowView(e))
-		c.obsIdx = append(c.obsIdx, e)
-		c.obsVal = append(c.obsVal, times[k])
-		c.noise = append(c.noise, 0)
+		c.appendRow(e, times[k], 0, false)
 	}
-	m := len(c.obs)
-	c.m, c.stride = m, m+len(censored)
-	if c.stride == 0 {
-		return c
-	}
-	c.lower = make([]float64, c.stride*c.stride)
-	if m > 0 {
-		a := make([]float64, m*m) // Σ_OO, lower triangle, row-major
-		maxd := 0.0
-		for i := range m {
-			for j := 0; j <= i; j++ {
-				a[i*m+j] = floats.Dot(c.obs[i], c.obs[j])
-			}
-			a[i*m+i] += g.IdioVar(c.obsIdx[i])
-			maxd = math.Max(maxd, a[i*m+i])
-		}
-		// Jitter keeps the factorization alive when observed links are
-		// linearly dependent (a rank-deficient Σ); its effect is below 1e-9
-		// relative.
-		lower := make([]float64, m*m)
-		for jitter := 1e-10 * maxd; ; jitter *= 100 {
-			for i := range m {
-				a[i*m+i] += jitter
-			}
-			if cholesky(a, lower, m) {
-				break
-			}
-		}
-		for i := range m {
-			copy(c.lower[i*c.stride:i*c.stride+i+1], lower[i*m:i*m+i+1])
-		}
-	}
-	c.cross = make([]float64, c.stride)
-	c.y = make([]float64, c.stride)
 	c.solve()
+	c.censored = len(censored) > 0
 	for _, e := range censored {
 		c.addCensored(e)
 	}
 	return c
+}
+
+// Observe extends c by one more traversal, link e in time t: afterwards c
+// is Condition(links + e, times + t), bit for bit, at the cost of one new
+// row of the factor (O(m·r + m²)) instead of a new factorization (O(m²·r +
+// m³)). cgr and cdot condition on the whole route at every decision: on a
+// 100-link Delaware trip the rebuild was most of their time. It reports
+// false, leaving c unchanged, where it cannot (a censored time, now or
+// before): the caller conditions from scratch.
+func (c *Conditional) Observe(e int, t float64) bool {
+	g := c.g
+	if c.isKnown(e) {
+		return true // a link met twice counts once
+	}
+	exact := g.SD[e] > 0 && g.F != nil
+	if exact && (c.censored || g.Censored(e, t)) {
+		return false
+	}
+	c.known = append(c.known, e)
+	c.times = append(c.times, t)
+	if exact && math.Abs(t-g.Latent[e]) <= Impossible*g.SD[e] {
+		c.appendRow(e, t, 0, false)
+		c.solve()
+	}
+	return true
+}
+
+// appendRow adds link e's observation (the latent value val, with noise
+// variance noise) as the factor's next row: Σ_OO's new row is F_O F_eᵀ and
+// its diagonal F_e·F_e + own + noise. A jitter of 10⁻¹⁰ of the diagonal
+// (×100 until the pivot is positive) keeps the factor alive when observed
+// links are linearly dependent (a rank-deficient Σ); its effect is below
+// 10⁻⁹ relative. It reports false, adding nothing, when the pivot is below
+// 10⁻¹² of the link's own variance with no jitter (minPivot: a censored
+// link the others already determine).
+func (c *Conditional) appendRow(e int, val, noise float64, minPivot bool) bool {
+	g := c.g
+	row := g.F.RawRowView(e)
+	i := c.m
+	ri := make([]float64, i+1)
+	for j := range i {
+		rj := c.lower[j]
+		ri[j] = (floats.Dot(c.obs[j], row) - floats.Dot(ri[:j], rj[:j])) / rj[j]
+	}
+	prior := floats.Dot(row, row) + g.IdioVar(e)
+	piv := prior + noise - floats.Dot(ri[:i], ri[:i])
+	if minPivot {
+		if !(piv > 1e-12*prior) {
+			return false
+		}
+	} else {
+		for jitter := 1e-10 * (prior + noise); ; jitter *= 100 {
+			if piv += jitter; piv > 0 || jitter > prior+noise {
+				break
+			}
+		}
+	}
+	ri[i] = math.Sqrt(math.Max(piv, 1e-300))
+	c.lower = append(c.lower, ri)
+	c.obs = append(c.obs, row)
+	c.obsIdx = append(c.obsIdx, e)
+	c.obsVal = append(c.obsVal, val)
+	c.noise = append(c.noise, noise)
+	c.m++
+	if len(c.cross) < c.m {
+		c.cross = make([]float64, 2*c.m)
+		c.y = make([]float64, 2*c.m)
+	}
+	return true
 }
 
 // solve recomputes α = Σ_OO⁻¹ (y_O − m_O) = L⁻ᵀ L⁻¹ r.
@@ -145,26 +181,9 @@ func (c *Conditional) addCensored(e int) {
 	mt := mu - sd*lambda
 	tau2 := v * vt / (v - vt)
 	val := mu + (mt-mu)*(v+tau2)/v
-	// Append a row to the Cholesky factor: Σ_OO's new row is F_O F_eᵀ.
-	i, st := c.m, c.stride
-	ri := c.lower[i*st : i*st+st]
-	for j := range i {
-		rj := c.lower[j*st : j*st+st]
-		a := floats.Dot(c.obs[j], row)
-		ri[j] = (a - floats.Dot(ri[:j], rj[:j])) / rj[j]
+	if c.appendRow(e, val, tau2, true) {
+		c.solve()
 	}
-	piv := prior + tau2 - floats.Dot(ri[:i], ri[:i])
-	if !(piv > 1e-12*prior) {
-		clear(ri)
-		return
-	}
-	ri[i] = math.Sqrt(piv)
-	c.obs = append(c.obs, row)
-	c.obsIdx = append(c.obsIdx, e)
-	c.obsVal = append(c.obsVal, val)
-	c.noise = append(c.noise, tau2)
-	c.m++
-	c.solve()
 }
 
 // millsLower is λ(β) = φ(β)/Φ(β), so E[Z | Z ≤ β] = −λ for Z ~ N(0, 1);
@@ -174,30 +193,6 @@ func millsLower(beta float64) float64 {
 		return -beta - 1/beta + 2/(beta*beta*beta)
 	}
 	return normPDF(beta) / normCDF(beta)
-}
-
-// cholesky writes the lower factor L of the m × m matrix a (its lower
-// triangle, row-major) into lower, and reports false at a pivot that is not
-// positive. Written out rather than gonum's mat.Cholesky, which also
-// estimates the condition number: at city scale, 60% of the factorization's
-// time, on every decision of cgr and cdot.
-func cholesky(a, lower []float64, m int) bool {
-	for i := range m {
-		ri := lower[i*m : i*m+m]
-		for j := 0; j <= i; j++ {
-			rj := lower[j*m : j*m+m]
-			v := a[i*m+j] - floats.Dot(ri[:j], rj[:j])
-			if j < i {
-				ri[j] = v / rj[j]
-				continue
-			}
-			if !(v > 0) {
-				return false
-			}
-			ri[i] = math.Sqrt(v)
-		}
-	}
-	return true
 }
 
 func (c *Conditional) isKnown(e int) bool {
@@ -211,27 +206,24 @@ func (c *Conditional) isKnown(e int) bool {
 
 // forward solves L y = b into y (the first m entries).
 func (c *Conditional) forward(b, y []float64) []float64 {
-	m, st := c.m, c.stride
-	for i := range m {
+	for i, row := range c.lower {
 		s := b[i]
-		row := c.lower[i*st : i*st+i]
-		for j, l := range row {
+		for j, l := range row[:i] {
 			s -= l * y[j]
 		}
-		y[i] = s / c.lower[i*st+i]
+		y[i] = s / row[i]
 	}
-	return y[:m]
+	return y[:c.m]
 }
 
 // backward solves Lᵀ x = y in place.
 func (c *Conditional) backward(y []float64) []float64 {
-	m, st := c.m, c.stride
-	for i := m - 1; i >= 0; i-- {
+	for i := c.m - 1; i >= 0; i-- {
 		s := y[i]
-		for j := i + 1; j < m; j++ {
-			s -= c.lower[j*st+i] * y[j]
+		for j := i + 1; j < c.m; j++ {
+			s -= c.lower[j][i] * y[j]
 		}
-		y[i] = s / c.lower[i*st+i]
+		y[i] = s / c.lower[i][i]
 	}
 	return y
 }

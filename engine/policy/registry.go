@@ -258,7 +258,7 @@ func init() {
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
-				return &CDOT{dot: d, model: env.Model}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
+				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
 			}},
 		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",

@@ -19,7 +19,7 @@ var Invariants = []Invariant{
 	{"clairvoyant-bounds-every-episode", "on every episode, a method on time means the clairvoyant (who knows every realized time) is: exact, no tolerance"},
 	{"let-half-at-LET-budget", "at budget = LET time, following the LET path is on time with probability ≈ ½ (the budget is the path's stated mean); tolerance 0.02 for the law's skew + Z standard errors"},
 	{"cdot-equals-dot-independent", "with independent links the conditional law of the next link is its marginal: cdot and dot decide alike on every episode (exact)"},
-	{"no-loops-independent", "with independent links a loop only spends time (DOT's value never falls as time left grows), so dot and cdot never drive a link twice in an episode; where their scores tie (saturated at 0 or 1) they take the least expected time ahead (exact)"},
+	{"no-loops", "a second pass over a link learns nothing (its time that day is known) and only spends time: dot, cdot and cgr never drive a link twice in an episode, on the network's own law and on independent links (exact; where scores tie, saturated at 0 or 1, they take the least expected time ahead)"},
 	{"dot-optimal-independent", "with independent links DOT is optimal over policies of (node, time left, links left): dot ≥ let and bestpath − 0.01 (its grid) − Z paired standard errors"},
 	{"cdot-near-dot-weak-rho", "with weak correlation (max |ρ| ≤ 0.15) conditioning moves little: |cdot − dot| ≤ 0.03 + Z paired standard errors"},
 	{"rollout-not-below-base", "rollout (base dot) is never worse than its base in expectation: rollout ≥ dot − Z paired standard errors"},

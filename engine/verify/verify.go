@@ -244,6 +244,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		add(ch)
 	}
 	add(clairvoyantBound(own))
+	add(noRevisits(own, []string{"dot", "cdot", "cgr"}, "no-loops"))
 	for _, ch := range letAtMean(own, net) {
 		add(ch)
 	}
@@ -286,7 +287,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		return checks, err
 	}
 	add(identical(indep, "cdot", "dot", "cdot-equals-dot-independent"))
-	add(noRevisits(indep, []string{"dot", "cdot"}, "no-loops-independent"))
+	add(noRevisits(indep, []string{"dot", "cdot"}, "no-loops (independent links)"))
 	for _, base := range []string{"let", "bestpath"} {
 		if indep.idx(base) < 0 {
 			continue
