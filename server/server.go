@@ -41,9 +41,9 @@ type Deps struct {
 type server struct {
 	Deps
 	tileOrigin string // what img-src allows besides 'self' (Tiles)
-	maps    *mapCache
-	streams *streamLimit
-	uploads *streamLimit
+	maps       *mapCache
+	streams    *streamLimit
+	uploads    *streamLimit
 }
 
 // NewServer returns the dashboard's handler.

@@ -183,7 +183,9 @@ func TestServeChecksTheTileURL(t *testing.T) {
 		args := []string{"serve", "--addr", "127.0.0.1:0", "--warm=false", "--data", "", "--state", t.TempDir()}
 		getenv := func(string) string { return "" }
 		if env {
-			getenv = func(k string) string { return map[string]string{"ONTIME_TILES": "https://tiles.example/{z}/{x}.png"}[k] }
+			getenv = func(k string) string {
+				return map[string]string{"ONTIME_TILES": "https://tiles.example/{z}/{x}.png"}[k]
+			}
 		} else {
 			args = append(args, "--tiles", "https://tiles.example/{z}/{x}.png")
 		}

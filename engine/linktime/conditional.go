@@ -29,9 +29,9 @@ type Conditional struct {
 	// added after the exact ones, so Observe cannot extend such a
 	// conditional and still equal Condition.
 	censored bool
-	cross  []float64 // scratch
-	y      []float64 // scratch
-	loaded []float64 // scratch
+	cross    []float64 // scratch
+	y        []float64 // scratch
+	loaded   []float64 // scratch
 }
 
 // Impossible is how many standard deviations from its law an observation

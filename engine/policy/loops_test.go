@@ -72,7 +72,6 @@ func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 		tasks := sim.Tasks(net, net.ODs, []float64{0.4, 1, 3})
 		env := &policy.Env{Net: net, Model: model, Tasks: tasks}
 		pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, 200, 0, nil)
-		out := make([]sim.Result, pool.Size)
 		for _, name := range []string{"dot", "cdot", "cgr", "condrule"} {
 			m, _ := policy.Lookup(name)
 			p, _, err := m.New(env)
@@ -80,18 +79,9 @@ func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, task := range tasks {
-				if err := (&sim.Runner{Net: net}).Run(p, task, pool, out); err != nil {
-					t.Fatal(err)
-				}
-				loops := 0
-				for _, r := range out {
-					if r.Revisit {
-						loops++
-					}
-				}
-				if loops > 0 {
+				if loops := loopingEpisodes(t, net, p, task, pool); loops > 0 {
 					t.Errorf("grid %d (%d nodes), %s, OD %s at T = %.2f: %d of %d episodes drive a link twice",
-						g, len(net.Nodes), name, net.ODString(task.OD), task.Budget, loops, len(out))
+						g, len(net.Nodes), name, net.ODString(task.OD), task.Budget, loops, pool.Size)
 				}
 			}
 		}
@@ -121,24 +111,30 @@ func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
 	tasks := sim.Tasks(net, []engine.OD{od}, []float64{1})
 	env := &policy.Env{Net: net, Model: model, Tasks: tasks}
 	pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, 200, 0, nil)
-	out := make([]sim.Result, pool.Size)
 	for _, name := range []string{"dot", "cdot", "cgr"} {
 		m, _ := policy.Lookup(name)
 		p, _, err := m.New(env)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := (&sim.Runner{Net: net}).Run(p, tasks[0], pool, out); err != nil {
-			t.Fatal(err)
-		}
-		loops := 0
-		for _, r := range out {
-			if r.Revisit {
-				loops++
-			}
-		}
-		if loops > 0 {
-			t.Errorf("%s: %d of %d episodes drive a link twice", name, loops, len(out))
+		if loops := loopingEpisodes(t, net, p, tasks[0], pool); loops > 0 {
+			t.Errorf("%s: %d of %d episodes drive a link twice", name, loops, pool.Size)
 		}
 	}
+}
+
+// loopingEpisodes is how many of p's episodes on the pool drive a link twice.
+func loopingEpisodes(t *testing.T, net *engine.Network, p engine.Policy, task sim.Task, pool *sim.Pool) int {
+	t.Helper()
+	out := make([]sim.Result, pool.Size)
+	if err := (&sim.Runner{Net: net}).Run(p, task, pool, out); err != nil {
+		t.Fatal(err)
+	}
+	loops := 0
+	for _, r := range out {
+		if r.Revisit {
+			loops++
+		}
+	}
+	return loops
 }
