@@ -51,24 +51,9 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 	c := &Conditional{g: g}
 	var censored []int
 	for k, e := range links {
-		if c.isKnown(e) {
-			continue
-		}
-		c.known = append(c.known, e)
-		c.times = append(c.times, times[k])
-		// Fixed-time links carry no information, and independent links
-		// carry none about the others.
-		if g.SD[e] == 0 || g.F == nil {
-			continue
-		}
-		if g.Censored(e, times[k]) {
+		if c.note(e, times[k]) {
 			censored = append(censored, e)
-			continue
 		}
-		if math.Abs(times[k]-g.Latent[e]) > Impossible*g.SD[e] {
-			continue // no draw of the law is there: it would only blow the regression up
-		}
-		c.appendRow(e, times[k], 0, false)
 	}
 	c.solve()
 	c.censored = len(censored) > 0
@@ -86,21 +71,44 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 // false, leaving c unchanged, where it cannot (a censored time, now or
 // before): the caller conditions from scratch.
 func (c *Conditional) Observe(e int, t float64) bool {
+	if !c.isKnown(e) && c.informative(e) && (c.censored || c.g.Censored(e, t)) {
+		return false
+	}
+	m := c.m
+	c.note(e, t)
+	if c.m > m {
+		c.solve()
+	}
+	return true
+}
+
+// informative: a time of link e says something about the others (fixed-
+// time links carry no information, and independent links none about the
+// others).
+func (c *Conditional) informative(e int) bool { return c.g.SD[e] > 0 && c.g.F != nil }
+
+// note records link e's time t, the one step of Condition and Observe: a
+// link met twice counts once, and an exact time of an informative link
+// becomes the factor's next row (α is not solved again). It reports a
+// censored time, recorded as known but not yet regressed on: Condition adds
+// those last.
+func (c *Conditional) note(e int, t float64) (censored bool) {
 	g := c.g
 	if c.isKnown(e) {
-		return true // a link met twice counts once
-	}
-	exact := g.SD[e] > 0 && g.F != nil
-	if exact && (c.censored || g.Censored(e, t)) {
 		return false
 	}
 	c.known = append(c.known, e)
 	c.times = append(c.times, t)
-	if exact && math.Abs(t-g.Latent[e]) <= Impossible*g.SD[e] {
+	switch {
+	case !c.informative(e):
+	case g.Censored(e, t):
+		return true
+	case math.Abs(t-g.Latent[e]) > Impossible*g.SD[e]:
+		// no draw of the law is there: it would only blow the regression up
+	default:
 		c.appendRow(e, t, 0, false)
-		c.solve()
 	}
-	return true
+	return false
 }
 
 // appendRow adds link e's observation (the latent value val, with noise

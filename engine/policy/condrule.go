@@ -12,9 +12,10 @@ import (
 // CondRule is a one-step rule that uses history: at each node, for every
 // outgoing link e, it scores the route "e, then the LET path from e's head"
 // by its on-time probability Φ((remaining − μ)/σ) under the Gaussian model
-// conditioned on the links observed so far, and takes the best. On the five-node example it is the optimal
-// adaptive rule: at B it compares P(on time) of the two branches given the
-// observed A→B time, reaching ½ + [arctan(1.5/√1.75) − arctan(1/√2)]/(2π).
+// conditioned on the links observed so far, and takes the best. On the
+// five-node example it is the optimal adaptive rule: at B it compares
+// P(on time) of the two branches given the observed A→B time, reaching
+// ½ + [arctan(1.5/√1.75) − arctan(1/√2)]/(2π).
 // With no history it sees identical branches and stays at 0.5.
 type CondRule struct {
 	let   *LET

@@ -6,7 +6,7 @@ import L from "leaflet";
 import { baseMap } from "./basemap.js";
 import { pickByKeyboard } from "./mapkeys.js";
 import { escapeHTML } from "./util.js";
-import { course, courseBox, courseDist } from "./course.js";
+import { course, courseBox, courseDist, networkBox } from "./course.js";
 
 // BIG_LINKS is where the map switches from one SVG path per link (hover
 // and click handlers on each) to this renderer.
@@ -47,12 +47,8 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   el.dataset.renderer = "canvas";
   const ll = (n) => at(n.x, n.y);
   const N = net.nodes, E = net.links;
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   // the view (and the index) holds every node and every road's bends
-  for (const [x, y] of [...N.map((n) => [n.x, n.y]), ...E.flatMap((l) => l.shape || [])]) {
-    minX = Math.min(minX, x); maxX = Math.max(maxX, x);
-    minY = Math.min(minY, y); maxY = Math.max(maxY, y);
-  }
+  const [minX, minY, maxX, maxY] = networkBox(N, E);
   const side = Math.max(maxX - minX, maxY - minY) || 1;
   const cols = 256, cell = side / cols;
   const courses = E.map((l) => course(N, l));

@@ -41,6 +41,12 @@ export function courseBox(pts) {
   return [x0, y0, x1, y1];
 }
 
+// networkBox is the box of every node and every road's bends: what a map's
+// view must hold.
+export function networkBox(nodes, links) {
+  return courseBox([...nodes.map((n) => [n.x, n.y]), ...links.flatMap((l) => l.shape || [])]);
+}
+
 // segDist is the distance from (px, py) to the segment a–b.
 export function segDist(px, py, ax, ay, bx, by) {
   const dx = bx - ax, dy = by - ay;

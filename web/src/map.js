@@ -7,7 +7,7 @@ import { baseMap } from "./basemap.js";
 import { escapeHTML, getJSON } from "./util.js";
 import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
 import { pickByKeyboard } from "./mapkeys.js";
-import { course, offsetCourse } from "./course.js";
+import { course, offsetCourse, networkBox } from "./course.js";
 
 const fmt = (x, d = 2) => Number(x).toFixed(d);
 
@@ -30,7 +30,8 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
   const { map, ll: at } = baseMap(el, net);
   const ll = (n) => at(n.x, n.y);
   // the view holds every node and every road's bends
-  const bounds = L.latLngBounds([...net.nodes.map(ll), ...net.links.flatMap((l) => (l.shape || []).map(([x, y]) => at(x, y)))]);
+  const [x0, y0, x1, y1] = networkBox(net.nodes, net.links);
+  const bounds = L.latLngBounds(at(x0, y0), at(x1, y1));
   // Two-way links are drawn side by side: each is shifted to its right by a
   // small fraction of the typical link length.
   const lens = net.links.map((l) => Math.hypot(net.nodes[l.to].x - net.nodes[l.from].x, net.nodes[l.to].y - net.nodes[l.from].y)).sort((a, b) => a - b);

@@ -2,7 +2,7 @@
 // offset of two-way roads and the hover distance.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { course, offsetCourse, courseBox, courseDist } from "../src/course.js";
+import { course, offsetCourse, courseBox, courseDist, networkBox } from "../src/course.js";
 
 const nodes = [{ x: 0, y: 0 }, { x: 10, y: 0 }];
 
@@ -41,4 +41,10 @@ test("addODPair: picked pairs join the list once", async () => {
   assert.equal(addODPair("", "1-6"), "1-6");
   assert.equal(addODPair("1-6, 6-1", "2-5"), "1-6, 6-1, 2-5");
   assert.equal(addODPair("1-6,6-1 ", "6-1"), "1-6, 6-1");
+});
+
+test("networkBox: every node and every road's bends", () => {
+  const nodes = [{ x: 0, y: 0 }, { x: 10, y: 2 }];
+  assert.deepEqual(networkBox(nodes, [{ from: 0, to: 1 }]), [0, 0, 10, 2]);
+  assert.deepEqual(networkBox(nodes, [{ from: 0, to: 1, shape: [[5, 7], [-1, 1]] }]), [-1, 0, 10, 7]);
 });
