@@ -27,12 +27,13 @@ func NewCondRule(let *LET, model *linktime.Gaussian) *CondRule {
 	return &CondRule{let: let, model: model}
 }
 
-// Act scores each outgoing link and returns the best (ties: the branch
-// with the lower conditional mean; see choice).
+// Act scores each outgoing link and returns the best (ties: a branch to a
+// node not yet visited, then the lower conditional mean; see choice).
 func (p *CondRule) Act(o *engine.Observation) int {
 	c := newChoice()
+	fresh := freshHead(p.let.net, o)
 	for _, b := range p.Branches(o) {
-		c.offer(b.Link, b.OnTime, b.Mean)
+		c.offer(b.Link, b.OnTime, fresh(b.Link), b.Mean)
 	}
 	if c.link < 0 {
 		return p.let.net.Out(o.Node)[0]

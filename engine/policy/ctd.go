@@ -101,14 +101,14 @@ func trainCTD(net *engine.Network, samples *sim.Pool, dest int, s ctdSettings, s
 
 func sdOf(q1, q2 float64) float64 { return math.Sqrt(math.Max(q2-q1*q1, 0)) }
 
-// Act takes the link with the highest Φ((b − Q₁)/σ) (among equals, the
-// lowest Q₁).
+// Act takes the link with the highest Φ((b − Q₁)/σ) (among equals, one
+// to a node not yet visited, then the lowest Q₁; see choice).
 func (p *CTD) Act(o *engine.Observation) int {
 	t := p.Tabs[o.Destination]
 	out := p.net.Out(o.Node)
 	if t == nil {
 		return out[0]
 	}
-	return argmaxLink(out, func(e int) float64 { return onTime(o.Remaining, t.Q1[e], sdOf(t.Q1[e], t.Q2[e])) },
+	return argmaxLink(out, func(e int) float64 { return onTime(o.Remaining, t.Q1[e], sdOf(t.Q1[e], t.Q2[e])) }, freshHead(p.net, o),
 		func(e int) float64 { return t.Q1[e] })
 }

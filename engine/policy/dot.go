@@ -274,11 +274,17 @@ func (d *DOT) scorePMF(dest, j int, pm linkPMF, remaining float64, left int) flo
 }
 
 // Act takes the link with the highest DOT value at the remaining budget
-// (among equal values, the one with the least expected time ahead).
-func (d *DOT) Act(o *engine.Observation) int {
+// (among equal values, one to a node not yet visited, then the one with the
+// least expected time ahead; see choice).
+func (d *DOT) Act(o *engine.Observation) int { return d.choose(o).link }
+
+// choose is Act's whole choice: its tied flag says whether the route so far
+// could have mattered (otherwise the choice is a function of node, budget
+// bin and links left, which the rollout's memo relies on).
+func (d *DOT) choose(o *engine.Observation) choice {
 	left := d.cap - o.Step
-	return argmaxLink(d.feasible(o, left), func(e int) float64 { return d.score(o.Destination, e, o.Remaining, left) },
-		letAhead(d.let, o.Destination))
+	return argmax(d.feasible(o, left), func(e int) float64 { return d.score(o.Destination, e, o.Remaining, left) },
+		freshHead(d.net, o), letAhead(d.let, o.Destination))
 }
 
 // feasible lists the links out of o's node a policy on the table may take:

@@ -14,7 +14,9 @@ import (
 )
 
 // randomStreets is a w × h grid of two-way streets with seeded random
-// means (0.05 to 3 minutes: short city links beside long ones) and CVs,
+// means (0.05 to 3 minutes: short city links beside long ones; one street
+// in five 0.002 to 0.012 minutes, shorter than DOT's grid step, like the
+// links inside Winnipeg's junctions) and CVs,
 // independent links, each node's links listed in a shuffled order (so a
 // U-turn is often the first way out, as on an OpenStreetMap import).
 func randomStreets(rng *rand.Rand) *engine.Network {
@@ -42,6 +44,9 @@ func randomStreets(rng *rand.Rand) *engine.Network {
 	rng.Shuffle(len(streets), func(i, j int) { streets[i], streets[j] = streets[j], streets[i] })
 	for _, s := range streets {
 		m := 0.05 + 2.95*rng.Float64()*rng.Float64()
+		if rng.IntN(5) == 0 {
+			m = 0.002 + 0.01*rng.Float64()
+		}
 		cv := 0.05 + 0.3*rng.Float64()
 		net.Links = append(net.Links, engine.Link{From: s.a, To: s.b, Mean: m, Var: cv * cv * m * m},
 			engine.Link{From: s.b, To: s.a, Mean: m, Var: cv * cv * m * m})
@@ -89,12 +94,16 @@ func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 }
 
 // Under positive spatial correlation a slow start makes every unseen link
-// look slow to cdot, while a link it already drove fast is known: with the
-// rest of the route judged by DOT's marginal table, it went round the same
-// loop again and again (Delaware's OpenStreetMap import, spatial-factor
-// correlation: 113 of 200 episodes of this pair at budget 1.00 drove a link
-// twice). No planner drives a link twice while another way out is open (a
-// second pass learns nothing and only spends time).
+// look slow to cdot, while a link it already drove fast is known: when that
+// link was scored by its known time then DOT's marginal table at its head,
+// cdot went round the same loop again and again (Delaware's OpenStreetMap
+// import, spatial-factor correlation: 113 of 200 episodes of this pair at
+// budget 1.00 drove a link twice, and 60 were on time against dot's 86).
+// dot and cgr drive no link twice. cdot scores a driven link by the unseen
+// ways out it leads to, so it may go back once for a way out it passed up
+// (its marginal table behind an unseen link can promise more than the node
+// then offers), but it no longer circles: at most one episode in ten drives
+// a link twice, and it is on time about as often as dot.
 func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
 	net, err := netfile.OpenFile(testenv.OSMExtract(t, "delaware-latest.osm.pbf"), netfile.ImportOptions{})
 	if err != nil {
@@ -111,15 +120,32 @@ func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
 	tasks := sim.Tasks(net, []engine.OD{od}, []float64{1})
 	env := &policy.Env{Net: net, Model: model, Tasks: tasks}
 	pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, 200, 0, nil)
+	onTime := map[string]int{}
 	for _, name := range []string{"dot", "cdot", "cgr"} {
 		m, _ := policy.Lookup(name)
 		p, _, err := m.New(env)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if loops := loopingEpisodes(t, net, p, tasks[0], pool); loops > 0 {
-			t.Errorf("%s: %d of %d episodes drive a link twice", name, loops, pool.Size)
+		out := make([]sim.Result, pool.Size)
+		if err := (&sim.Runner{Net: net}).Run(p, tasks[0], pool, out); err != nil {
+			t.Fatal(err)
 		}
+		loops := 0
+		for _, r := range out {
+			if r.Revisit {
+				loops++
+			}
+			if r.OnTime {
+				onTime[name]++
+			}
+		}
+		if allowed := map[string]int{"cdot": pool.Size / 10}[name]; loops > allowed {
+			t.Errorf("%s: %d of %d episodes drive a link twice (at most %d)", name, loops, pool.Size, allowed)
+		}
+	}
+	if onTime["cdot"] < onTime["dot"]-pool.Size/20 {
+		t.Errorf("cdot on time in %d of %d episodes, dot in %d", onTime["cdot"], pool.Size, onTime["dot"])
 	}
 }
 

@@ -131,7 +131,7 @@ func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
 			}
 			continue
 		}
-		links[i] = argmaxLink(allowed, func(e int) float64 { return float64(probs[e]) }, nil)
+		links[i] = argmaxLink(allowed, func(e int) float64 { return float64(probs[e]) }, nil, nil)
 	}
 	if err != nil {
 		p.mu.Lock()

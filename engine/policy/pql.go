@@ -145,12 +145,13 @@ func interp32(row []float32, x float64) float64 {
 	return float64(row[i]) + f*float64(row[i+1]-row[i])
 }
 
-// Act takes the link with the highest learned Q at the remaining budget.
+// Act takes the link with the highest learned Q at the remaining budget
+// (ties as in choice).
 func (p *PQL) Act(o *engine.Observation) int {
 	t := p.Tabs[o.Destination]
 	out := p.net.Out(o.Node)
 	if t == nil {
 		return out[0]
 	}
-	return argmaxLink(out, func(e int) float64 { return interp32(t.Q[e], o.Remaining/t.Delta) }, letAhead(p.let, o.Destination))
+	return argmaxLink(out, func(e int) float64 { return interp32(t.Q[e], o.Remaining/t.Delta) }, freshHead(p.net, o), letAhead(p.let, o.Destination))
 }

@@ -10,9 +10,11 @@ import (
 
 // A rollout on DOT runs its M continuations as one tight loop over the
 // draws: DOT's choice depends only on (node, budget bin, links left) for a
-// destination, so it is computed once per state and kept (dotMemo), and a
-// continuation is a handful of array reads per step, with no observation,
-// prefix or runner. TestRolloutDOTFastPathMatchesRunner checks that every
+// destination — unless scores tie, when a way to a node not yet visited is
+// preferred (see choice) — so it is computed once per state and kept
+// (dotMemo), and a continuation is a handful of array reads per step, with
+// no observation or runner; only the rare tied states are decided again
+// with the continuation's route. TestRolloutDOTFastPathMatchesRunner checks that every
 // continuation ends as sim.Runner ends it (the one episode rule).
 
 // dotMemo keeps DOT's decisions for one destination and table.
@@ -22,7 +24,7 @@ type dotMemo struct {
 	t      *dotTable
 	cap    int
 	nodes  int
-	dense  []int32          // (left·nodes + node)·n + bin → link+1 (0: not yet); read and written atomically
+	dense  []int32          // (left·nodes + node)·n + bin → link+1 (0: not yet; -1: tied, ask again); read and written atomically
 	mu     sync.Mutex       // guards sparse
 	sparse map[uint64]int32 // when dense would be too large
 }
@@ -40,9 +42,9 @@ func newDOTMemo(d *DOT, dest int, maxBudget float64, cap int) *dotMemo {
 	return m
 }
 
-// act is DOT's link at node with remaining ≥ 0 and left links left: what
-// DOT.Act returns for that observation.
-func (m *dotMemo) act(node int, remaining float64, left int) int {
+// act is DOT's link at node with remaining ≥ 0 and left links left after
+// the route prefix: what DOT.Act returns for that observation.
+func (m *dotMemo) act(node int, remaining float64, left int, prefix []engine.Step) int {
 	b := int(math.Floor(remaining/m.d.Delta + 1e-9))
 	b = min(max(b, 0), m.t.n-1)
 	lv := min(max(left, 0), m.cap)
@@ -63,16 +65,22 @@ func (m *dotMemo) act(node int, remaining float64, left int) int {
 	}
 	// Decided at the bin's own budget: DOT's score reads the table at
 	// floor(remaining/Δ), so every remaining in the bin decides alike.
-	o := &engine.Observation{Node: node, Destination: m.dest, Remaining: remaining, Step: m.d.cap - left}
-	e := m.d.Act(o)
-	if m.dense != nil {
-		atomic.StoreInt32(&m.dense[k], int32(e+1))
-	} else {
-		m.mu.Lock()
-		m.sparse[k] = int32(e + 1)
-		m.mu.Unlock()
+	o := &engine.Observation{Node: node, Destination: m.dest, Remaining: remaining, Step: m.d.cap - left, Prefix: prefix}
+	c := m.d.choose(o)
+	if v == 0 {
+		v = int32(c.link + 1)
+		if c.tied {
+			v = -1 // the route so far may decide: never kept
+		}
+		if m.dense != nil {
+			atomic.StoreInt32(&m.dense[k], v)
+		} else {
+			m.mu.Lock()
+			m.sparse[k] = v
+			m.mu.Unlock()
+		}
 	}
-	return e
+	return c.link
 }
 
 // memo returns the decisions memo for dest covering budgets up to
@@ -101,11 +109,15 @@ type linkTimes interface{ At(i, e int) float64 }
 func (ro *Rollout) continueDOT(memo *dotMemo, o *engine.Observation, first int, x linkTimes, won []bool) {
 	net := ro.net
 	dest := o.Destination
+	route := append(make([]engine.Step, 0, len(o.Prefix)+ro.cap), o.Prefix...)
 	for i := range won {
 		rem, step, e := o.Remaining, o.Step, first
+		route = route[:len(o.Prefix)]
 		won[i] = false
 		for {
-			rem -= x.At(i, e)
+			t := x.At(i, e)
+			rem -= t
+			route = append(route, engine.Step{Link: e, Time: t})
 			step++
 			node := net.Links[e].To
 			if node == dest && rem >= 0 {
@@ -115,7 +127,7 @@ func (ro *Rollout) continueDOT(memo *dotMemo, o *engine.Observation, first int, 
 			if rem < 0 || step >= ro.cap || len(net.Out(node)) == 0 {
 				break
 			}
-			e = memo.act(node, rem, memo.d.cap-step)
+			e = memo.act(node, rem, memo.d.cap-step, route)
 		}
 	}
 }
