@@ -82,7 +82,7 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 		Strength: get("strength"), Length: get("length"), Factors: get("factors"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
 		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != "", Highways: get("highways")}
 	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project,
-		Law: form.Law, SkipBadRows: form.SkipBadRows, Highways: splitList(form.Highways)}
+		Law: form.Law, SkipBadRows: form.SkipBadRows, Highways: engine.SplitList(form.Highways)}
 	var err error
 	if o.TimeUnit, err = lab.ParseTimeUnit("time_unit", form.TimeUnit); err != nil {
 		return form, o, err
@@ -123,7 +123,7 @@ func (s *server) handleAddNetworkSave(w http.ResponseWriter, r *http.Request) {
 	}
 	name := strings.TrimSpace(r.FormValue("name"))
 	// OD pairs picked on the preview map (or typed) replace the checked ones.
-	if ods := splitList(r.FormValue("ods")); len(ods) > 0 && strings.Join(ods, ",") != strings.Join(imp.ODStrings(), ",") {
+	if ods := engine.SplitList(r.FormValue("ods")); len(ods) > 0 && strings.Join(ods, ",") != strings.Join(imp.ODStrings(), ",") {
 		if imp, err = imp.WithODs(ods); err != nil {
 			s.fail(w, r, err)
 			return
@@ -221,15 +221,4 @@ func (s *server) storedInfo(r *http.Request, n *lab.Net, v *web.NetworkView) {
 		return
 	}
 	v.Stored, v.Notes = true, rep.Notes
-}
-
-// splitList reads a comma-separated list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
 }

@@ -60,7 +60,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	if *models == "" {
 		*models = nf.models
 	}
-	cfg := bench.Config{Net: net, Model: model, Methods: splitList(*methods), Focus: *focus,
+	cfg := bench.Config{Net: net, Model: model, Methods: engine.SplitList(*methods), Focus: *focus,
 		Pools: *pools, PoolSize: *poolSize, Purpose: *on, Seed: *seed, Sampled: *sampled, Workers: *workers,
 		DOTDelta: *dotDelta, RolloutBase: *rolloutBase, RolloutSamples: *rolloutSamples, RolloutZ: optionalZ(*rolloutZ), Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 		Version: version, Commit: buildCommit(), Started: started}
@@ -87,7 +87,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	cfg.ODs = net.ODs
 	if *ods != "" {
 		cfg.ODs = nil
-		for _, s := range splitList(*ods) {
+		for _, s := range engine.SplitList(*ods) {
 			od, err := net.ParseOD(s)
 			if err != nil {
 				return err
@@ -136,7 +136,7 @@ func saveReport(path string, rep *bench.Report) error {
 
 func parseBudgets(s string) ([]float64, error) {
 	var out []float64
-	for _, f := range splitList(s) {
+	for _, f := range engine.SplitList(s) {
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil || !(v > 0) {
 			return nil, engine.Errorf(engine.EINVALID, "--budgets: %q is not a positive factor (budgets are factors of the LET time, e.g. 0.95,1.00,1.05)", f)
@@ -144,16 +144,6 @@ func parseBudgets(s string) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 func methodNames() string {

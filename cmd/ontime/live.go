@@ -48,7 +48,7 @@ func runLive(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer l.Close()
-	req := lab.LiveRequest{Factor: *factor, Methods: splitList(*methods), Episodes: *episodes, Curve: lab.LiveCurveFactors}
+	req := lab.LiveRequest{Factor: *factor, Methods: engine.SplitList(*methods), Episodes: *episodes, Curve: lab.LiveCurveFactors}
 	if *od == "" {
 		if len(n.Net.ODs) == 0 {
 			return engine.Errorf(engine.EINVALID, "network %s has no benchmark OD pairs: give --od ORIGIN-DEST", n.Net.Name)

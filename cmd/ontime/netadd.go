@@ -43,7 +43,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	}
 	o := netfile.ImportOptions{Name: *name, Mean: *mean, CV: *cv, StepCap: *stepCap, Zones: *zones, Coords: *coords, PSDProject: *psd == "project",
 		Law: *law, SkipBadRows: *skipBad}
-	o.Highways = splitList(*highways)
+	o.Highways = engine.SplitList(*highways)
 	if o.TimeUnit, err = netfile.ParseTimeUnit("--time-unit", *unit); err != nil {
 		return err
 	}

@@ -46,13 +46,13 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	q.Teachers = splitList(*teachers)
+	q.Teachers = engine.SplitList(*teachers)
 	lohi, err := parseBudgets(*budgets)
 	if err != nil || len(lohi) != 2 {
 		return engine.Errorf(engine.EINVALID, "--budgets: give LO,HI factors, e.g. 0.9,1.1")
 	}
 	q.Budgets = [2]float64{lohi[0], lohi[1]}
-	parts := splitList(*size)
+	parts := engine.SplitList(*size)
 	for i := range q.Size {
 		q.Size[i] = 0
 		if len(parts) == 4 {
