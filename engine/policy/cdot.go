@@ -31,7 +31,7 @@ func (c *CDOT) Act(o *engine.Observation) int {
 		return d.scoreNormal(o.Destination, d.net.Links[e].To, mean, sd, c.model.Floors[e], remaining, left)
 	}
 	var driven map[int]float64
-	if revisiting(d.net, o) {
+	if leftBefore(d.net, o.Prefix, o.Node) { // the only place a driven link can be a way out
 		driven = drivenTimes(o.Prefix)
 	}
 	return argmaxLink(d.feasible(o, left), func(e int) float64 {
@@ -40,17 +40,6 @@ func (c *CDOT) Act(o *engine.Observation) int {
 		}
 		return unseen(e, o.Remaining, left)
 	}, freshHead(d.net, o), letAhead(d.let, o.Destination))
-}
-
-// revisiting says whether o stands on a node its route has left before (the
-// only place where a driven link can be a way out).
-func revisiting(net *engine.Network, o *engine.Observation) bool {
-	for _, s := range o.Prefix {
-		if net.Links[s.Link].From == o.Node {
-			return true
-		}
-	}
-	return false
 }
 
 // drivenTimes is each driven link's time.

@@ -108,14 +108,15 @@ func (c *CGR) continuations(j, d int) []contPath {
 // equal scores, one to a node not yet visited, then the lower conditional
 // mean; see choice).
 func (c *CGR) Act(o *engine.Observation) int {
-	left := map[int]bool{o.Node: true} // nodes the route has been to
+	cond := c.conds.condition(o)
+	visited := map[int]bool{o.Node: true}
 	for _, s := range o.Prefix {
-		left[c.net.Links[s.Link].From] = true
+		visited[c.net.Links[s.Link].From] = true
 	}
-	if e := c.act(o, left); e >= 0 {
+	if e := c.act(o, cond, visited); e >= 0 {
 		return e
 	}
-	if e := c.act(o, nil); e >= 0 {
+	if e := c.act(o, cond, nil); e >= 0 {
 		return e
 	}
 	return c.net.Out(o.Node)[0]
@@ -131,8 +132,7 @@ func (c *CGR) Act(o *engine.Observation) int {
 // pointed back at the other: on a generated street grid with links shorter
 // than DOT's step, cgr drove a 0.006-minute link back and forth until the
 // budget ran out in 49 of 200 episodes under independent links.
-func (c *CGR) act(o *engine.Observation, avoid map[int]bool) int {
-	cond := c.conds.condition(o)
+func (c *CGR) act(o *engine.Observation, cond *linktime.Conditional, avoid map[int]bool) int {
 	best := newChoice()
 	fresh := freshHead(c.net, o)
 	var route []int
@@ -142,6 +142,7 @@ func (c *CGR) act(o *engine.Observation, avoid map[int]bool) int {
 		load = make([]float64, r)
 	}
 	for _, e := range c.net.Out(o.Node) {
+		fe := fresh(e)
 		for _, p := range c.continuations(c.net.Links[e].To, o.Destination) {
 			if c.cap > 0 && o.Step+1+len(p.links) > c.cap || avoid != nil && c.comesBack(e, p, avoid) {
 				continue
@@ -154,7 +155,7 @@ func (c *CGR) act(o *engine.Observation, avoid map[int]bool) int {
 				floats.AddTo(load, p.load, c.model.F.RawRowView(e))
 				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load, p.own+c.model.IdioVar(e))
 			}
-			best.offer(e, onTime(o.Remaining, mean, sd), fresh(e), mean)
+			best.offer(e, onTime(o.Remaining, mean, sd), fe, mean)
 		}
 	}
 	return best.link

@@ -81,8 +81,14 @@ func argmax(links []int, score func(e int) float64, fresh func(e int) bool, ahea
 func freshHead(net *engine.Network, o *engine.Observation) func(e int) bool {
 	return func(e int) bool {
 		j := net.Links[e].To
-		return j != o.Node && !slices.ContainsFunc(o.Prefix, func(s engine.Step) bool { return net.Links[s.Link].From == j })
+		return j != o.Node && !leftBefore(net, o.Prefix, j)
 	}
+}
+
+// leftBefore says whether the route prefix has left node j (driven a link
+// out of it).
+func leftBefore(net *engine.Network, prefix []engine.Step, j int) bool {
+	return slices.ContainsFunc(prefix, func(s engine.Step) bool { return net.Links[s.Link].From == j })
 }
 
 // letAhead is the expected time ahead through link e towards dest: e's

@@ -84,7 +84,7 @@ func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, task := range tasks {
-				if loops := loopingEpisodes(t, net, p, task, pool); loops > 0 {
+				if loops, _ := episodeCounts(t, net, p, task, pool); loops > 0 {
 					t.Errorf("grid %d (%d nodes), %s, OD %s at T = %.2f: %d of %d episodes drive a link twice",
 						g, len(net.Nodes), name, net.ODString(task.OD), task.Budget, loops, pool.Size)
 				}
@@ -127,19 +127,8 @@ func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := make([]sim.Result, pool.Size)
-		if err := (&sim.Runner{Net: net}).Run(p, tasks[0], pool, out); err != nil {
-			t.Fatal(err)
-		}
-		loops := 0
-		for _, r := range out {
-			if r.Revisit {
-				loops++
-			}
-			if r.OnTime {
-				onTime[name]++
-			}
-		}
+		loops, on := episodeCounts(t, net, p, tasks[0], pool)
+		onTime[name] = on
 		if allowed := map[string]int{"cdot": pool.Size / 10}[name]; loops > allowed {
 			t.Errorf("%s: %d of %d episodes drive a link twice (at most %d)", name, loops, pool.Size, allowed)
 		}
@@ -149,18 +138,21 @@ func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
 	}
 }
 
-// loopingEpisodes is how many of p's episodes on the pool drive a link twice.
-func loopingEpisodes(t *testing.T, net *engine.Network, p engine.Policy, task sim.Task, pool *sim.Pool) int {
+// episodeCounts is how many of p's episodes on the pool drive a link
+// twice, and how many arrive on time.
+func episodeCounts(t *testing.T, net *engine.Network, p engine.Policy, task sim.Task, pool *sim.Pool) (loops, onTime int) {
 	t.Helper()
 	out := make([]sim.Result, pool.Size)
 	if err := (&sim.Runner{Net: net}).Run(p, task, pool, out); err != nil {
 		t.Fatal(err)
 	}
-	loops := 0
 	for _, r := range out {
 		if r.Revisit {
 			loops++
 		}
+		if r.OnTime {
+			onTime++
+		}
 	}
-	return loops
+	return loops, onTime
 }
