@@ -23,6 +23,11 @@ run: build
 check: setup
 	@scripts/check.sh
 
+# make test stays within ten minutes on a two-core machine: the large test
+# cases (end-to-end training jobs, the battery's subset, benchmarks of many
+# episodes) run when ONTIME_LARGE_TESTS=1, which CI (.ci/run) and make
+# verify set. The race run covers the concurrent code (jobs, server,
+# streams, caches, the runner) on each long test's smallest case (-short).
 test: check build
 	npm test --silent
 	$(GO) test -count=1 ./...
@@ -53,9 +58,10 @@ results: build
 	@scripts/results.sh $(BIN)
 
 # docs/verify.md: the invariant battery on every generated case, built-in
-# and shared network (needs the data; about an hour). A fast subset runs in
-# make test (engine/verify).
+# and shared network (needs the data; about an hour), after the Go tests
+# with their large cases (the battery's fast subset among them).
 verify: build
+	ONTIME_LARGE_TESTS=1 $(GO) test -count=1 ./...
 	$(BIN) verify --all --out docs/verify.md
 
 # models/*.onnx: retrain the committed GPG-HT models (PyTorch on the CPU; minutes).

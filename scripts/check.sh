@@ -11,6 +11,12 @@ if [ -n "$unformatted" ]; then
 	echo "$unformatted" >&2
 	exit 1
 fi
+# Go tooling sees only the project's packages (go.mod ignores node_modules,
+# whose npm packages can carry Go sources).
+if go list ./... | grep /node_modules/ >&2; then
+	echo "check: go list ./... reaches the packages above in node_modules (go.mod's ignore directive)" >&2
+	exit 1
+fi
 go vet ./...
 go tool staticcheck ./...
 # Dead code: every function is reached from a binary or a test.

@@ -11,7 +11,6 @@ import (
 	"path"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -178,11 +177,12 @@ func TestAddNetworkFromOpenStreetMap(t *testing.T) {
 	if res, err := noRedirect.PostForm(ts.URL+action, url.Values{"name": {"andorra"}}); err != nil || res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %v %v", res.StatusCode, err)
 	}
-	res, body := get(t, ts, "/api/networks/andorra")
-	for deadline := time.Now().Add(time.Minute); res.StatusCode == http.StatusServiceUnavailable && time.Now().Before(deadline); {
-		time.Sleep(time.Second) // a dense model is built once on first open
+	// A dense model is built once on first open (503 meanwhile).
+	var body string
+	testenv.WaitFor(t, "the stored network's model", func() bool {
 		res, body = get(t, ts, "/api/networks/andorra")
-	}
+		return res.StatusCode != http.StatusServiceUnavailable
+	})
 	if res.StatusCode != 200 || !strings.Contains(body, `"lonlat"`) {
 		t.Errorf("the stored network: %d %.300s", res.StatusCode, body)
 	}

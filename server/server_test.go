@@ -24,6 +24,7 @@ import (
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // newTestServer serves the built-in example (no data directory) with the
@@ -221,7 +222,6 @@ func dial(t *testing.T, ts *httptest.Server, path string, q url.Values) *websock
 		t.Fatalf("dial %s: %v (%v)", path, err, res)
 	}
 	t.Cleanup(func() { c.Close() })
-	c.SetReadDeadline(time.Now().Add(60 * time.Second))
 	return c
 }
 
@@ -398,19 +398,21 @@ func TestBenchJob(t *testing.T) {
 	}
 }
 
-// waitBenchDone polls a benchmark job until it is done (a failure or a
-// minute ends the test).
+// waitBenchDone polls a benchmark job until it is done (a failure ends
+// the test).
 func waitBenchDone(t *testing.T, ts *httptest.Server, st lab.JobStatus) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for st.State != "done" {
-		if st.State == "failed" || time.Now().After(deadline) {
+	testenv.WaitFor(t, "benchmark "+st.ID+" done", func() bool {
+		if st.State == "failed" {
 			t.Fatalf("job %+v", st)
 		}
-		time.Sleep(50 * time.Millisecond)
+		if st.State == "done" {
+			return true
+		}
 		_, body := get(t, ts, "/api/bench/"+st.ID)
 		json.Unmarshal([]byte(body), &st)
-	}
+		return st.State == "done"
+	})
 }
 
 // logRecorder keeps the messages the server logs.
@@ -452,13 +454,7 @@ func TestLiveStreamStopsWhenTheBrowserLeaves(t *testing.T) {
 		} else {
 			c.WriteJSON(map[string]string{"type": "stop"})
 		}
-		deadline := time.Now().Add(30 * time.Second)
-		for !rec.has("live stream stopped by the browser") {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: the run went on", how)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		testenv.WaitFor(t, how+": the run stopped by the browser", func() bool { return rec.has("live stream stopped by the browser") })
 		ts.Close()
 	}
 }
@@ -481,20 +477,13 @@ func TestStreamLimitPerClient(t *testing.T) {
 		t.Fatalf("second stream: %v %v", msg, err)
 	}
 	first.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testenv.WaitFor(t, "the slot to free after the first stream closed", func() bool {
 		c := dial(t, ts, "/ws/compare", q)
 		msg = nil
 		c.ReadJSON(&msg)
 		c.Close()
-		if msg["type"] != "error" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the slot did not free after the first stream closed: %v", msg)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return msg["type"] != "error"
+	})
 }
 
 // With a class token, changes need it (bearer or the cookie its link
@@ -589,15 +578,11 @@ func TestJobBoundPerClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testenv.WaitFor(t, "the canceled job to stop", func() bool {
 		_, b := get(t, ts, "/api/bench/"+st.ID)
 		json.Unmarshal([]byte(b), &st)
-		if st.State == "canceled" || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return st.State == "canceled"
+	})
 	if res, body = start("19999"); res.StatusCode != http.StatusAccepted {
 		t.Fatalf("after cancel: %d %s", res.StatusCode, body)
 	}

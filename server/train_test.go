@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/internal/testenv"
@@ -37,9 +36,7 @@ func storeGrid(t *testing.T, url0 string) {
 // whose status, curve and log follow the run; the model then appears on
 // the models page and runs in a comparison.
 func TestTrainFromDashboard(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains or runs many episodes; the full run (make test) covers it")
-	}
+	testenv.Large(t)
 	t.Setenv("ONTIME_TRAINER", testenv.Trainer(t))
 	ts := newTestServer(t)
 	storeGrid(t, ts.URL)
@@ -85,16 +82,15 @@ func TestTrainFromDashboard(t *testing.T) {
 		}
 		Events []json.RawMessage
 	}
-	deadline := time.Now().Add(3 * time.Minute)
-	for ans.Status.State != "done" {
-		if ans.Status.State == "failed" || time.Now().After(deadline) {
+	testenv.WaitFor(t, "training job "+id+" done", func() bool {
+		if ans.Status.State == "failed" {
 			_, log := get(t, ts, "/api/jobs/"+id+"/log")
 			t.Fatalf("job %+v\n%s", ans.Status, log)
 		}
-		time.Sleep(200 * time.Millisecond)
 		_, body := get(t, ts, "/api/jobs/"+id)
 		json.Unmarshal([]byte(body), &ans)
-	}
+		return ans.Status.State == "done"
+	})
 	if len(ans.Events) < 3 {
 		t.Errorf("curve points: %s", ans.Events)
 	}

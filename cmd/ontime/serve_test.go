@@ -15,18 +15,15 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ontime-routing/ontime/engine/store"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
-// shutdownBound is how long the dashboard may take to stop after SIGTERM
-// with a benchmark running: the jobs' 10 s wait plus the server's 5 s.
-const shutdownBound = 16 * time.Second
-
-// SIGTERM while a benchmark runs: the dashboard process exits cleanly
-// within the bound, and the job is recorded as interrupted (its page
-// offers to start it again), never left running.
+// SIGTERM while a benchmark runs: the dashboard process exits cleanly (it
+// waits at most the jobs' 10 s and the server's 5 s; the benchmark run
+// whole would take minutes), and the job is recorded as interrupted (its
+// page offers to start it again), never left running.
 func TestSIGTERMDuringWork(t *testing.T) {
 	if dir := os.Getenv("ONTIME_SERVE_CHILD"); dir != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM) // as main does
@@ -71,8 +68,8 @@ func TestSIGTERMDuringWork(t *testing.T) {
 	var st struct{ ID, State string }
 	json.NewDecoder(res.Body).Decode(&st)
 	res.Body.Close()
-	for deadline := time.Now().Add(20 * time.Second); st.State != "running"; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) || (st.State != "" && st.State != "queued") {
+	testenv.WaitFor(t, "the benchmark running", func() bool {
+		if st.State != "" && st.State != "queued" && st.State != "running" {
 			t.Fatalf("job %+v", st)
 		}
 		res, err := http.Get(base + "/api/jobs/" + st.ID)
@@ -81,20 +78,12 @@ func TestSIGTERMDuringWork(t *testing.T) {
 		}
 		json.NewDecoder(res.Body).Decode(&st)
 		res.Body.Close()
-	}
+		return st.State == "running"
+	})
 
-	t0 := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("the dashboard's exit after SIGTERM: %v", err)
-		}
-		t.Logf("stopped %v after SIGTERM", time.Since(t0).Round(time.Millisecond))
-	case <-time.After(shutdownBound):
-		t.Fatalf("the dashboard still runs %v after SIGTERM", shutdownBound)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the dashboard's exit after SIGTERM: %v", err)
 	}
 	s, err := store.Open(state)
 	if err != nil {
@@ -168,11 +157,10 @@ func TestSlowBodiesAreCutOff(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /api/bench HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nnet=")
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	t0 := time.Now()
-	io.ReadAll(conn) // ends when the server closes the connection
-	if d := time.Since(t0); d > 3*time.Second {
-		t.Errorf("a slow body held its connection %v", d)
+	// Ends when the server closes the connection; a server that held it
+	// would hold this read until the test binary's timeout.
+	if _, err := io.ReadAll(conn); err != nil {
+		t.Errorf("the connection ended with %v, want the server's close", err)
 	}
 }
 

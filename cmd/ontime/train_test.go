@@ -12,20 +12,27 @@ import (
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
-// A few seconds of the whole pipeline: spec from Go, imitation and policy
-// gradient in PyTorch, ONNX export, the model loaded back in Go. (Never a
-// real training run in tests.)
-func TestTrainSmoke(t *testing.T) {
+// small is a training run of seconds (never a real training run in tests).
+var small = []string{"--network", "twobranch", "--budgets", "0.98,1.02", "--demos", "100", "--imitation-epochs", "1",
+	"--rounds", "1", "--round-episodes", "50", "--round-steps", "2", "--pg-chunks", "1", "--pg-iterations", "2",
+	"--validation-size", "100", "--size", "16,1,1,2"}
+
+// needTrainer skips (fails under CI) without PyTorch or ONNX Runtime.
+func needTrainer(t *testing.T) {
+	t.Helper()
 	if err := exec.Command("/usr/bin/python3", "-c", "import torch, onnx").Run(); err != nil {
 		testenv.Missing(t, "PyTorch and onnx for /usr/bin/python3 (make setup installs python3-torch python3-onnx)")
 	}
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
 	}
+}
+
+// A few seconds of the whole pipeline: spec from Go, imitation and policy
+// gradient in PyTorch, ONNX export, the model loaded back in Go.
+func TestTrainSmoke(t *testing.T) {
+	needTrainer(t)
 	out := filepath.Join(t.TempDir(), "tb.onnx")
-	small := []string{"--network", "twobranch", "--budgets", "0.98,1.02", "--demos", "100", "--imitation-epochs", "1",
-		"--rounds", "1", "--round-episodes", "50", "--round-steps", "2", "--pg-chunks", "1", "--pg-iterations", "2",
-		"--validation-size", "100", "--size", "16,1,1,2"}
 	stdout, stderr, err := runCLI(t, map[string]string{"ONTIME_TRAINER": testenv.Trainer(t)}, append([]string{"train", "--out", out}, small...)...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -73,8 +80,18 @@ func TestTrainSmoke(t *testing.T) {
 	if _, err := os.Stat(strings.TrimSuffix(out, ".onnx") + ".imitation.onnx"); err != nil {
 		t.Error(err)
 	}
-	// The controls train through the same pipeline: the shuffled prefix and
-	// the vanilla estimator are trainer switches, indep changes the spec.
+	if _, _, err := runCLI(t, nil, "train", "--network", "twobranch", "--ablation", "nope"); err == nil ||
+		!strings.Contains(err.Error(), "--ablation") {
+		t.Errorf("unknown ablation: %v", err)
+	}
+}
+
+// The controls train through the same pipeline (a large case: three more
+// training runs): the shuffled prefix and the vanilla estimator are
+// trainer switches, indep changes the spec.
+func TestTrainAblations(t *testing.T) {
+	testenv.Large(t)
+	needTrainer(t)
 	for _, a := range []string{"shuffled", "vpg", "indep"} {
 		out := filepath.Join(t.TempDir(), "twobranch-"+a+".onnx")
 		_, stderr, err := runCLI(t, map[string]string{"ONTIME_TRAINER": testenv.Trainer(t)}, append([]string{"train", "--ablation", a, "--out", out}, small...)...)
@@ -96,9 +113,5 @@ func TestTrainSmoke(t *testing.T) {
 		if c.Ablation != a || !want[a] {
 			t.Errorf("%s card: %+v", a, c)
 		}
-	}
-	if _, _, err := runCLI(t, nil, "train", "--network", "twobranch", "--ablation", "nope"); err == nil ||
-		!strings.Contains(err.Error(), "--ablation") {
-		t.Errorf("unknown ablation: %v", err)
 	}
 }

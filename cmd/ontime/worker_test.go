@@ -77,20 +77,18 @@ func TestUploadWorkerStopsWhenTheClientLeaves(t *testing.T) {
 		}
 		done <- err
 	}()
-	var seenWorker bool
-	for deadline := time.Now().Add(5 * time.Second); !seenWorker && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		seenWorker = len(workers(t)) > 0
-	}
-	if !seenWorker {
-		t.Fatal("no worker process read the upload")
-	}
+	var answered error
+	testenv.WaitFor(t, "a worker process reading the upload", func() bool {
+		select {
+		case answered = <-done:
+			t.Fatalf("the upload was answered (%v) before a worker was seen", answered)
+		default:
+		}
+		return len(workers(t)) > 0
+	})
 	cancel()
 	<-done
-	for deadline := time.Now().Add(3 * time.Second); len(workers(t)) > 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("workers %v still run 3 s after the client left", workers(t))
-		}
-	}
+	testenv.WaitFor(t, "the workers to end after the client left", func() bool { return len(workers(t)) == 0 })
 }
 
 // cityUpload is a multipart upload of a 1,000-node network without
@@ -193,9 +191,5 @@ func TestModelTrialInAWorker(t *testing.T) {
 	if _, err := upload(ctx, "loop", "loop.onnx"); err == nil {
 		t.Fatal("a never-ending model was answered")
 	}
-	for deadline := time.Now().Add(3 * time.Second); len(workers(t)) > 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("workers %v still run after the uploader left", workers(t))
-		}
-	}
+	testenv.WaitFor(t, "the workers to end after the uploader left", func() bool { return len(workers(t)) == 0 })
 }

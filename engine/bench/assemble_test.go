@@ -24,27 +24,25 @@ func comparable(t *testing.T, rep *bench.Report) string {
 func TestAssembledPartsEqualOneRun(t *testing.T) {
 	net, model := testenv.Network(t, "ringtown", "")
 	cfg := bench.Config{Net: net, Model: model, Methods: []string{"let", "dot", "cgr"}, Budgets: []float64{0.95, 1.05},
-		ODs: net.ODs[:2], Pools: 5, PoolSize: 200, Workers: 2}
+		ODs: net.ODs[:2], Pools: 5, PoolSize: testenv.Sized(200, 40), Workers: 2}
 	ctx := context.Background()
 	whole, err := bench.Run(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := comparable(t, whole)
-	p, err := bench.Prepare(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
+	// Prepared for one OD pair only, as a sweep's task is.
+	perOD := make([]*bench.Prepared, len(cfg.ODs))
+	for od := range cfg.ODs {
+		ocfg := cfg
+		ocfg.Evaluate = []int{od}
+		if perOD[od], err = bench.Prepare(ctx, ocfg); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, split := range [][][]int{{{0, 1, 2, 3, 4}}, {{4, 2}, {0}, {3, 1}}, {{0}, {1}, {2}, {3}, {4}}} {
 		var parts [][]bench.Counts
-		for od := range cfg.ODs {
-			// Prepared for this OD pair only, as a sweep's task is.
-			ocfg := cfg
-			ocfg.Evaluate = []int{od}
-			p, err := bench.Prepare(ctx, ocfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for od, p := range perOD {
 			if _, err := p.Count(ctx, []int{1 - od}, split[0]); err == nil {
 				t.Error("counted an OD pair not prepared for")
 			}
@@ -56,7 +54,8 @@ func TestAssembledPartsEqualOneRun(t *testing.T) {
 				parts = append(parts, c)
 			}
 		}
-		rep, err := bench.Assemble(cfg, p.Methods, parts, 1)
+		methods := perOD[0].Methods
+		rep, err := bench.Assemble(cfg, methods, parts, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,10 +63,10 @@ func TestAssembledPartsEqualOneRun(t *testing.T) {
 			t.Errorf("split %v: the assembled report differs from one run", split)
 		}
 		// A part missing or given twice is refused, not averaged over.
-		if _, err := bench.Assemble(cfg, p.Methods, parts[1:], 1); err == nil {
+		if _, err := bench.Assemble(cfg, methods, parts[1:], 1); err == nil {
 			t.Errorf("split %v: a missing part was not noticed", split)
 		}
-		if _, err := bench.Assemble(cfg, p.Methods, append(parts, parts[0]), 1); err == nil {
+		if _, err := bench.Assemble(cfg, methods, append(parts, parts[0]), 1); err == nil {
 			t.Errorf("split %v: a part given twice was not noticed", split)
 		}
 	}

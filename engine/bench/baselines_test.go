@@ -31,9 +31,7 @@ func summaryOf(rep *bench.Report) map[string]map[float64]float64 {
 // while the history-using ones reach the adaptive optimum, and the
 // clairvoyant bound matches its value integrated numerically.
 func TestTwoBranchBaselines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains or runs many episodes; the full run (make test) covers it")
-	}
+	testenv.Large(t)
 	net, m := twobranch(t, "")
 	methods := []string{"let", "dot", "fma", "mlr", "bestpath", "cgr", "cdot", "clairvoyant", "pql", "ctd", "segac", "segac-let"}
 	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: methods,
@@ -97,9 +95,7 @@ func TestTwoBranchIndependentPQL(t *testing.T) {
 // method on every pool; DOT is at least every fixed-path method up to
 // discretization error; the learners come within 0.02 of DOT.
 func TestSFNIndependentSanity(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs many episodes on the benchmark data; the full run (make test) covers it")
-	}
+	testenv.Large(t)
 	net, err := builtin.Load("sfn", testenv.DataDir(t))
 	if err != nil {
 		t.Fatal(err)

@@ -4,30 +4,55 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
-// A benchmark canceled while a learner trains stops within a second (a
-// canceled job on the dashboard, or a server shutting down), and reports
-// the cancellation, not a result.
+// A benchmark canceled while a learner trains stops training (a canceled
+// job on the dashboard, or a server shutting down), and reports the
+// cancellation, not a result. Counted, not timed: a learner checks its
+// context before each unit of work (a sweep, an iteration), so a run is
+// canceled at its tenth check past those its start makes, and must then
+// return making at most two more checks (the loop that saw it, and the
+// one around it), where a learner that went on would make one for every
+// unit left. Its start is counted by runs of what it starts from: pql and
+// ctd nothing before their sweeps (as let), segac its teacher dot's
+// tables, solved for the asked budgets and then up to the largest it
+// trains on.
 func TestCancelStopsLearnerTraining(t *testing.T) {
 	net, model := testenv.Network(t, "ringtown", "")
-	for _, method := range []string{"segac", "pql", "ctd"} {
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(300*time.Millisecond, cancel)
-		t0 := time.Now()
-		_, err := Run(ctx, Config{Net: net, Model: model, Methods: []string{method}, Budgets: []float64{1}, ODs: net.ODs, Pools: 2, PoolSize: 50})
-		stopped := time.Since(t0) - 300*time.Millisecond
-		if err == nil && stopped < 0 {
-			continue // trained before the cancel (ctd on ringtown: 50 ms)
+	cfg := Config{Net: net, Model: model, Budgets: []float64{1}, ODs: net.ODs, Pools: 2, PoolSize: 50}
+	type start struct {
+		method string
+		budget float64
+	}
+	for _, c := range []struct {
+		learner string
+		starts  []start
+	}{
+		{"pql", []start{{"let", 1}}},
+		{"ctd", []start{{"let", 1}}},
+		{"segac", []start{{"dot", 1}, {"dot", 1.1}}},
+	} {
+		at := 10
+		for _, s := range c.starts {
+			pre := cfg
+			pre.Methods, pre.Budgets = []string{s.method}, []float64{s.budget}
+			count := testenv.CancelAtCheck(0)
+			if _, err := Run(count, pre); err != nil {
+				t.Fatalf("%s: %v", s.method, err)
+			}
+			count.Stop()
+			at += count.Checks()
 		}
+		cfg.Methods = []string{c.learner}
+		ctx := testenv.CancelAtCheck(at)
+		_, err := Run(ctx, cfg)
+		ctx.Stop()
 		if !errors.Is(err, context.Canceled) {
-			t.Errorf("%s: %v after %v, want the cancellation", method, err, time.Since(t0))
-		} else if stopped > time.Second {
-			t.Errorf("%s: stopped %v after the cancel", method, stopped)
+			t.Errorf("%s: %v (%d checks), want the cancellation at check %d", c.learner, err, ctx.Checks(), at)
+		} else if n := ctx.AfterCancel(); n > 2 {
+			t.Errorf("%s: %d checks after the cancel at check %d: training went on", c.learner, n, at)
 		}
-		cancel()
 	}
 }

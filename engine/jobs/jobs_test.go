@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,27 +12,21 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/store"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // waitFor polls a job until it reaches one of states.
 func waitFor(t *testing.T, s *Service, id string, states ...string) Status {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		st, err := s.Get(id)
-		if err != nil {
+	var st Status
+	testenv.WaitFor(t, fmt.Sprintf("job %s in %v", id, states), func() bool {
+		var err error
+		if st, err = s.Get(id); err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range states {
-			if st.State == want {
-				return st
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s is %s, want %v", id, st.State, states)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return slices.Contains(states, st.State)
+	})
+	return st
 }
 
 // blocker is a task that reports, emits an event, then waits to be released
@@ -76,10 +71,10 @@ func TestQueueCancelAndResults(t *testing.T) {
 	// Running comes before the task's first report: wait for the report
 	// (a loaded machine once read the status in between).
 	running := waitFor(t, s, "a", Running)
-	for deadline := time.Now().Add(10 * time.Second); running.Stage == "" && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
+	testenv.WaitFor(t, "a's first report", func() bool {
 		running, _ = s.Get("a")
-	}
+		return running.Stage != ""
+	})
 	if running.Stage != "work" || running.Fraction != 0.5 {
 		t.Errorf("a reports %+v", running)
 	}

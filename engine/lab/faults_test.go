@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/train"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // killedTrainer stands in for the Python interpreter: it passes the
@@ -96,8 +96,9 @@ func saveGrid(t *testing.T, l *Lab) *Net {
 
 // A stored network whose dense model takes long to build does not hold the
 // requests for it: the first Open starts the build in the background and
-// says so (EBUSY) at once, as does every Open until it is ready; then the
-// network opens, built once.
+// says so (EBUSY) without waiting for it (a build in the caller would end
+// in the network, not EBUSY), as does every Open until it is ready; then
+// the network opens, built once.
 func TestSlowModelBuildsInTheBackground(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 1,088-link dense model")
@@ -129,26 +130,20 @@ func TestSlowModelBuildsInTheBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		t0 := time.Now()
-		_, err := l.Open("big")
-		if engine.ErrorCode(err) != engine.EBUSY || time.Since(t0) > time.Second {
-			t.Fatalf("open %d: %v after %v, want EBUSY at once", i, err, time.Since(t0))
+		if _, err := l.Open("big"); engine.ErrorCode(err) != engine.EBUSY {
+			t.Fatalf("open %d: %v, want EBUSY while the model is built", i, err)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	testenv.WaitFor(t, "the model built in the background", func() bool {
 		n, err := l.Open("big")
-		if err == nil {
-			if len(n.Net.Links) != len(imp.Net.Links) {
-				t.Fatal("a different network")
-			}
-			break
+		if err == nil && len(n.Net.Links) != len(imp.Net.Links) {
+			t.Fatal("a different network")
 		}
-		if engine.ErrorCode(err) != engine.EBUSY || time.Now().After(deadline) {
+		if err != nil && engine.ErrorCode(err) != engine.EBUSY {
 			t.Fatal(err)
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return err == nil
+	})
 }
 
 // Deleting a network while its benchmark runs cancels the job and forgets
@@ -163,14 +158,10 @@ func TestDeleteNetworkDropsItsJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJob(t, l, b.ID, jobs.Running)
-	t0 := time.Now()
 	if err := l.DeleteNetwork(context.Background(), "grid"); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(t0); d > 3*time.Second {
-		t.Errorf("delete waited %v for the job", d)
-	}
-	l.Jobs().Wait()
+	l.Jobs().Wait() // ends only if the delete canceled the job: run whole, it would take hours
 	saveGrid(t, l)
 	if st, _, _, ok := l.LatestBench("grid"); ok {
 		t.Errorf("the new grid shows the old benchmark: %+v", st)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // triangleSketch is the sketchpad's opening network: a direct link A→C
@@ -39,9 +41,10 @@ func triangleSketch(rho float64) []byte {
 // correct implementation must: each fixed route's rate is its exact
 // Gaussian probability within sampling error, the best fixed route is at
 // least as good as the fastest, nothing beats the clairvoyant bound on the
-// same days, and the model-running method is listed with its reason.
+// same days, and the model-running method is listed with its reason
+// (-short: the correlated triangle only).
 func TestRunSketch(t *testing.T) {
-	for _, rho := range []float64{0, 0.9} {
+	for _, rho := range testenv.Sized([]float64{0, 0.9}, []float64{0.9}) {
 		res, err := New(Options{}).RunSketch(context.Background(), SketchRequest{Network: triangleSketch(rho), OD: "A-C", Factor: 1.1})
 		if err != nil {
 			t.Fatal(err)

@@ -2,12 +2,13 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
@@ -26,23 +27,22 @@ func tinyRequest() train.Request {
 
 func waitJob(t *testing.T, l *Lab, id string, states ...string) jobs.Status {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		st, err := l.Jobs().Get(id)
-		if err != nil {
+	var st jobs.Status
+	testenv.WaitFor(t, fmt.Sprintf("job %s in %v", id, states), func() bool {
+		var err error
+		if st, err = l.Jobs().Get(id); err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range states {
-			if st.State == s {
-				return st
-			}
+		if slices.Contains(states, st.State) {
+			return true
 		}
-		if jobs.Finished(st.State) || time.Now().After(deadline) {
+		if jobs.Finished(st.State) {
 			log, _ := l.Jobs().Log(id)
 			t.Fatalf("job %+v, want %v; log:\n%s", st, states, log)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false
+	})
+	return st
 }
 
 // A training job on a stored network runs to completion; its model is
@@ -51,9 +51,7 @@ func waitJob(t *testing.T, l *Lab, id string, states ...string) jobs.Status {
 // validated checkpoint. A canceled job leaves no model; built-ins and bad
 // requests are refused with the reason.
 func TestTrainingJob(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains or runs many episodes; the full run (make test) covers it")
-	}
+	testenv.Large(t)
 	if err := exec.Command("/usr/bin/python3", "-c", "import torch, onnx").Run(); err != nil {
 		testenv.Missing(t, "PyTorch and onnx for /usr/bin/python3 (make setup installs python3-torch python3-onnx)")
 	}

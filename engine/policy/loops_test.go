@@ -65,10 +65,10 @@ func randomStreets(rng *rand.Rand) *engine.Network {
 // precision; a hopeless one: 0) the old rule took the first link listed,
 // often the U-turn, and looped; the planners now take the least expected
 // time ahead among equal scores. Tried on 12 generated street grids at a
-// hopeless, a tight and a generous budget.
+// hopeless, a tight and a generous budget (-short: 3 grids, 50 draws).
 func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 7))
-	for g := range 12 {
+	for g := range testenv.Sized(12, 3) {
 		net := randomStreets(rng)
 		model, err := linktime.New(net)
 		if err != nil {
@@ -76,7 +76,7 @@ func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 		}
 		tasks := sim.Tasks(net, net.ODs, []float64{0.4, 1, 3})
 		env := &policy.Env{Net: net, Model: model, Tasks: tasks}
-		pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, 200, 0, nil)
+		pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, testenv.Sized(200, 50), 0, nil)
 		for _, name := range []string{"dot", "cdot", "cgr", "condrule"} {
 			m, _ := policy.Lookup(name)
 			p, _, err := m.New(env)
@@ -105,6 +105,9 @@ func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 // then offers), but it no longer circles: at most one episode in ten drives
 // a link twice, and it is on time about as often as dot.
 func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("one goroutine over a 200-draw pool, its smallest meaningful case: checked in the plain run")
+	}
 	net, err := netfile.OpenFile(testenv.OSMExtract(t, "delaware-latest.osm.pbf"), netfile.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)

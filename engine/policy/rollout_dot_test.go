@@ -32,6 +32,8 @@ func TestRolloutDOTFastPathMatchesRunner(t *testing.T) {
 	if data != "" {
 		names = append(names, "sfn")
 	}
+	names = testenv.Sized(names, names[:1])
+	every := testenv.Sized(3, 30) // check every third decision DOT made (-short: every thirtieth)
 	for _, name := range names {
 		net, model := testenv.Network(t, name, data)
 		tasks := sim.Tasks(net, net.ODs, []float64{0.9, 1, 1.1})
@@ -54,7 +56,7 @@ func TestRolloutDOTFastPathMatchesRunner(t *testing.T) {
 		out := make([]sim.Result, 64)
 		won := make([]bool, 64)
 		for k, o := range rec.obs {
-			if k%3 != 0 || len(net.Out(o.Node)) < 2 {
+			if k%every != 0 || len(net.Out(o.Node)) < 2 {
 				continue
 			}
 			spent := 0.0
@@ -95,7 +97,7 @@ func TestScoreNormalEqualsDiscretized(t *testing.T) {
 	tasks := sim.Tasks(net, net.ODs, []float64{1.1})
 	d := (&Env{Net: net, Model: model, Tasks: tasks}).DOT()
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 20000 {
+	for range testenv.Sized(20000, 2000) {
 		task := tasks[rng.IntN(len(tasks))]
 		j := rng.IntN(len(net.Nodes))
 		mu := rng.Float64() * 10

@@ -54,6 +54,10 @@ type SEGACModel struct {
 	Curve      []float64
 }
 
+// Training budgets are drawn around the asked ones: per OD pair, uniform
+// between segacBudgetLow × the smallest and segacBudgetHigh × the largest.
+const segacBudgetLow, segacBudgetHigh = 0.9, 1.1
+
 type segacSettings struct {
 	Teacher                                 string // "let" (SEGAC's code) or "dot"
 	Hidden, WarmIters, Iters, Batch, Replay int
@@ -65,7 +69,14 @@ func newSEGAC(env *Env, s segacSettings) (*SEGAC, bool, error) {
 	model, hit, err := cached(env, "segac", s, func() (SEGACModel, error) {
 		var teacher engine.Policy = let
 		if s.Teacher == "dot" {
-			teacher = env.DOT()
+			dot := env.DOT()
+			// Solved once up to the largest budget training draws; asked
+			// lazily, the tables were solved again each time a batch drew
+			// a larger budget (five times a destination on ringtown).
+			for d, b := range env.MaxBudget() {
+				dot.Solve(d, segacBudgetHigh*b)
+			}
+			teacher = dot
 		}
 		return trainSEGAC(env, let, teacher, s)
 	})
@@ -182,8 +193,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 	actOpt := newAdam(len(m.Actor.P), s.LR)
 	critOpt := newAdam(len(m.Critic.P), s.CriticLR)
 	stream := sim.NewStream(env.Model, net.PoolKey(), env.Seed)
-	// Budgets are drawn around the asked ones: per OD, uniform between 0.9×
-	// the smallest and 1.1× the largest.
+	// Budgets are drawn around the asked ones (segacBudgetLow, segacBudgetHigh).
 	type odRange struct {
 		od     engine.OD
 		lo, hi float64
@@ -269,7 +279,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 		eps := make([]segacEpisode, s.Batch)
 		for i := range eps {
 			r := ranges[rng.IntN(len(ranges))]
-			b := r.lo*0.9 + rng.Float64()*(r.hi*1.1-r.lo*0.9)
+			b := r.lo*segacBudgetLow + rng.Float64()*(r.hi*segacBudgetHigh-r.lo*segacBudgetLow)
 			eps[i] = play(r.od, b, pool.Row(i), follow)
 		}
 		return eps

@@ -9,6 +9,7 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 func pick(cases []Case, names ...string) []Case {
@@ -21,14 +22,12 @@ func pick(cases []Case, names ...string) []Case {
 	return out
 }
 
-// The fast subset of the battery (make test): the series road's closed
-// form, links under the paper's floor, hours read as minutes, and the
-// five-node example's adaptive optimum hold every invariant. The whole
-// battery is `ontime verify --all` (docs/verify.md).
+// The fast subset of the battery (a large case, run by CI and make verify):
+// the series road's closed form, links under the paper's floor, hours read
+// as minutes, and the five-node example's adaptive optimum hold every
+// invariant. The whole battery is `ontime verify --all` (docs/verify.md).
 func TestBatteryFastSubset(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the battery runs in the full test pass")
-	}
+	testenv.Large(t)
 	cases := pick(Generated(false), "series", "short-links", "hour-units", "zero-variance")
 	cases = append(cases, pick(BuiltIn("", t.Logf), builtin.Example)...)
 	// rollout (the slow check) on the case it matters most for
