@@ -77,11 +77,10 @@ func TestUploadWorkerStopsWhenTheClientLeaves(t *testing.T) {
 		}
 		done <- err
 	}()
-	var answered error
 	testenv.WaitFor(t, "a worker process reading the upload", func() bool {
 		select {
-		case answered = <-done:
-			t.Fatalf("the upload was answered (%v) before a worker was seen", answered)
+		case err := <-done:
+			t.Fatalf("the upload was answered (%v) before a worker was seen", err)
 		default:
 		}
 		return len(workers(t)) > 0

@@ -40,6 +40,7 @@ func TestAssembledPartsEqualOneRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	methods := perOD[0].Methods
 	for _, split := range [][][]int{{{0, 1, 2, 3, 4}}, {{4, 2}, {0}, {3, 1}}, {{0}, {1}, {2}, {3}, {4}}} {
 		var parts [][]bench.Counts
 		for od, p := range perOD {
@@ -54,7 +55,6 @@ func TestAssembledPartsEqualOneRun(t *testing.T) {
 				parts = append(parts, c)
 			}
 		}
-		methods := perOD[0].Methods
 		rep, err := bench.Assemble(cfg, methods, parts, 1)
 		if err != nil {
 			t.Fatal(err)
