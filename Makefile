@@ -46,7 +46,7 @@ e2e-without-data: build
 
 # docs/screenshots/*.png of every page, from the browser tests.
 screenshots: build
-	SCREENSHOTS=docs/screenshots node e2e/run.mjs $(BIN)
+	ONTIME_LARGE_TESTS=1 SCREENSHOTS=docs/screenshots node e2e/run.mjs $(BIN)
 
 # Speed figures (numbers go in the issue notes, never in timed tests).
 bench: setup

@@ -127,6 +127,19 @@ func (s *server) parseRunForPage(q url.Values) (*runQuery, []string, error) {
 // parseMethods reads m= values (each a comma-separated list) into distinct
 // method names, each one the network offers.
 func parseMethods(n *lab.Net, values []string) ([]string, error) {
+	out := methodNames(values)
+	offered := n.Methods()
+	for _, m := range out {
+		if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
+			return nil, fieldErr("m", "method m=%q is not offered on %s", m, n.Net.Name)
+		}
+	}
+	return out, nil
+}
+
+// methodNames reads m= values (each a comma-separated list) into distinct
+// names, in order.
+func methodNames(values []string) []string {
 	var out []string
 	for _, v := range values {
 		for _, name := range strings.Split(v, ",") {
@@ -135,13 +148,7 @@ func parseMethods(n *lab.Net, values []string) ([]string, error) {
 			}
 		}
 	}
-	offered := n.Methods()
-	for _, m := range out {
-		if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
-			return nil, fieldErr("m", "method m=%q is not offered on %s", m, n.Net.Name)
-		}
-	}
-	return out, nil
+	return out
 }
 
 func node(n *lab.Net, field, id string, index func(string) (int, bool)) (int, error) {

@@ -21,7 +21,8 @@ func (s *server) handleSketchPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleSketchRun runs every method on a drawn network (form fields
-// network: ontime JSON, od: ORIGIN-DESTINATION, f: budget factor).
+// network: ontime JSON, od: ORIGIN-DESTINATION, f: budget factor; m: the
+// methods, comma-separated, when not all).
 func (s *server) handleSketchRun(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxSketchBytes)
 	if err := r.ParseForm(); err != nil {
@@ -40,7 +41,7 @@ func (s *server) handleSketchRun(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, e)
 		return
 	}
-	res, err := s.Lab.RunSketch(r.Context(), lab.SketchRequest{Network: []byte(r.PostForm.Get("network")), OD: r.PostForm.Get("od"), Factor: f})
+	res, err := s.Lab.RunSketch(r.Context(), lab.SketchRequest{Network: []byte(r.PostForm.Get("network")), OD: r.PostForm.Get("od"), Factor: f, Methods: methodNames(r.PostForm["m"])})
 	if err != nil {
 		s.fail(w, r, err)
 		return

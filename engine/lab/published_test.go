@@ -21,6 +21,9 @@ func TestPublishedReportsFitTheirNetworks(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, "published/"), ".json")
 		t.Run(name, func(t *testing.T) {
+			if testing.Short() && name == "anaheim" {
+				t.Skip("-short: anaheim's dense model takes 25 s to build under the race detector; the plain run checks its report")
+			}
 			n, err := New(Options{DataDir: dataDirFor(t, name)}).Open(name)
 			if err != nil {
 				t.Fatal(err)

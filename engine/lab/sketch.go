@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"context"
+	"slices"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
@@ -24,6 +25,9 @@ type SketchRequest struct {
 	Network []byte // ontime JSON
 	OD      string // "ORIGIN-DESTINATION" by node ids
 	Factor  float64
+	// Methods names the methods to run (nil: every offered one); a name
+	// that is not a method is refused.
+	Methods []string
 }
 
 // SketchResult is every offered method's on-time rate on one test pool,
@@ -70,9 +74,13 @@ func (l *Lab) RunSketch(ctx context.Context, req SketchRequest) (*SketchResult, 
 	o := l.opts
 	o.CacheDir = ""
 	n := newNet(net, model, o, "")
+	chosen, err := sketchMethods(req.Methods)
+	if err != nil {
+		return nil, err
+	}
 	var methods []string
 	var needModel []string
-	for _, m := range Methods() {
+	for _, m := range chosen {
 		if m.NetworkModel {
 			needModel = append(needModel, m.Name)
 			continue
@@ -88,6 +96,23 @@ func (l *Lab) RunSketch(ctx context.Context, req SketchRequest) (*SketchResult, 
 		res.Rates = append(res.Rates, Rate{Method: m, Err: SketchNeedsModel})
 	}
 	return res, nil
+}
+
+// sketchMethods is the offered methods named (all of them when names is
+// empty), in the order the dashboard lists them.
+func sketchMethods(names []string) ([]MethodInfo, error) {
+	offered := Methods()
+	if len(names) == 0 {
+		return offered, nil
+	}
+	for _, name := range names {
+		if !slices.ContainsFunc(offered, func(m MethodInfo) bool { return m.Name == name }) {
+			e := engine.Errorf(engine.EINVALID, "method %q is not offered on a sketch", name)
+			e.Field = "m"
+			return nil, e
+		}
+	}
+	return slices.DeleteFunc(offered, func(m MethodInfo) bool { return !slices.Contains(names, m.Name) }), nil
 }
 
 // readSketch reads a sketch's JSON, within the sketch's bounds.

@@ -44,10 +44,27 @@ func triangleSketch(rho float64) []byte {
 // same days, and the model-running method is listed with its reason
 // (-short: the correlated triangle only).
 func TestRunSketch(t *testing.T) {
+	// segac trains 2,500 iterations whatever the network (53 s of this
+	// triangle under the race detector): -short runs every other method.
+	var methods []string
+	if testing.Short() {
+		for _, m := range Methods() {
+			if m.Name != "segac" {
+				methods = append(methods, m.Name)
+			}
+		}
+	}
 	for _, rho := range testenv.Sized([]float64{0, 0.9}, []float64{0.9}) {
-		res, err := New(Options{}).RunSketch(context.Background(), SketchRequest{Network: triangleSketch(rho), OD: "A-C", Factor: 1.1})
+		res, err := New(Options{}).RunSketch(context.Background(), SketchRequest{Network: triangleSketch(rho), OD: "A-C", Factor: 1.1, Methods: methods})
 		if err != nil {
 			t.Fatal(err)
+		}
+		want := len(Methods())
+		if methods != nil {
+			want = len(methods)
+		}
+		if len(res.Rates) != want {
+			t.Fatalf("rho %v: %d rates for %d methods asked: %+v", rho, len(res.Rates), want, res.Rates)
 		}
 		if res.LETTime != 10 || math.Abs(res.Budget-11) > 1e-12 || res.Clipped != 0 {
 			t.Fatalf("rho %v: LET %v budget %v clipped %d", rho, res.LETTime, res.Budget, res.Clipped)
@@ -95,15 +112,17 @@ func TestRunSketchBadInput(t *testing.T) {
 	}
 	big.WriteString(`],"links":[],"correlation":{"model":"independent"}}`)
 	for _, c := range []struct {
-		net  []byte
-		od   string
-		want string
+		net     []byte
+		od      string
+		methods []string
+		want    string
 	}{
-		{[]byte(big.String()), "naa-nba", "a sketch holds at most"},
-		{triangleSketch(0), "A-Z", `trip "A-Z"`},
-		{[]byte(`{"format":"ontime-network"`), "A-C", "the sketch"},
+		{[]byte(big.String()), "naa-nba", nil, "a sketch holds at most"},
+		{triangleSketch(0), "A-Z", nil, `trip "A-Z"`},
+		{[]byte(`{"format":"ontime-network"`), "A-C", nil, "the sketch"},
+		{triangleSketch(0), "A-C", []string{"let", "fastest"}, `method "fastest" is not offered`},
 	} {
-		_, err := l.RunSketch(context.Background(), SketchRequest{Network: c.net, OD: c.od, Factor: 1.1})
+		_, err := l.RunSketch(context.Background(), SketchRequest{Network: c.net, OD: c.od, Factor: 1.1, Methods: c.methods})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("od %s: error %v, want %q", c.od, err, c.want)
 		}
