@@ -10,7 +10,7 @@
 #   1. a sweep of Sioux Falls (two OD pairs, cgr, let and the learner pql,
 #      four evaluation tasks) goes through `ontime sweep slurm --submit`;
 #      the merged report must equal `ontime bench` run whole;
-#   2. the same sweep again, one evaluation task cancelled mid-run
+#   2. the same sweep again, one evaluation task held and cancelled
 #      (scancel) and requeued (scontrol requeue): the merge must still be
 #      identical.
 # Without the benchmark data or root it skips, saying why (under CI it
@@ -156,18 +156,21 @@ echo "$out"
 eval_id=$(echo "$out" | sed -n 's/.*evaluation \([0-9]*\).*/\1/p')
 merge=$(echo "$out" | sed -n 's/.*merge \([0-9]*\).*/\1/p')
 victim=2
-for _ in $(seq 600); do
-	[ "$(squeue -h -j "${eval_id}_$victim" -o %T 2>/dev/null)" = RUNNING ] && break
-	sleep 0.1
-done
+# Held while the array waits for training (afterok), then cancelled: a
+# task cancelled as it runs may finish first on a fast machine (a race on
+# the clock); a held one cannot start, so the outcome never depends on
+# timing.
+scontrol hold "${eval_id}_$victim"
+state=$(squeue -h -j "${eval_id}_$victim" -o %T 2>/dev/null || true)
+[ "$state" = PENDING ] || { echo "slurm-local: evaluation task $victim is $state, not pending, when held" >&2; exit 1; }
 scancel "${eval_id}_$victim"
-echo "slurm-local: cancelled evaluation task $victim while $(squeue -h -j "${eval_id}_$victim" -o %T 2>/dev/null || echo gone)"
+echo "slurm-local: cancelled evaluation task $victim (held while $state)"
 # the rest of the array finishes; the merge can never start (afterok)
 for _ in $(seq 600); do
 	[ -z "$(squeue -h -j "$eval_id" -o %T 2>/dev/null)" ] && break
 	sleep 1
 done
-[ ! -f "$work/run2/parts/task-00000$victim.json" ] || { echo "slurm-local: task $victim finished before it was cancelled: make the tasks longer" >&2; exit 1; }
+[ ! -f "$work/run2/parts/task-00000$victim.json" ] || { echo "slurm-local: task $victim wrote its part though it was cancelled" >&2; exit 1; }
 # status --wait stops when Slurm has nothing left to run, naming the task
 if out=$("$bin" sweep status "$work/run2" --wait); then
 	echo "slurm-local: status --wait did not report the cancelled task" >&2
@@ -177,6 +180,7 @@ echo "$out" | tail -3
 echo "$out" | grep -q "failed or gone: tasks $victim " || { echo "slurm-local: status does not name task $victim" >&2; exit 1; }
 scancel "$merge" 2>/dev/null || true
 scontrol requeue "${eval_id}_$victim"
+scontrol release "${eval_id}_$victim" 2>/dev/null || true # the hold, if the requeue kept it
 # A requeued job waits before it is eligible again; let it start now.
 scontrol update JobId="${eval_id}_$victim" StartTime=now
 echo "slurm-local: requeued ${eval_id}_$victim"
