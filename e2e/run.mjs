@@ -64,6 +64,20 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+// Waits are for events, never for a time: a loaded machine makes a test
+// slower, not red (a training job at nice 10 behind two busy processes
+// took minutes). One guard stops a run that hangs: E2E_LIMIT_MINUTES
+// (default 60) for the whole run, as go test's -timeout does, naming the
+// test it was in.
+page.setDefaultTimeout(0);
+page.setDefaultNavigationTimeout(0);
+let current = "start";
+const limit = Number(process.env.E2E_LIMIT_MINUTES || 60);
+setTimeout(() => {
+  console.log(`FAIL ${current}: the browser tests ran past ${limit} min (E2E_LIMIT_MINUTES), stopped`);
+  server.kill("SIGKILL");
+  process.exit(1);
+}, limit * 60000).unref();
 const external = [];
 page.on("request", (r) => {
   if (!r.url().startsWith(base) && !r.url().startsWith("data:") && !r.url().startsWith(`blob:${base}`)) external.push(r.url());
@@ -92,6 +106,7 @@ async function test(name, fn) {
   // E2E_ONLY=text runs the tests whose names hold it (while working on one)
   if (process.env.E2E_ONLY && !name.includes(process.env.E2E_ONLY)) return;
   const t0 = Date.now();
+  current = name;
   try {
     await fn();
     console.log(`ok   ${name} (${Date.now() - t0} ms)`);
@@ -103,8 +118,8 @@ async function test(name, fn) {
 async function shot(name) {
   if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
-const ready = () => page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
-const done = (ms = 120000) => page.waitForSelector("body[data-done='1']", { timeout: ms });
+const ready = () => page.waitForSelector("body[data-ready='1']");
+const done = () => page.waitForSelector("body[data-done='1']");
 
 // A figure's downloads (buttons id-svg, id-png, id-csv): each file is saved
 // and must parse as what it says it is.
@@ -197,7 +212,7 @@ await test("home tells the story without a click; the budget slider moves the an
   // counts are the engine's trips against the budget.
   await page.locator('[data-testid="trips-speed"]').selectOption({ label: "250 a second" });
   await page.locator('[data-testid="drive-100"]').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="story-trips"]').dataset.driven === "100", null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="story-trips"]').dataset.driven === "100");
   const budget0 = story.factors[0] * story.let_time;
   const pair = [0, story.best[0] || story.other];
   for (const [i, r] of pair.entries()) {
@@ -213,7 +228,7 @@ await test("home tells the story without a click; the budget slider moves the an
   assert.match(await page.locator('[data-testid="trips-last"]').textContent(), /^Trip 101 of 1000: A /);
   await page.locator('[data-testid="trips-speed"]').selectOption({ label: "10 a second" });
   await page.locator('[data-testid="trips-play"]').click();
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="story-trips"]').dataset.driven) > 102, null, { timeout: 5000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="story-trips"]').dataset.driven) > 102);
   await page.locator('[data-testid="trips-play"]').click();
   const paused = await page.locator('[data-testid="story-trips"]').getAttribute("data-driven");
   await page.waitForTimeout(400);
@@ -292,7 +307,7 @@ if (data && existsSync(join(data, "tntp", "Anaheim_net.tntp"))) {
     await visit("network anaheim", `${base}/networks/anaheim`);
     await page.goto(`${base}/compare?net=anaheim&o=96&d=161&f=1.00&r=1&m=let,dot,cdot,cgr,fma,mlr,bestpath,gpght,clairvoyant`);
     await ready();
-    await done(300000); // the first use solves DOT's tables (unless warm)
+    await done(); // the first use solves DOT's tables (unless warm)
     // Measure the second comparison: frames drawn per second while it streams.
     await page.evaluate(() => {
       window.__frames = 0;
@@ -302,7 +317,7 @@ if (data && existsSync(join(data, "tntp", "Anaheim_net.tntp"))) {
       window.__t0 = performance.now();
       requestAnimationFrame(tick);
     });
-    await done(300000);
+    await done();
     const fps = await page.evaluate(() => window.__frames / ((performance.now() - window.__t0) / 1000));
     console.log(`     anaheim comparison: ${fps.toFixed(1)} frames/s while streaming`);
     await shot("compare-anaheim");
@@ -333,7 +348,7 @@ if (data && existsSync(join(data, "tntp", "berlin-mitte-center_net.tntp"))) {
     const [o, d] = api.ods[0].name.split("-");
     await page.goto(`${base}/compare?net=berlin&o=${o}&d=${d}&f=1.00&r=0&m=let,dot,cdot,cgr,bestpath,clairvoyant`);
     await ready();
-    await done(300000);
+    await done();
     for (const m of ["let", "dot", "cdot", "cgr", "bestpath", "clairvoyant"]) {
       const outcome = await page.locator(`[data-testid="result-${m}"]`).getAttribute("data-outcome");
       assert.ok(outcome === "on-time" || outcome === "late", `${m}: ${outcome}`);
@@ -433,7 +448,7 @@ await test("compare opens on a comparison whose methods differ, each with P(on t
   const d = page.locator('[name="d"]');
   const other = await d.evaluate((s) => [...s.options].map((o) => o.value).find((v) => v !== s.value && v !== document.querySelector('[name="o"]').value));
   await d.selectOption(other);
-  await page.waitForFunction((s0) => document.body.dataset.done === "1" && document.querySelector("#status").textContent !== s0, status0, { timeout: 30000 });
+  await page.waitForFunction((s0) => document.body.dataset.done === "1" && document.querySelector("#status").textContent !== s0, status0);
   assert.match(await page.locator("#status").textContent(), new RegExp(`OD \\S+-${other}\\b`));
 });
 
@@ -453,7 +468,7 @@ await test("lessons: predict, then reveal; each figure follows its control; arro
     const before = await figure.innerHTML();
     await page.locator('[data-testid="lesson-control"]').focus();
     await page.keyboard.press("Home");
-    await page.waitForFunction((b) => document.querySelector('[data-testid="lesson-figure"]').innerHTML !== b, before, { timeout: 30000 });
+    await page.waitForFunction((b) => document.querySelector('[data-testid="lesson-figure"]').innerHTML !== b, before);
     if (slug === "mean") assert.equal(await page.locator('[data-testid="lesson-p-0"]').isVisible(), false, "P hidden before the answer");
     if (await page.locator('[data-testid="predict-choice-0"]').count()) await page.locator('[data-testid="predict-choice-0"]').check();
     await page.locator('[data-testid="predict-lock"]').click();
@@ -545,7 +560,7 @@ await test("live reliability: rates stream, plots appear", async () => {
   // the previous run's) and Stop keeps them and the table.
   const before = await page.textContent('[data-testid="status"]');
   await page.locator('[data-testid="factor"]').fill("0.90");
-  await page.waitForFunction((b) => document.querySelector('[data-testid="status"]').textContent !== b && /0\.90 ×/.test(document.querySelector('[data-testid="status"]').textContent), before, { timeout: 30000 });
+  await page.waitForFunction((b) => document.querySelector('[data-testid="status"]').textContent !== b && /0\.90 ×/.test(document.querySelector('[data-testid="status"]').textContent), before);
   assert.equal(await page.locator("#plots.stale figure").count(), 3, "the previous charts stay, marked");
   await page.click('[data-testid="stop"]');
   assert.equal(await page.locator("#plots figure").count(), 3, "Stop keeps the charts");
@@ -568,7 +583,7 @@ await test("compare and live tables fit at 1280 px", async () => {
   const all = "let,dot,cdot,cgr,fma,mlr,bestpath,condrule,clairvoyant";
   for (const u of [`/compare?net=${net}&m=${all}`, `/live?net=${net}&n=100&m=${all}`]) {
     await visit(u, base + u);
-    await done(240000);
+    await done();
     const [sw, cw] = await page.locator(".split table.results").evaluate((t) => [t.scrollWidth, t.clientWidth]);
     assert.ok(sw <= cw + 1, `${u}: the table is ${sw} px in a ${cw}-px box`);
   }
@@ -617,8 +632,8 @@ await test("train a policy for your own network: the curve grows, then the model
   await ready();
   assert.match(page.url(), /\/jobs\/t[0-9a-f]+$/);
   // The curve grows point by point: the teachers' level, imitation, each round.
-  await page.waitForFunction(() => Number(document.body.dataset.points || 0) >= 2, null, { timeout: 240000 });
-  await page.waitForSelector("body[data-done]", { timeout: 240000 });
+  await page.waitForFunction(() => Number(document.body.dataset.points || 0) >= 2);
+  await page.waitForSelector("body[data-done]");
   assert.equal(await page.locator("body").getAttribute("data-done"), "done", await page.locator('[data-testid="job-state"]').textContent());
   assert.ok(Number(await page.locator("body").getAttribute("data-points")) >= 4);
   const w = await page.locator('[data-testid="job-curve"]').evaluate((img) => img.complete && img.naturalWidth);
@@ -789,6 +804,8 @@ await test("map tiles: a lon/lat network on the user's tile server", async () =>
   execFileSync(bin, ["networks", "add", "--state", dir, "--name", "town", join(dir, "town.osm")], { stdio: ["ignore", "ignore", "inherit"] });
   const second = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--warm=false", "--state", dir, "--tiles", `${tileBase}/{z}/{x}/{y}.png`, "--tiles-attribution", "plain tiles"], { stdio: ["ignore", "pipe", "inherit"] });
   const tp = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  tp.setDefaultTimeout(0);
+  tp.setDefaultNavigationTimeout(0);
   try {
     const url2 = await new Promise((resolve, reject) => {
       let buf = "";
@@ -864,7 +881,7 @@ await test("sketchpad: draw three crossings, run every method, export and save",
   await page.selectOption('[data-testid="trip-o"]', "A");
   await page.selectOption('[data-testid="trip-d"]', "C");
   await page.click('[data-testid="sketch-run"]');
-  await page.waitForSelector('[data-testid="sketch-row-clairvoyant"] [data-testid="sketch-rate"]', { timeout: 60000 });
+  await page.waitForSelector('[data-testid="sketch-row-clairvoyant"] [data-testid="sketch-rate"]');
   const rows = await page.locator(".sketch-results tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, tr.querySelector('[data-testid="sketch-rate"]')?.textContent, tr.querySelector('[data-testid="sketch-reason"]')?.textContent]));
   const rate = Object.fromEntries(rows.filter((r) => r[1]).map((r) => [r[0], Number(r[1])]));
   assert.ok(Object.keys(rate).length >= 10, `rates: ${JSON.stringify(rows)}`);
@@ -877,7 +894,7 @@ await test("sketchpad: draw three crossings, run every method, export and save",
   // The budget slider reruns without a click.
   const before = await page.textContent('[data-testid="sketch-summary"]');
   await page.locator('[data-testid="trip-f"]').fill("1.5");
-  await page.waitForFunction((b) => document.querySelector('[data-testid="sketch-summary"]').textContent !== b && /budget 6\.00 min/.test(document.querySelector('[data-testid="sketch-summary"]').textContent), before, { timeout: 60000 });
+  await page.waitForFunction((b) => document.querySelector('[data-testid="sketch-summary"]').textContent !== b && /budget 6\.00 min/.test(document.querySelector('[data-testid="sketch-summary"]').textContent), before);
   // Exports: JSON with the explicit covariance, CSV with every road.
   const [json] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="sketch-json"]')]);
   const net = JSON.parse(readFileSync(await json.path(), "utf8"));
@@ -917,7 +934,7 @@ await test("a city's map: one canvas, no element per link, hover and clicks by i
   if (!haveCity) return console.log("     (skipped: ChicagoRegional_net.tntp not in the data directory)");
   const t0 = Date.now();
   await page.goto(`${base}/networks/chicago`);
-  await page.waitForSelector("#map[data-links-drawn]", { timeout: 30000 });
+  await page.waitForSelector("#map[data-links-drawn]");
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const paint = Date.now() - t0;
   await ready();
@@ -980,7 +997,7 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
   const methods = ["let", "dot", "cdot", "cgr"];
   const t0 = Date.now();
   await visit("compare city", `${base}/compare?net=chicago&o=12753&d=4826&f=1.05&r=0&m=${methods.join(",")}`);
-  await done(600000);
+  await done();
   for (const m of methods) {
     const out = await page.locator(`[data-testid="result-${m}"]`).getAttribute("data-outcome");
     assert.ok(out === "on-time" || out === "late", `${m}: outcome ${out}`);
