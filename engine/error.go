@@ -8,6 +8,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -25,6 +26,9 @@ const (
 	ESTORAGE   = "storage"   // the state directory cannot be written (a full disk); nothing stored was lost
 	ETOOLARGE  = "too_large" // an upload over its size limit
 	EBUSY      = "busy"      // the thing asked for is being prepared (a model being built); ask again shortly
+	// EUNSUPPORTED: a body of a kind the route does not take (a file
+	// sent to a change that takes form fields).
+	EUNSUPPORTED = "unsupported"
 )
 
 // Error is an application error with a code and a message meant for people.
@@ -152,7 +156,12 @@ func PanicError(where string, p any) error {
 // the reason; other errors pass unchanged.
 func DiskError(err error) error {
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EFBIG) {
-		return &Error{Code: ESTORAGE, Err: err, Message: fmt.Sprintf("the state directory could not be written (is its disk full?): %v; nothing stored before was lost", err)}
+		why := err // the system's words, without the server's path
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			why = pe.Err
+		}
+		return &Error{Code: ESTORAGE, Err: err, Message: fmt.Sprintf("the state directory could not be written (is its disk full?): %v; nothing stored before was lost", why)}
 	}
 	return err
 }

@@ -12,15 +12,16 @@ import (
 
 // codes maps the engine's error codes to HTTP statuses, in one place.
 var codes = map[string]int{
-	engine.EINVALID:   http.StatusBadRequest,
-	engine.ENOTFOUND:  http.StatusNotFound,
-	engine.EINTERNAL:  http.StatusInternalServerError,
-	engine.ECONFLICT:  http.StatusConflict,
-	engine.ETOOMANY:   http.StatusTooManyRequests,
-	engine.EFORBIDDEN: http.StatusForbidden,
-	engine.ESTORAGE:   http.StatusInsufficientStorage,
-	engine.ETOOLARGE:  http.StatusRequestEntityTooLarge,
-	engine.EBUSY:      http.StatusServiceUnavailable,
+	engine.EINVALID:     http.StatusBadRequest,
+	engine.ENOTFOUND:    http.StatusNotFound,
+	engine.EINTERNAL:    http.StatusInternalServerError,
+	engine.ECONFLICT:    http.StatusConflict,
+	engine.ETOOMANY:     http.StatusTooManyRequests,
+	engine.EFORBIDDEN:   http.StatusForbidden,
+	engine.ESTORAGE:     http.StatusInsufficientStorage,
+	engine.ETOOLARGE:    http.StatusRequestEntityTooLarge,
+	engine.EBUSY:        http.StatusServiceUnavailable,
+	engine.EUNSUPPORTED: http.StatusUnsupportedMediaType,
 }
 
 func status(err error) int {

@@ -2,8 +2,10 @@ package server
 
 import (
 	"errors"
+	"mime"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,4 +108,39 @@ func (s *server) receiveUpload(w http.ResponseWriter, r *http.Request, maxBytes 
 		r.MultipartForm.RemoveAll()
 		release()
 	}, nil
+}
+
+// MaxFormBytes bounds the body of a change that takes no upload (a rename,
+// a delete, a job's settings): its fields fit in a few kB.
+const MaxFormBytes = 16 << 10
+
+// formBody bounds a change's body before anything reads it: at most limit
+// bytes of form fields (tooBig, with the limit in KB, says so), and no
+// multipart body, whose file parts would be spooled to temporary files
+// that outlive a request whose handler sees a copy of it. The form is
+// parsed here; handlers read r.Form.
+func (s *server) formBody(limit int64, tooBig string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); strings.HasPrefix(mt, "multipart/") {
+				s.fail(w, r, engine.Errorf(engine.EUNSUPPORTED, "this change takes form fields (application/x-www-form-urlencoded), not files"))
+				return
+			}
+			if r.ContentLength > limit {
+				s.fail(w, r, engine.Errorf(engine.ETOOLARGE, tooBig, limit>>10))
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			if err := r.ParseForm(); err != nil {
+				var over *http.MaxBytesError
+				if errors.As(err, &over) {
+					s.fail(w, r, engine.Errorf(engine.ETOOLARGE, tooBig, limit>>10))
+					return
+				}
+				s.fail(w, r, engine.Errorf(engine.EINVALID, "the form could not be read: %v", err))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }

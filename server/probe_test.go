@@ -2,18 +2,22 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // The hostile-upload probe (docs/security.md), replayed against a real
@@ -214,4 +218,151 @@ func TestProbeSmallOnes(t *testing.T) {
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(`[data-testid="import-problems"]`).Text(), "description") {
 		t.Errorf("a 5000-character description: %d %.200s", res.StatusCode, doc.Find("main").Text())
 	}
+}
+
+// Issue 43, finding 4: a change that takes no upload reads a few kB of
+// form fields and no file part, before anything else: a file sent to a
+// delete, a rename of a network that does not exist, or a job's settings
+// is refused (415) without being spooled, a large form is refused (413),
+// and no temporary file outlives its request (uploads' included).
+func TestProbeBodiesOfChanges(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where multipart spools file parts (os.TempDir)
+	ts, _ := probeServer(t)
+	fileBody := func(size int) (string, *bytes.Buffer) {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		mw.WriteField("confirm", "twobranch")
+		fw, _ := mw.CreateFormFile("files", "big.bin")
+		fw.Write(bytes.Repeat([]byte("x"), size))
+		mw.Close()
+		return mw.FormDataContentType(), &body
+	}
+	routes := []string{"/networks/twobranch/delete", "/networks/nosuch/rename", "/networks/add/nosuchtoken",
+		"/api/bench", "/api/train", "/api/learners", "/api/jobs/nosuch/cancel", "/api/jobs/nosuch/restart",
+		"/models/user/twobranch/nosuch/rename", "/models/user/twobranch/nosuch/delete", "/api/sketch"}
+	for i, route := range routes {
+		size := 3 << 20
+		if i == 0 {
+			size = 40 << 20 // past the 32 MB that ParseMultipartForm keeps in memory: spooled to a file
+		}
+		ct, body := fileBody(size)
+		res, err := http.Post(ts.URL+route, ct, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnsupportedMediaType {
+			t.Errorf("%s with a %d MB file part: %d %.200s, want 415", route, size>>20, res.StatusCode, msg)
+		}
+		big := "confirm=" + strings.Repeat("x", 2<<20)
+		res, err = http.Post(ts.URL+route, "application/x-www-form-urlencoded", strings.NewReader(big))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s with a 2 MB form: %d, want 413", route, res.StatusCode)
+		}
+	}
+	// Sixteen 30 MB bodies at once, sent without a length (chunked): each
+	// is cut off at the bound, and this process, the server, does not
+	// grow by their size (it grew 0.74 → 1.41 GB before).
+	before := testenv.RSS(t)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			body := io.LimitReader(repeatReader('x'), 30<<20)
+			res, err := http.Post(ts.URL+"/networks/nosuch/rename", "application/x-www-form-urlencoded", io.MultiReader(strings.NewReader("name="), body))
+			if err == nil {
+				res.Body.Close()
+				if res.StatusCode != http.StatusRequestEntityTooLarge {
+					t.Errorf("a 30 MB rename: %d, want 413", res.StatusCode)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if grew := testenv.RSS(t) - before; grew > 64<<20 {
+		t.Errorf("sixteen 30 MB bodies at once grew the server by %d MB", grew>>20)
+	}
+	// An upload's spooled parts go with its request, accepted or not.
+	ct, body := fileBody(3 << 20)
+	res, err := http.Post(ts.URL+"/networks/add", ct, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	alive(t, ts)
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("temporary files left after the requests: %v", names)
+	}
+	// The dashboard's own forms still work: a delete that confirms.
+	res, err = noRedirect.PostForm(ts.URL+"/networks/twobranch/delete", url.Values{"confirm": {"wrong"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("a delete that does not confirm: %d, want 400", res.StatusCode)
+	}
+}
+
+// Issue 43, finding 3: a TNTP file of a hundred thousand rows with the
+// wrong number of fields is refused after the problem bound, not listed
+// row by row (it once took 37 s and a 64 MB page).
+func TestProbeBadRowsCapped(t *testing.T) {
+	ts, _ := probeServer(t)
+	var net strings.Builder
+	net.WriteString("<END OF METADATA>\n~\tinit_node\tterm_node\tcapacity\tlength\tfree_flow_time\tb\tpower\tspeed\ttoll\tlink_type\t;\n")
+	for i := range 100000 {
+		fmt.Fprintf(&net, "%d\t%d;\n", i, i+1)
+	}
+	res, doc := upload(t, ts.URL+"/networks/add", map[string]string{"bad_net.tntp": net.String()}, nil)
+	problems := doc.Find(`[data-testid="import-problems"] li`)
+	if res.StatusCode != http.StatusUnprocessableEntity || problems.Length() > 1001 || !strings.Contains(problems.Last().Text(), "stopped reading after 1000 problems") {
+		t.Errorf("100,000 short rows: %d, %d problems listed, the last %q", res.StatusCode, problems.Length(), problems.Last().Text())
+	}
+	alive(t, ts)
+}
+
+// Issue 43, finding 6: the state directory's quota holds on the real
+// routes: the network past it is refused with 507 naming the limit, and
+// the one stored stays.
+func TestProbeQuota(t *testing.T) {
+	l := lab.New(lab.Options{StateDir: t.TempDir(), Quota: lab.Quota{Networks: 1}})
+	ts := httptest.NewServer(NewServer(Deps{Lab: l, Version: "test", Assets: assets.FS}))
+	t.Cleanup(func() { ts.Close(); l.Close() })
+	csv := "From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"
+	for i, name := range []string{"first", "second"} {
+		_, doc := upload(t, ts.URL+"/networks/add", map[string]string{"g.csv": csv}, nil)
+		action, _ := doc.Find(`[data-testid="import-save-form"]`).Attr("action")
+		res, err := noRedirect.PostForm(ts.URL+action, url.Values{"name": {name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if want := []int{http.StatusSeeOther, http.StatusInsufficientStorage}[i]; res.StatusCode != want || (i == 1 && !strings.Contains(string(body), "--max-networks")) {
+			t.Errorf("saving %s: %d, want %d: %.300s", name, res.StatusCode, want, body)
+		}
+	}
+	if res, _ := get(t, ts, "/api/networks/first"); res.StatusCode != 200 {
+		t.Errorf("the stored network after the refusal: %d", res.StatusCode)
+	}
+}
+
+// repeatReader is an endless stream of one byte.
+type repeatReader byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -10,8 +9,8 @@ import (
 	"github.com/ontime-routing/ontime/web"
 )
 
-// maxSketchBytes bounds a sketch's form: 40 nodes and 160 links with their
-// covariance fit in well under it.
+// maxSketchBytes bounds a sketch's form (routes.go): 40 nodes and 160
+// links with their covariance fit in well under it.
 const maxSketchBytes = 1 << 20
 
 func (s *server) handleSketchPage(w http.ResponseWriter, r *http.Request) {
@@ -24,16 +23,6 @@ func (s *server) handleSketchPage(w http.ResponseWriter, r *http.Request) {
 // network: ontime JSON, od: ORIGIN-DESTINATION, f: budget factor; m: the
 // methods, comma-separated, when not all).
 func (s *server) handleSketchRun(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxSketchBytes)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			s.fail(w, r, engine.Errorf(engine.ETOOLARGE, "the sketch is over %d KB, the limit (upload a larger network as a file)", maxSketchBytes>>10))
-			return
-		}
-		s.fail(w, r, engine.Errorf(engine.EINVALID, "the sketch could not be read: %v", err))
-		return
-	}
 	f, err := strconv.ParseFloat(r.PostForm.Get("f"), 64)
 	if err != nil {
 		e := engine.Errorf(engine.EINVALID, "budget factor %q: give a number such as 1.1", r.PostForm.Get("f"))

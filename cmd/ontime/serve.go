@@ -48,6 +48,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	uploadTime := fs.Duration("upload-time", 2*time.Minute, "time limit for reading and checking one upload")
 	tileURL := fs.String("tiles", "", "map tile server for longitude/latitude networks, a template like https://tile.example.org/{z}/{x}/{y}.png (default $ONTIME_TILES; none: the network is drawn alone, offline)")
 	tileCredit := fs.String("tiles-attribution", "", "the credit the tile server asks for, shown on the maps (default $ONTIME_TILES_ATTRIBUTION)")
+	maxNetworks := fs.Int("max-networks", lab.DefaultQuota.Networks, "networks the state directory stores at most (-1: no bound)")
+	maxModels := fs.Int("max-models", lab.DefaultQuota.Models, "uploaded models the state directory stores at most (-1: no bound)")
+	maxStoredMB := fs.Int64("max-stored-mb", lab.DefaultQuota.Bytes>>20, "megabytes of stored networks and models at most (-1: no bound)")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -75,6 +78,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir, Worker: uploads,
 		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Version: version, Commit: buildCommit(), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
 		StateDir: stateDir(*state, getenv), Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
+		Quota: lab.Quota{Networks: *maxNetworks, Models: *maxModels, Bytes: megabytes(*maxStoredMB)},
 		// The trainer runs at a lower priority: pages stay interactive on two cores.
 		Trainer: train.Trainer{Python: *python, Script: getenv(train.ScriptEnv), Nice: 10}})
 	defer l.Close()
@@ -140,4 +144,12 @@ func hostList(s string) []string {
 		}
 	}
 	return out
+}
+
+// megabytes is n MB in bytes; a negative n stays negative (no bound).
+func megabytes(n int64) int64 {
+	if n < 0 {
+		return -1
+	}
+	return n << 20
 }

@@ -20,23 +20,13 @@ import (
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
-// SIGTERM while a benchmark runs: the dashboard process exits cleanly (it
-// waits at most the jobs' 10 s and the server's 5 s; the benchmark run
-// whole would take minutes), and the job is recorded as interrupted (its
-// page offers to start it again), never left running.
-func TestSIGTERMDuringWork(t *testing.T) {
-	if dir := os.Getenv("ONTIME_SERVE_CHILD"); dir != "" {
-		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM) // as main does
-		defer stop()
-		err := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--state", dir, "--warm=false", "--data", ""},
-			func(string) string { return "" }, os.Stdout, os.Stderr)
-		if err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	state := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestSIGTERMDuringWork$")
+// serveChild is a test binary run as `ontime serve` on a state directory
+// (this test re-executed with ONTIME_SERVE_CHILD set: it calls
+// beServeChild first): it exits when SIGTERM arrives, as main does. It
+// returns the child and its address.
+func serveChild(t *testing.T, state string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$")
 	cmd.Env = append(os.Environ(), "ONTIME_SERVE_CHILD="+state)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -45,22 +35,42 @@ func TestSIGTERMDuringWork(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
-	var base string
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		if _, rest, ok := strings.Cut(sc.Text(), "dashboard on "); ok {
-			base = strings.TrimSuffix(strings.Fields(rest)[0], "/")
-			break
+			go func() { // keep the pipe drained
+				for sc.Scan() {
+				}
+			}()
+			return cmd, strings.TrimSuffix(strings.Fields(rest)[0], "/")
 		}
 	}
-	if base == "" {
-		t.Fatal("the dashboard did not say its address")
+	t.Fatal("the dashboard did not say its address")
+	return nil, ""
+}
+
+// beServeChild runs the dashboard when this process is a serveChild, and
+// exits; otherwise it returns.
+func beServeChild() {
+	dir := os.Getenv("ONTIME_SERVE_CHILD")
+	if dir == "" {
+		return
 	}
-	go func() { // keep the pipe drained
-		for sc.Scan() {
-		}
-	}()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM) // as main does
+	defer stop()
+	err := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--state", dir, "--warm=false", "--data", ""},
+		func(string) string { return "" }, os.Stdout, os.Stderr)
+	if err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// startRunningBench starts a benchmark that would take minutes on the
+// dashboard at base and waits until it runs; it returns the job's id.
+func startRunningBench(t *testing.T, base string) string {
+	t.Helper()
 	res, err := http.PostForm(base+"/api/bench", url.Values{"net": {"twobranch"}, "m": {"let,condrule,dot"}, "pools": {"10"}, "size": {"20000"}})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +90,18 @@ func TestSIGTERMDuringWork(t *testing.T) {
 		res.Body.Close()
 		return st.State == "running"
 	})
+	return st.ID
+}
 
+// SIGTERM while a benchmark runs: the dashboard process exits cleanly (it
+// waits at most the jobs' 10 s and the server's 5 s; the benchmark run
+// whole would take minutes), and the job is recorded as interrupted (its
+// page offers to start it again), never left running.
+func TestSIGTERMDuringWork(t *testing.T) {
+	beServeChild()
+	state := t.TempDir()
+	cmd, base := serveChild(t, state)
+	id := startRunningBench(t, base)
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("the dashboard's exit after SIGTERM: %v", err)
@@ -90,9 +111,47 @@ func TestSIGTERMDuringWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	job, err := s.Job(context.Background(), st.ID)
+	job, err := s.Job(context.Background(), id)
 	if err != nil || job.State != "interrupted" {
 		t.Fatalf("the job after SIGTERM: %+v %v", job, err)
+	}
+}
+
+// A dashboard killed (SIGKILL) while a job runs, and a new one started on
+// its state directory while the first is a zombie nobody has reaped (its
+// pid still answers kill(pid, 0)): the new one sees the job interrupted,
+// and restarting it is accepted. The liveness of a job's runner is its
+// lock, which the kernel drops when the process dies.
+func TestSIGKILLedServerUnreaped(t *testing.T) {
+	beServeChild()
+	state := t.TempDir()
+	cmd, base := serveChild(t, state)
+	id := startRunningBench(t, base)
+	cmd.Process.Signal(syscall.SIGKILL)
+	// Not reaped: the child stays a zombie until the test's cleanup waits.
+	testenv.WaitFor(t, "the killed dashboard to be a zombie", func() bool { return testenv.Zombie(cmd.Process.Pid) })
+	if cmd.Process.Signal(syscall.Signal(0)) != nil {
+		t.Log("the killed child was reaped already (no zombie to test with)")
+	}
+	second := serveInProcess(t, "--state", state)
+	res, err := http.Get(second + "/api/jobs/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	var st struct{ Status struct{ State string } }
+	json.Unmarshal(body, &st)
+	if st.Status.State != "interrupted" {
+		t.Fatalf("the killed dashboard's job, seen by the next: %d %.300s, want interrupted", res.StatusCode, body)
+	}
+	res, err = http.Post(second+"/api/jobs/"+id+"/restart", "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode >= 300 {
+		t.Errorf("restarting the interrupted job: %d", res.StatusCode)
 	}
 }
 
@@ -105,19 +164,24 @@ func serveInProcess(t *testing.T, args ...string) string {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--warm=false", "--data", ""}, args...),
+		err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--warm=false", "--data", ""}, args...),
 			func(string) string { return "" }, pw, io.Discard)
+		if err != nil {
+			fmt.Fprintln(pw, "serve:", err)
+		}
 		pw.Close()
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	sc := bufio.NewScanner(pr)
+	var said []string
 	for sc.Scan() {
 		if _, rest, ok := strings.Cut(sc.Text(), "dashboard on "); ok {
 			go io.Copy(io.Discard, pr)
 			return strings.TrimSuffix(strings.Fields(rest)[0], "/")
 		}
+		said = append(said, sc.Text())
 	}
-	t.Fatal("the dashboard did not say its address")
+	t.Fatalf("the dashboard did not say its address; it said %q", said)
 	return ""
 }
 

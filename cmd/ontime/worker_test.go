@@ -8,8 +8,10 @@ import (
 	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,7 +161,8 @@ func TestModelTrialInAWorker(t *testing.T) {
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
 	}
-	base := serveInProcess(t, "--state", t.TempDir())
+	state := t.TempDir()
+	base := serveInProcess(t, "--state", state)
 	upload := func(ctx context.Context, name, file string) (int, error) {
 		data, err := os.ReadFile(filepath.Join("..", "..", "models", "testdata", file))
 		if err != nil {
@@ -179,11 +182,26 @@ func TestModelTrialInAWorker(t *testing.T) {
 		if err != nil {
 			return 0, err
 		}
+		said, _ := io.ReadAll(res.Body)
 		res.Body.Close()
+		// Errors name the file sent, never the server's paths.
+		if bytes.Contains(said, []byte(state)) || bytes.Contains(said, []byte(".upload-")) {
+			t.Errorf("%s: the answer shows a path of the server: %s", file, said)
+		}
 		return res.StatusCode, nil
 	}
 	if code, err := upload(context.Background(), "tiny", "tiny.onnx"); err != nil || code != http.StatusCreated {
 		t.Fatalf("the tiny model through the worker: %d %v", code, err)
+	}
+	// Issue 43: a 579-byte model declaring an 8 GB constant is checked and
+	// tried in the worker, refused past its memory (413), while this
+	// process, the server, stays as it was.
+	before := testenv.RSS(t)
+	if code, err := upload(context.Background(), "big", "bigconst.onnx"); err != nil || code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a model declaring an 8 GB constant: %d %v, want 413", code, err)
+	}
+	if grew := testenv.RSS(t) - before; grew > 256<<20 {
+		t.Errorf("the server grew by %d MB checking a model (it must be checked in the worker)", grew>>20)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
@@ -191,4 +209,64 @@ func TestModelTrialInAWorker(t *testing.T) {
 		t.Fatal("a never-ending model was answered")
 	}
 	testenv.WaitFor(t, "the workers to end after the uploader left", func() bool { return len(workers(t)) == 0 })
+}
+
+// Issue 43: a dense link-time model over a thousand links (an uploaded
+// ring of 1,040 links with the paper's random-psd correlation) is
+// factorized in a worker process, not in the server: its pages answer 503
+// meanwhile, a worker is seen, and the network then opens from the factor
+// the worker left in the cache.
+func TestDenseModelBuiltInAWorker(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to see child processes")
+	}
+	base := serveInProcess(t, "--state", t.TempDir(), "--cache", t.TempDir())
+	var csv strings.Builder
+	csv.WriteString("From,To,Cost,Var\n")
+	const ring = 520
+	for i := 1; i <= ring; i++ {
+		j := i%ring + 1
+		fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", i, j, 1+i%5, j, i, 1+j%3)
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("corr", "random-psd")
+	mw.WriteField("ods", "1-260")
+	fw, _ := mw.CreateFormFile("files", "ring.csv")
+	fw.Write([]byte(csv.String()))
+	mw.Close()
+	res, err := http.Post(base+"/networks/add", mw.FormDataContentType(), &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	action := regexp.MustCompile(`action="(/networks/add/[^"#]+)`).FindSubmatch(page)
+	if res.StatusCode != 200 || action == nil {
+		t.Fatalf("preview: %d %.400s", res.StatusCode, page)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err = client.PostForm(base+string(action[1]), url.Values{"name": {"ring"}})
+	if err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %v %v", res, err)
+	}
+	res.Body.Close()
+	sawWorker := false
+	var status int
+	testenv.WaitFor(t, "the ring's dense model", func() bool {
+		sawWorker = sawWorker || len(workers(t)) > 0
+		res, err := http.Get(base + "/api/networks/ring")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		status = res.StatusCode
+		return status != http.StatusServiceUnavailable
+	})
+	if status != 200 {
+		t.Fatalf("the ring after its model was built: %d", status)
+	}
+	if !sawWorker {
+		t.Error("no worker process was seen building the dense model")
+	}
 }

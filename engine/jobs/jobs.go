@@ -122,6 +122,9 @@ func New(ctx context.Context, st *store.Store, o Options) *Service {
 	}
 	s := &Service{ctx: ctx, st: st, opts: o, byID: map[string]*job{}}
 	if st != nil {
+		if err := holdRunnerLock(st.Dir); err != nil {
+			o.Logf("jobs: %v (other processes will take this one's jobs for interrupted)", err)
+		}
 		go s.watchCancels()
 	}
 	return s
@@ -279,7 +282,7 @@ func (s *Service) Recover() (int, error) {
 	if s.st == nil {
 		return 0, nil
 	}
-	return s.st.MarkInterrupted(context.Background(), runnerAlive)
+	return s.st.MarkInterrupted(context.Background(), func(runner string) bool { return runnerAlive(s.st.Dir, runner) })
 }
 
 // Wait blocks until every started job has returned (after the service's

@@ -1,14 +1,18 @@
 package jobs
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine/store"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // The Jobs page cancels a command line's job: two services on one state
@@ -50,26 +54,57 @@ func TestCancelAJobOfAnotherProcess(t *testing.T) {
 	}
 }
 
-// A runner is alive while its process runs on this host, and never when it
-// is this process (a previous one with the same pid), unnamed or elsewhere.
+// A runner is alive while its process holds its lock, and never when it
+// is this process (a previous one with the same pid), unnamed or elsewhere;
+// a killed runner is gone at once, even as a zombie nobody reaped (kill(pid,
+// 0) still succeeds for it), and so is a record of its pid with another
+// nonce (a reused pid).
 func TestRunnerAlive(t *testing.T) {
-	host, _ := os.Hostname()
-	cmd := exec.Command("sleep", "30")
+	if dir := os.Getenv("ONTIME_RUNNER_CHILD"); dir != "" {
+		if err := holdRunnerLock(dir); err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		fmt.Println(thisRunner)
+		select {} // until killed
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestRunnerAlive$")
+	cmd.Env = append(os.Environ(), "ONTIME_RUNNER_CHILD="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
-		t.Skipf("no sleep to start: %v", err)
+		t.Fatal(err)
 	}
-	other := fmt.Sprintf("%s:%d", host, cmd.Process.Pid)
-	if !runnerAlive(other) {
-		t.Errorf("a running process %s is not alive", other)
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() || strings.HasPrefix(sc.Text(), "error") {
+		t.Fatalf("the child runner: %q", sc.Text())
 	}
-	for _, r := range []string{thisRunner, "", "garbage", "elsewhere:1", host + ":x"} {
-		if runnerAlive(r) {
+	other := sc.Text()
+	if !runnerAlive(dir, other) {
+		t.Errorf("a running runner %s is not alive", other)
+	}
+	host, _ := os.Hostname()
+	pid := cmd.Process.Pid
+	reused := fmt.Sprintf("%s:%d:000000000000", host, pid)
+	for _, r := range []string{thisRunner, "", "garbage", "elsewhere:1", host + ":x", reused} {
+		if runnerAlive(dir, r) {
 			t.Errorf("runner %q alive", r)
 		}
 	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	if runnerAlive(other) {
-		t.Errorf("a stopped process %s still alive", other)
+	// A record from before the locks (host:pid) is asked by pid.
+	if !runnerAlive(dir, fmt.Sprintf("%s:%d", host, pid)) {
+		t.Errorf("a running process %d named without a nonce is not alive", pid)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	testenv.WaitFor(t, "the killed runner to be a zombie", func() bool { return testenv.Zombie(pid) })
+	if runnerAlive(dir, other) {
+		t.Errorf("a killed, unreaped runner %s still alive", other)
+	}
+	if runnerAlive(dir, fmt.Sprintf("%s:%d", host, pid)) {
+		t.Errorf("a killed, unreaped process %d named without a nonce still alive", pid)
 	}
 }

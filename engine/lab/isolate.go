@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
@@ -131,6 +132,72 @@ func (l *Lab) trialIn(ctx context.Context, n *Net, path string) (string, error) 
 	var check string
 	w := *l.opts.Worker
 	w.Time = 0 // the trial's own limit (AcceptTime) is in ctx
-	err := w.Run(ctx, trialWork, trialRequest{Network: b.Bytes(), Model: path, ORTLib: n.env.ORTLib, CacheDir: l.opts.CacheDir}, &check)
+	peak, err := w.RunPeak(ctx, trialWork, trialRequest{Network: b.Bytes(), Model: path, ORTLib: n.env.ORTLib, CacheDir: l.opts.CacheDir}, &check)
+	if err == nil && peak > ModelMemory {
+		return "", engine.Errorf(engine.ETOOLARGE, "checking and trying it took %d MB of memory; the dashboard runs models of up to %d MB (it runs them in its own process once accepted)", peak>>20, ModelMemory>>20)
+	}
 	return check, err
+}
+
+// ModelMemory bounds what an accepted model may take to check and try (the
+// worker's peak resident memory, the network's pools and the binary
+// included): an accepted model runs in the server process afterwards
+// (comparisons, live runs, benchmarks), so this is what one costs there.
+const ModelMemory = 1 << 30
+
+// A dense link-time model (a correlation over a thousand links) is
+// factorized in a worker too, when the lab has one and a cache directory
+// to pass the factor back through: an upload chooses its size, and its
+// eigen decomposition cannot be interrupted in place. One is built at a
+// time (denseTurn); the child is memory-limited as uploads are, and killed
+// after DenseBuildTime or when the lab closes.
+const denseWork = "dense-model"
+
+// DenseBuildTime bounds one dense model's factorization in the worker.
+const DenseBuildTime = 10 * time.Minute
+
+type denseRequest struct {
+	Network  json.RawMessage `json:"network"` // ontime JSON
+	CacheDir string          `json:"cache_dir"`
+}
+
+func init() {
+	worker.Register(denseWork, func(in []byte) (any, error) {
+		var req denseRequest
+		if err := json.Unmarshal(in, &req); err != nil {
+			return nil, err
+		}
+		net, err := netfile.ReadJSON(bytes.NewReader(req.Network), "the network")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := linktime.NewCached(net, req.CacheDir); err != nil { // writes the factor
+			return nil, err
+		}
+		return "built", nil
+	})
+}
+
+// buildDenseIn factorizes net's dense model in the worker, leaving the
+// factor in the cache directory, where BuildModel then reads it.
+func (l *Lab) buildDenseIn(net *engine.Network) error {
+	select {
+	case l.denseTurn <- struct{}{}:
+		defer func() { <-l.denseTurn }()
+	case <-l.ctx.Done():
+		return l.ctx.Err()
+	}
+	var b bytes.Buffer
+	if err := netfile.WriteJSON(&b, net); err != nil {
+		return err
+	}
+	w := *l.opts.Worker
+	w.Time = DenseBuildTime
+	var done string
+	err := w.Run(l.ctx, denseWork, denseRequest{Network: b.Bytes(), CacheDir: l.opts.CacheDir}, &done)
+	if err != nil {
+		return engine.Errorf(engine.ETOOLARGE, "the link-time model of %s (%d links, %s correlation) could not be built within the dashboard's limits (%v): import it again with spatial-factor correlation, which scales to any size",
+			net.Name, len(net.Links), net.Correlation.Model, engine.ErrorMessage(err))
+	}
+	return nil
 }

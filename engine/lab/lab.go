@@ -55,6 +55,9 @@ type Options struct {
 	// when the uploader leaves or its time is up, memory-limited); nil
 	// reads them in this process.
 	Worker *worker.Command
+	// Quota bounds the networks and models the state directory stores
+	// (zero fields: DefaultQuota's).
+	Quota Quota
 }
 
 // Lab holds the opened networks.
@@ -76,6 +79,8 @@ type Lab struct {
 	stErr     error
 
 	accepting chan struct{} // one uploaded model tried at a time
+	denseTurn chan struct{} // one dense model factorized at a time
+	quotaMu   sync.Mutex    // a network saved at a time, against the quota
 }
 
 type netEntry struct {
@@ -90,7 +95,7 @@ type netEntry struct {
 // New returns a lab; nothing is loaded until asked for.
 func New(o Options) *Lab {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel, accepting: make(chan struct{}, 1),
+	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel, accepting: make(chan struct{}, 1), denseTurn: make(chan struct{}, 1),
 		pend: pending{work: make(chan struct{}, maxImportsAtOnce)}}
 }
 
@@ -180,8 +185,19 @@ func (l *Lab) OpenWait(ctx context.Context, name string) (*Net, error) {
 	}
 }
 
-// openWith builds net's model and methods and finishes e.
+// openWith builds net's model and methods and finishes e. A slow dense
+// model is factorized in the worker when there is one (buildDenseIn); one
+// that passes the worker's limits stays failed, saying so, until the
+// network is saved again or the server restarts, rather than being
+// started again by every page that asks.
 func (l *Lab) openWith(name string, e *netEntry, net *engine.Network) {
+	if l.opts.Worker != nil && l.opts.CacheDir != "" && SlowModel(net) && !linktime.Cached(net, l.opts.CacheDir) {
+		if err := l.buildDenseIn(net); err != nil {
+			e.net, e.err = nil, err
+			close(e.done) // kept: see above
+			return
+		}
+	}
 	model, err := l.BuildModel(net)
 	if err != nil {
 		l.opened(name, e, nil, err)

@@ -372,6 +372,11 @@ func (l *Lab) Save(ctx context.Context, imp *Import, name string) error {
 	}
 	settings, _ := json.Marshal(imp.Options)
 	report, _ := json.Marshal(imp.Report)
+	l.quotaMu.Lock() // the count checked is the count stored against
+	defer l.quotaMu.Unlock()
+	if err := l.checkQuota(ctx, 1, 0, int64(data.Len()+len(settings)+len(report))); err != nil {
+		return err
+	}
 	err = st.PutNetwork(ctx, store.Network{Name: name, Description: net.Description, Created: time.Now(), Nodes: len(net.Nodes),
 		Links: len(net.Links), Settings: settings, Report: report, Data: data.Bytes()})
 	if err != nil {

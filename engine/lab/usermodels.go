@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -92,8 +93,20 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 	if _, err := os.Stat(filepath.Join(dir, name+".onnx")); err == nil {
 		return UserModel{}, engine.Errorf(engine.EINVALID, "network %s already has a model named %q: delete it first or choose another name", n.Net.Name, name)
 	}
-	if err := ort.CheckInterface(data, len(n.Net.Links), n.ortOptions()...); err != nil {
-		return UserModel{}, engine.Errorf(engine.EINVALID, "%s: %v", file, err)
+	// One upload is checked at a time, from here on: the interface check
+	// builds an ONNX Runtime session, which constant-folds the graph (a
+	// 532-byte model can declare a 1 GB constant), so it runs with the
+	// trial, in the worker when there is one.
+	select {
+	case l.accepting <- struct{}{}:
+		defer func() { <-l.accepting }()
+	case <-ctx.Done():
+		return UserModel{}, engine.Errorf(engine.ETOOMANY, "another model upload is being tried; this one gave up waiting")
+	}
+	// Uploads are tried one at a time (above): the quota checked is the
+	// quota stored against.
+	if err := l.checkQuota(ctx, 0, 1, int64(len(data))); err != nil {
+		return UserModel{}, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return UserModel{}, engine.DiskError(err)
@@ -107,7 +120,18 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 	defer os.Remove(tmp)
 	check, err := l.tryModel(ctx, n, tmp)
 	if err != nil {
-		return UserModel{}, engine.Errorf(engine.EINVALID, "%s: %v", file, err)
+		// The uploader is told of their file, never of the server's paths.
+		shown := filepath.Base(file)
+		msg, code := err.Error(), engine.EINVALID
+		var e *engine.Error
+		if errors.As(err, &e) {
+			msg = e.Message
+			if e.Code != engine.EINTERNAL {
+				code = e.Code
+			}
+		}
+		msg = strings.ReplaceAll(strings.ReplaceAll(msg, tmp, shown), dir+string(filepath.Separator), "")
+		return UserModel{}, engine.Errorf(code, "%s: %s", shown, msg)
 	}
 	sum := sha256.Sum256(data)
 	m := UserModel{Name: name, Method: policy.UserPrefix + name, Network: n.Net.Name, Fingerprint: trainspec.Fingerprint(n.Net, n.Model.Spec),
@@ -124,22 +148,18 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 	return m, nil
 }
 
-// AcceptTime bounds the trial run of an uploaded model; uploads are tried
-// one at a time.
+// AcceptTime bounds an uploaded model's interface check and trial run;
+// uploads are tried one at a time.
 const AcceptTime = 30 * time.Second
 
-// tryModel runs a model greedily on the first validation realizations of
-// each benchmark pair at budget factor 1 and says what it scored. It stops
-// when ctx ends (the uploader left) or after AcceptTime: ONNX Runtime's
-// terminate flag interrupts even a graph that never ends.
+// tryModel checks a model's interface, then runs it greedily on the first
+// validation realizations of each benchmark pair at budget factor 1 and
+// says what it scored: in the worker process when the lab has one (its
+// memory limited, killed when ctx ends), else here, where ONNX Runtime's
+// terminate flag interrupts even a graph that never ends. Both stop when
+// the uploader leaves or after AcceptTime.
 func (l *Lab) tryModel(ctx context.Context, n *Net, path string) (string, error) {
-	select {
-	case l.accepting <- struct{}{}:
-		defer func() { <-l.accepting }()
-	case <-ctx.Done():
-		return "", engine.Errorf(engine.ETOOMANY, "another model upload is being tried; this one gave up waiting")
-	}
-	ctx, cancel := context.WithTimeoutCause(ctx, AcceptTime, fmt.Errorf("the trial run took longer than %v, the limit", AcceptTime))
+	ctx, cancel := context.WithTimeoutCause(ctx, AcceptTime, fmt.Errorf("checking and trying it took longer than %v, the limit", AcceptTime))
 	defer cancel()
 	if l.opts.Worker != nil {
 		return l.trialIn(ctx, n, path)
@@ -147,10 +167,21 @@ func (l *Lab) tryModel(ctx context.Context, n *Net, path string) (string, error)
 	return trialRun(ctx, n.Net, n.Model, path, n.ortOptions())
 }
 
-// trialRun runs a model greedily on the first validation realizations of
-// each benchmark pair at budget factor 1 and says what it scored; ctx's end
-// terminates ONNX Runtime's run.
+// trialRun checks a model's interface against the network, runs it greedily
+// on the first validation realizations of each benchmark pair at budget
+// factor 1 and says what it scored; ctx's end terminates ONNX Runtime's
+// run.
 func trialRun(ctx context.Context, net *engine.Network, model *linktime.Gaussian, path string, opts []ort.Option) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if err := ort.CheckInterface(data, len(net.Links), opts...); err != nil {
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return "", context.Cause(ctx)
+	}
 	p, err := policy.NewONNXPolicy(net, path, policy.ONNXOptions{}, append(opts, ort.WithContext(ctx))...)
 	if err != nil {
 		return "", err

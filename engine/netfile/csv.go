@@ -47,8 +47,7 @@ func ReadLinkCSV(r io.Reader, file string) ([]CSVLink, error) {
 	}
 	vol, hasVol := col["volume"]
 	var links []CSVLink
-	var probs engine.Problems // row problems: every bad row is reported
-	bad := func(err error) { probs = append(probs, err.(*engine.Error)) }
+	var probs problemList // row problems: every bad row is reported, up to the bound
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -57,13 +56,16 @@ func ReadLinkCSV(r io.Reader, file string) ([]CSVLink, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				probs = append(probs, csvError(file, err).(*engine.Error))
+				if probs.addErr(csvError(file, err)) {
+					return links, probs.list
+				}
 				continue
 			}
 			return nil, csvError(file, err)
 		}
 		line, _ := cr.FieldPos(0)
-		n := len(probs)
+		n := len(probs.list)
+		bad := func(err error) { probs.addErr(err) }
 		l := CSVLink{Line: line, From: strings.TrimSpace(rec[col["from"]]), To: strings.TrimSpace(rec[col["to"]]), HasVolume: hasVol}
 		if l.From == "" || l.To == "" {
 			bad(engine.InputError(file, line, "From/To", "empty node id"))
@@ -79,20 +81,19 @@ func ReadLinkCSV(r io.Reader, file string) ([]CSVLink, error) {
 				bad(err)
 			}
 		}
-		if len(probs) == n {
+		if len(probs.list) == n {
 			links = append(links, l)
 		}
 		// Limits while reading, as for TNTP: refused at the first row over.
 		if len(links) > MaxLinks {
 			return nil, engine.InputError(file, line, "row", "more than %d links: ontime takes at most %d", MaxLinks, MaxLinks)
 		}
-		if len(probs) >= maxRowProblems {
-			probs = append(probs, engine.InputError(file, line, "row", "stopped reading after %d bad rows", maxRowProblems))
-			return links, probs
+		if probs.full {
+			return links, probs.list
 		}
 	}
-	if len(probs) > 0 {
-		return links, probs // the rows that parsed, for validation to go on
+	if len(probs.list) > 0 {
+		return links, probs.list // the rows that parsed, for validation to go on
 	}
 	if len(links) == 0 {
 		return nil, engine.InputError(file, 2, "", "no link rows after the header")

@@ -83,7 +83,7 @@ func readCSVTable(data []byte, file string, required []string, fn func(csvRow) e
 			return engine.InputError(file, 1, need, "header has no %s column (GMNS needs %s; header: %s)", need, strings.Join(required, ", "), strings.Join(header, ","))
 		}
 	}
-	var probs engine.Problems
+	var probs problemList
 	rows := 0
 	for {
 		rec, err := cr.Read()
@@ -95,16 +95,14 @@ func readCSVTable(data []byte, file string, required []string, fn func(csvRow) e
 		}
 		line, _ := cr.FieldPos(0)
 		rows++
-		probs = append(probs, fn(csvRow{line, col, rec})...)
-		if len(probs) >= maxRowProblems {
-			probs = append(probs, engine.InputError(file, line, "row", "stopped reading after %d bad rows", maxRowProblems))
+		if probs.add(fn(csvRow{line, col, rec})...) {
 			break
 		}
 	}
 	if rows == 0 {
 		return engine.InputError(file, 2, "", "no rows after the header")
 	}
-	return probs.Err()
+	return probs.err()
 }
 
 // gmnsLink is one link.csv row, a direction of it when undirected.
@@ -141,7 +139,7 @@ func readGMNSNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		}
 		return nil
 	})
-	var probs engine.Problems
+	var probs problemList
 	if err = partial(err, &probs); err != nil {
 		return nil, nil, err
 	}
@@ -150,13 +148,13 @@ func readGMNSNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		return nil, nil, err
 	}
 	t, ps := newTopology(baseName(strings.TrimSuffix(strings.TrimSuffix(linkFile.Name, ".csv"), "link")), coords, nodeFile.Name)
-	probs = append(probs, ps...)
+	probs.add(ps...)
 	if t.net.Name == "" {
 		t.net.Name = "gmns"
 	}
 	src := &source{noVars: spread == "", minutes: true}
 	for _, l := range links {
-		probs = append(probs, t.known(nodeFile.Name, linkFile.Name, l.line, "from_node_id", l.from, "to_node_id", l.to)...)
+		probs.add(t.known(nodeFile.Name, linkFile.Name, l.line, "from_node_id", l.from, "to_node_id", l.to)...)
 		t.net.Links = append(t.net.Links, engine.Link{From: t.node(l.from), To: t.node(l.to), Mean: l.mean, Var: l.variance, Shape: l.shape})
 		src.links = append(src.links, linkSource{linkFile.Name, l.line, l.timeFrom, spread})
 	}
@@ -181,7 +179,7 @@ func readGMNSNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		rep.note("%d nodes of %s are on no link and were left out", unused, nodeFile.Name)
 	}
 	rep.note("link shapes: the geometry column's LINESTRING where given (drawing only), else a straight line")
-	return t.net, src, probs.Err()
+	return t.net, src, probs.err()
 }
 
 // readGMNSLinks reads link.csv; spread names the column σ comes from ("":

@@ -136,7 +136,12 @@ func Import(files []File, o ImportOptions) (*engine.Network, *ImportReport, erro
 		net.Description = fmt.Sprintf("imported from %s (%s)", strings.Join(rep.Files, ", "), rep.Format)
 	}
 	applyOptions(net, src, o, rep)
-	rep.Problems = append(rep.Problems, Check(net, src, o)...)
+	// The readers' problems and the checks' count toward one bound.
+	all := problemList{list: rep.Problems, full: len(rep.Problems) > MaxProblems}
+	if !all.full {
+		all.add(Check(net, src, o)...)
+	}
+	rep.Problems = all.list
 	if len(rep.Problems) > 0 {
 		return nil, rep, rep.Problems
 	}
@@ -144,9 +149,9 @@ func Import(files []File, o ImportOptions) (*engine.Network, *ImportReport, erro
 }
 
 // partial keeps a parse's Problems while the rows that parsed are used.
-func partial(err error, probs *engine.Problems) error {
+func partial(err error, probs *problemList) error {
 	if ps, ok := err.(engine.Problems); ok {
-		*probs = append(*probs, ps...)
+		probs.add(ps...)
 		return nil
 	}
 	return err
@@ -301,7 +306,7 @@ func SanitizeName(s string) string {
 
 // optionalCoords reads a node coordinate file, TNTP or GeoJSON, if one was
 // given, keeping its row problems in probs.
-func optionalCoords(f *File, probs *engine.Problems) ([]NodeCoord, string, error) {
+func optionalCoords(f *File, probs *problemList) ([]NodeCoord, string, error) {
 	if f == nil {
 		return nil, "", nil
 	}
@@ -325,15 +330,15 @@ type topology struct {
 
 func newTopology(name string, coords []NodeCoord, coordFile string) (*topology, engine.Problems) {
 	t := &topology{net: &engine.Network{Name: name}, coords: map[string][2]float64{}, ids: map[string]int{}}
-	var probs engine.Problems
+	var probs problemList
 	for _, c := range coords {
 		if _, dup := t.coords[c.ID]; dup {
-			probs = append(probs, engine.InputError(coordFile, c.Line, "node", "duplicate node id %s", c.ID))
+			probs.add(engine.InputError(coordFile, c.Line, "node", "duplicate node id %s", c.ID))
 			continue
 		}
 		t.coords[c.ID] = c.Coord
 	}
-	return t, probs
+	return t, probs.list
 }
 
 // known reports link endpoints missing from the coordinate file, when one
@@ -425,7 +430,7 @@ func (t *topology) finish(o ImportOptions, rep *ImportReport, coordFile string) 
 }
 
 func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
-	var probs engine.Problems
+	var probs problemList
 	tn, err := ReadTNTPNet(bytes.NewReader(r.net.Data), r.net.Name)
 	if tn != nil && tn.Standard {
 		rep.note("%s: the header names %d columns but every row has TNTP's standard %d: rows read in the standard order (%s)",
@@ -467,7 +472,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		for _, row := range rows {
 			k := [2]string{row.From, row.To}
 			if _, dup := flow[k]; dup {
-				probs = append(probs, engine.InputError(r.flow.Name, row.Line, "From/To", "link %s→%s listed twice", row.From, row.To))
+				probs.add(engine.InputError(r.flow.Name, row.Line, "From/To", "link %s→%s listed twice", row.From, row.To))
 			}
 			flow[k] = row
 		}
@@ -478,19 +483,19 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		return nil, nil, engine.Errorf(engine.EINVALID, "mean %q: choose auto, freeflow or flow", o.Mean)
 	}
 	t, ps := newTopology(baseName(r.net.Name), coords, coordFile)
-	probs = append(probs, ps...)
+	probs.add(ps...)
 	src := &source{noVars: true}
 	zeros := 0
 	var closed []string
 	for _, l := range tn.Links {
-		probs = append(probs, t.known(coordFile, r.net.Name, l.Line, "init_node", l.Init, "term_node", l.Term)...)
+		probs.add(t.known(coordFile, r.net.Name, l.Line, "init_node", l.Init, "term_node", l.Term)...)
 		var link engine.Link // its nodes are added once it is known to be open
 		ls := linkSource{file: r.net.Name, line: l.Line, meanField: "free_flow_time"}
 		link.Mean = l.FFTime
 		if flow != nil {
 			row, ok := flow[[2]string{l.Init, l.Term}]
 			if !ok {
-				probs = append(probs, engine.InputError(r.flow.Name, 0, "From/To", "no row for link %s→%s (%s line %d)", l.Init, l.Term, r.net.Name, l.Line))
+				probs.add(engine.InputError(r.flow.Name, 0, "From/To", "no row for link %s→%s (%s line %d)", l.Init, l.Term, r.net.Name, l.Line))
 				continue
 			}
 			link.Mean = row.Cost
@@ -509,7 +514,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		src.links = append(src.links, ls)
 	}
 	if flow != nil && len(flow) > len(tn.Links) {
-		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "%d rows, the _net file has %d links", len(flow), len(tn.Links)))
+		probs.add(engine.InputError(r.flow.Name, 0, "", "%d rows, the _net file has %d links", len(flow), len(tn.Links)))
 	}
 	if zeros > 0 {
 		rep.note("%d links have a zero time (zone connectors, typically): they take %.1f min", zeros, ZeroTimeMean)
@@ -549,7 +554,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	for i := range src.links {
 		src.links[i].varField = src.links[i].meanField
 	}
-	return net, src, probs.Err()
+	return net, src, probs.err()
 }
 
 // ZeroTimeMean is the mean in minutes given to a link whose file time is
@@ -575,7 +580,7 @@ func listSome(items []string, k int) string {
 const DefaultFactorStrength = 0.5
 
 func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
-	var probs engine.Problems
+	var probs problemList
 	rows, err := ReadLinkCSV(bytes.NewReader(r.csv.Data), r.csv.Name)
 	if err = partial(err, &probs); err != nil {
 		return nil, nil, err
@@ -585,10 +590,10 @@ func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 		return nil, nil, err
 	}
 	t, ps := newTopology(baseName(r.csv.Name), coords, coordFile)
-	probs = append(probs, ps...)
+	probs.add(ps...)
 	src := &source{}
 	for _, row := range rows {
-		probs = append(probs, t.known(coordFile, r.csv.Name, row.Line, "From", row.From, "To", row.To)...)
+		probs.add(t.known(coordFile, r.csv.Name, row.Line, "From", row.From, "To", row.To)...)
 		t.net.Links = append(t.net.Links, engine.Link{From: t.node(row.From), To: t.node(row.To), Mean: row.Cost, Var: row.Var})
 		src.links = append(src.links, linkSource{r.csv.Name, row.Line, "Cost", "Var"})
 	}
@@ -598,7 +603,7 @@ func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 	if o.CV == 0 {
 		rep.note("link means and variances: Cost and Var of %s", r.csv.Name)
 	}
-	return t.net, src, probs.Err()
+	return t.net, src, probs.err()
 }
 
 // applyOptions sets variances, correlation, OD pairs and the step cap from

@@ -102,7 +102,7 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 	net := &TNTPNet{Metadata: map[string]string{}, MetaLines: map[string]int{}}
 	inMeta := true
 	var cols map[string]int
-	var probs engine.Problems // row problems: every bad row is reported
+	var probs problemList // row problems: every bad row is reported, up to the bound
 	for {
 		s, ok := lr.next()
 		if !ok {
@@ -142,7 +142,7 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 			return nil, engine.InputError(file, lr.line, "header", "link row before the \"~\" header line")
 		}
 		f := fields(t)
-		if len(net.Links) == 0 && len(probs) == 0 && !net.Standard && len(f) != len(cols) && len(f) == len(StandardTNTPColumns) {
+		if len(net.Links) == 0 && len(probs.list) == 0 && !net.Standard && len(f) != len(cols) && len(f) == len(StandardTNTPColumns) {
 			// A header comment that disagrees with rows of the standard
 			// width: the rows are right (a fused "…\t1;" last field
 			// is common), so read them in TNTP's order.
@@ -153,7 +153,9 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 			}
 		}
 		if len(f) != len(cols) {
-			probs = append(probs, engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(cols)))
+			if probs.add(engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(cols))) {
+				return net, probs.list
+			}
 			continue
 		}
 		l := TNTPLink{Line: lr.line, Init: f[cols["init_node"]], Term: f[cols["term_node"]]}
@@ -169,7 +171,7 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 			}
 			v, err := parseFloat(file, lr.line, c.name, f[i])
 			if err != nil {
-				probs = append(probs, err.(*engine.Error))
+				probs.addErr(err)
 				rowOK = false
 			}
 			*c.dst = v
@@ -177,7 +179,7 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 		if i, has := cols["link_type"]; has {
 			v, err := strconv.Atoi(f[i])
 			if err != nil {
-				probs = append(probs, engine.InputError(file, lr.line, "link_type", "%q is not an integer", f[i]))
+				probs.add(engine.InputError(file, lr.line, "link_type", "%q is not an integer", f[i]))
 				rowOK = false
 			}
 			l.Type = v
@@ -190,9 +192,8 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 		if len(net.Links) > MaxLinks {
 			return nil, engine.InputError(file, lr.line, "row", "more than %d links: ontime takes at most %d", MaxLinks, MaxLinks)
 		}
-		if len(probs) >= maxRowProblems {
-			probs = append(probs, engine.InputError(file, lr.line, "row", "stopped reading after %d bad rows", maxRowProblems))
-			return net, probs
+		if probs.full {
+			return net, probs.list
 		}
 	}
 	if err := lr.sc.Err(); err != nil {
@@ -204,8 +205,8 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 	if cols == nil {
 		return nil, engine.InputError(file, lr.line, "header", "no \"~\" header line and no links")
 	}
-	if len(probs) > 0 {
-		return net, probs // the rows that parsed, for validation to go on
+	if len(probs.list) > 0 {
+		return net, probs.list // the rows that parsed, for validation to go on
 	}
 	if v, ok := net.Metadata["NUMBER OF LINKS"]; ok {
 		if n, err := strconv.Atoi(v); err == nil && n != len(net.Links) {
@@ -238,10 +239,6 @@ func ReadTNTPNet(r io.Reader, file string) (*TNTPNet, error) {
 	}
 	return net, nil
 }
-
-// maxRowProblems bounds the problems one file reports (and the memory they
-// take): past it, the file is plainly not what the reader expects.
-const maxRowProblems = 1000
 
 // metaInt reads an integer metadata value from 0 to hi (0 when absent);
 // bound says what hi is.
@@ -321,7 +318,7 @@ var columnAlias = map[string]string{"tail": "from", "head": "to"}
 func readTable(r io.Reader, file string, need []string, row func(line int, f map[string]string) error) error {
 	lr := newLineReader(r)
 	var header []string
-	var probs engine.Problems // row problems: every bad row is reported
+	var probs problemList // row problems: every bad row is reported, up to the bound
 	for {
 		s, ok := lr.next()
 		if !ok {
@@ -347,7 +344,9 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 			continue
 		}
 		if len(f) != len(header) {
-			probs = append(probs, engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(header)))
+			if probs.add(engine.InputError(file, lr.line, "row", "%d fields, header has %d", len(f), len(header))) {
+				break
+			}
 			continue
 		}
 		m := make(map[string]string, len(f))
@@ -359,7 +358,9 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 			if !errors.As(err, &e) {
 				return err
 			}
-			probs = append(probs, e)
+			if probs.add(e) {
+				break
+			}
 		}
 	}
 	if err := lr.sc.Err(); err != nil {
@@ -368,7 +369,7 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 	if header == nil {
 		return engine.InputError(file, 0, "", "file is empty")
 	}
-	return probs.Err()
+	return probs.err()
 }
 
 func trunc(s string) string {

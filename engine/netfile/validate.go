@@ -45,7 +45,7 @@ const (
 // unreachable OD pairs, and sizes over the limits. Every path from a file to
 // a policy goes through it.
 func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
-	var probs engine.Problems
+	var probs problemList // every problem, up to the bound
 	at := func(e int) linkSource {
 		if src != nil && e < len(src.links) {
 			return src.links[e]
@@ -53,22 +53,22 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 		return linkSource{file: net.Name, meanField: fmt.Sprintf("links[%d].mean", e), varField: fmt.Sprintf("links[%d].variance", e)}
 	}
 	if len(net.Nodes) > MaxNodes {
-		probs = append(probs, engine.Errorf(engine.EINVALID, "%d nodes: ontime takes at most %d", len(net.Nodes), MaxNodes))
+		probs.add(engine.Errorf(engine.EINVALID, "%d nodes: ontime takes at most %d", len(net.Nodes), MaxNodes))
 	}
 	if len(net.Links) > MaxLinks {
-		probs = append(probs, engine.Errorf(engine.EINVALID, "%d links: ontime takes at most %d", len(net.Links), MaxLinks))
+		probs.add(engine.Errorf(engine.EINVALID, "%d links: ontime takes at most %d", len(net.Links), MaxLinks))
 	}
 	if len(net.Links) == 0 {
-		probs = append(probs, engine.Errorf(engine.EINVALID, "the network has no links"))
+		probs.add(engine.Errorf(engine.EINVALID, "the network has no links"))
 	}
 	if n := len([]rune(net.Description)); n > MaxDescription {
-		probs = append(probs, engine.InputError(src.file(), 0, "description", "%d characters: at most %d", n, MaxDescription))
+		probs.add(engine.InputError(src.file(), 0, "description", "%d characters: at most %d", n, MaxDescription))
 	}
 	for i, n := range net.Nodes {
 		if len(n.ID) > MaxIDLength {
-			probs = append(probs, engine.InputError(src.file(), 0, fmt.Sprintf("nodes[%d].id", i), "node id %q is %d bytes long: at most %d", trunc(n.ID), len(n.ID), MaxIDLength))
+			probs.add(engine.InputError(src.file(), 0, fmt.Sprintf("nodes[%d].id", i), "node id %q is %d bytes long: at most %d", trunc(n.ID), len(n.ID), MaxIDLength))
 		}
-		if len(probs) > maxRowProblems {
+		if probs.full {
 			break
 		}
 	}
@@ -78,27 +78,27 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 		from, to := net.Nodes[l.From].ID, net.Nodes[l.To].ID
 		switch {
 		case !finite(l.Mean):
-			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v is not a finite number", from, to, l.Mean))
+			probs.add(engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v is not a finite number", from, to, l.Mean))
 		case l.Mean <= 0:
-			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v must be positive", from, to, l.Mean))
+			probs.add(engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v must be positive", from, to, l.Mean))
 		case l.Mean > MaxMean:
-			probs = append(probs, engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %.4g min is over ontime's limit of %g min (check the time unit)", from, to, l.Mean, float64(MaxMean)))
+			probs.add(engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %.4g min is over ontime's limit of %g min (check the time unit)", from, to, l.Mean, float64(MaxMean)))
 		}
 		switch {
 		case !finite(l.Var):
-			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v is not a finite number", from, to, l.Var))
+			probs.add(engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v is not a finite number", from, to, l.Var))
 		case l.Var < 0:
-			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v must be ≥ 0", from, to, l.Var))
+			probs.add(engine.InputError(s.file, s.line, s.varField, "link %s→%s: variance %v must be ≥ 0", from, to, l.Var))
 		case l.Mean > 0 && l.Mean <= MaxMean && math.Sqrt(l.Var) > MaxCV*l.Mean:
-			probs = append(probs, engine.InputError(s.file, s.line, s.varField, "link %s→%s: standard deviation %.4g is over %d times the mean %.4g (ontime's limit)", from, to, math.Sqrt(l.Var), MaxCV, l.Mean))
+			probs.add(engine.InputError(s.file, s.line, s.varField, "link %s→%s: standard deviation %.4g is over %d times the mean %.4g (ontime's limit)", from, to, math.Sqrt(l.Var), MaxCV, l.Mean))
 		}
 		if l.From == l.To {
-			probs = append(probs, engine.InputError(s.file, s.line, "From/To", "link %s→%s is a self-loop", from, to))
+			probs.add(engine.InputError(s.file, s.line, "From/To", "link %s→%s is a self-loop", from, to))
 		}
 		k := [2]int{l.From, l.To}
 		if first, dup := seen[k]; dup {
 			fs := at(first)
-			probs = append(probs, engine.InputError(s.file, s.line, "From/To", "duplicate link %s→%s (first at %s line %d)", from, to, fs.file, fs.line))
+			probs.add(engine.InputError(s.file, s.line, "From/To", "duplicate link %s→%s (first at %s line %d)", from, to, fs.file, fs.line))
 		} else {
 			seen[k] = e
 		}
@@ -107,27 +107,27 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	cm, known := linktime.LookupCorrModel(c.Model)
 	switch {
 	case !known || c.Model == "": // a network states its model
-		probs = append(probs, engine.InputError("correlation", 0, "model", "unknown model %q (%s)", c.Model, linktime.CorrModelNames(linktime.CorrModels())))
+		probs.add(engine.InputError("correlation", 0, "model", "unknown model %q (%s)", c.Model, linktime.CorrModelNames(linktime.CorrModels())))
 	case cm.Dense && len(net.Links) > DenseLinkLimit:
-		probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation holds a dense %d × %d covariance; it is limited to %d links: choose spatial-factor (scales to any size) or independent links for this network", c.Model, len(net.Links), len(net.Links), DenseLinkLimit))
+		probs.add(engine.InputError("correlation", 0, "model", "%s correlation holds a dense %d × %d covariance; it is limited to %d links: choose spatial-factor (scales to any size) or independent links for this network", c.Model, len(net.Links), len(net.Links), DenseLinkLimit))
 	}
 	if cm.Spatial && (c.Strength < 0 || c.Strength > 1) {
-		probs = append(probs, engine.InputError("correlation", 0, "strength", "must be in [0, 1], got %v", c.Strength))
+		probs.add(engine.InputError("correlation", 0, "strength", "must be in [0, 1], got %v", c.Strength))
 	}
 	if cm.Spatial && net.Coords == engine.CoordNone {
-		probs = append(probs, engine.InputError("correlation", 0, "model", "%s correlation decays with distance and needs node coordinates (in ontime JSON: \"coordinates\": \"planar\" or \"lonlat\")", c.Model))
+		probs.add(engine.InputError("correlation", 0, "model", "%s correlation decays with distance and needs node coordinates (in ontime JSON: \"coordinates\": \"planar\" or \"lonlat\")", c.Model))
 	}
 	if cm.Factored && (c.Factors < 0 || c.Factors > linktime.MaxFactors) {
-		probs = append(probs, engine.InputError("correlation", 0, "factors", "must be 1 to %d (0: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors))
+		probs.add(engine.InputError("correlation", 0, "factors", "must be 1 to %d (0: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors))
 	}
 	if c.Model == linktime.Explicit && o.MaxExplicitLinks > 0 && len(net.Links) > o.MaxExplicitLinks {
-		probs = append(probs, engine.InputError(src.file(), 0, "correlation.covariance", "an explicit covariance over %d links is imported on the command line only (`ontime networks add`): checking it takes minutes; this network has %d links", o.MaxExplicitLinks, len(net.Links)))
+		probs.add(engine.InputError(src.file(), 0, "correlation.covariance", "an explicit covariance over %d links is imported on the command line only (`ontime networks add`): checking it takes minutes; this network has %d links", o.MaxExplicitLinks, len(net.Links)))
 	}
-	if c.Model == linktime.Explicit && len(probs) == 0 {
-		probs = append(probs, checkCovariance(net, src.file(), o.PSDProject)...)
+	if c.Model == linktime.Explicit && len(probs.list) == 0 {
+		probs.add(checkCovariance(net, src.file(), o.PSDProject)...)
 	}
-	if len(probs) > 0 {
-		return probs // reachability needs sound means
+	if len(probs.list) > 0 {
+		return probs.list // reachability needs sound means
 	}
 	odFile := "ods"
 	if src != nil && src.odFile != "" {
@@ -135,13 +135,13 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	}
 	for i, od := range net.ODs {
 		if math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) {
-			probs = append(probs, engine.InputError(odFile, 0, fmt.Sprintf("ods[%d]", i), "OD %s: the destination cannot be reached from the origin", net.ODString(od)))
+			probs.add(engine.InputError(odFile, 0, fmt.Sprintf("ods[%d]", i), "OD %s: the destination cannot be reached from the origin", net.ODString(od)))
 		}
 	}
 	if net.StepCap < 0 {
-		probs = append(probs, engine.InputError("step_cap", 0, "step_cap", "must be ≥ 0"))
+		probs.add(engine.InputError("step_cap", 0, "step_cap", "must be ≥ 0"))
 	}
-	return probs
+	return probs.list
 }
 
 // file names the network's link file, for messages.
@@ -162,30 +162,35 @@ func checkCovariance(net *engine.Network, file string, project bool) engine.Prob
 	if len(cov) != n {
 		return engine.Problems{engine.InputError(file, 0, f, "need %d rows (one per link), got %d", n, len(cov))}
 	}
-	var probs engine.Problems
+	var probs problemList
 	for i, row := range cov {
 		if len(row) != n {
-			probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d]", f, i), "need %d entries, got %d", n, len(row)))
+			if probs.add(engine.InputError(file, 0, fmt.Sprintf("%s[%d]", f, i), "need %d entries, got %d", n, len(row))) {
+				break
+			}
 			continue
 		}
 		for j, v := range row {
 			if !finite(v) {
-				probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "%v is not a finite number", v))
+				probs.add(engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "%v is not a finite number", v))
 			} else if j < len(cov[j]) && math.Abs(v-cov[j][i]) > 1e-12*(1+math.Abs(v)) && j > i {
-				probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "not symmetric: %v, but [%d][%d] is %v", v, j, i, cov[j][i]))
+				probs.add(engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, j), "not symmetric: %v, but [%d][%d] is %v", v, j, i, cov[j][i]))
 			}
 		}
 		if v := net.Links[i].Var; math.Abs(row[i]-v) > 1e-9*(1+v) {
-			probs = append(probs, engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, i), "diagonal %v differs from link %d's variance %v", row[i], i, v))
+			probs.add(engine.InputError(file, 0, fmt.Sprintf("%s[%d][%d]", f, i, i), "diagonal %v differs from link %d's variance %v", row[i], i, v))
+		}
+		if probs.full {
+			break
 		}
 	}
-	if len(probs) > 0 || project {
-		return probs
+	if len(probs.list) > 0 || project {
+		return probs.list
 	}
 	if lo := minEigen(cov); lo < -1e-9*maxDiag(cov) {
-		probs = append(probs, engine.InputError(file, 0, f, "not positive semi-definite (smallest eigenvalue %.4g): import it with the projection (--psd project, or 'project onto the nearest valid covariance' in the form), which clips negative eigenvalues and keeps the variances", lo))
+		probs.add(engine.InputError(file, 0, f, "not positive semi-definite (smallest eigenvalue %.4g): import it with the projection (--psd project, or 'project onto the nearest valid covariance' in the form), which clips negative eigenvalues and keeps the variances", lo))
 	}
-	return probs
+	return probs.list
 }
 
 func symDense(cov [][]float64) *mat.SymDense {

@@ -155,6 +155,13 @@ func (s *Store) PutNetwork(ctx context.Context, n Network) error {
 	return writeErr(err)
 }
 
+// NetworkUsage counts the stored networks and the bytes they take (their
+// data, settings and import reports).
+func (s *Store) NetworkUsage(ctx context.Context) (count int, bytes int64, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(LENGTH(data) + LENGTH(settings) + LENGTH(report)), 0) FROM networks`).Scan(&count, &bytes)
+	return count, bytes, err
+}
+
 // writeErr names a write the disk refused (full, or failing) for people;
 // SQLite rolled it back, so what was stored before is intact.
 func writeErr(err error) error {

@@ -60,7 +60,9 @@ type Command struct {
 	Path string
 	Args []string
 	// Memory is the child's address-space limit in bytes (0: none); Time
-	// bounds each run (0: only the context).
+	// bounds each run (0: only the context). The child's CPU time is
+	// limited to twice its wall-clock limit (RLIMIT_CPU), so that a child
+	// whose parent cannot stop it still ends.
 	Memory int64
 	Time   time.Duration
 }
@@ -77,9 +79,16 @@ type reply struct {
 // which); a child that dies (out of memory, a crash) is an error naming
 // the limit, never the parent's end.
 func (c Command) Run(ctx context.Context, kind string, in, out any) error {
+	_, err := c.RunPeak(ctx, kind, in, out)
+	return err
+}
+
+// RunPeak is Run, also saying the most memory the child held (its peak
+// resident set, in bytes; 0 when unknown).
+func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak int64, err error) {
 	req, err := json.Marshal(in)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if c.Time > 0 {
 		var cancel context.CancelFunc
@@ -89,29 +98,46 @@ func (c Command) Run(ctx context.Context, kind string, in, out any) error {
 	args := append(append([]string{}, c.Args...), kind)
 	cmd := exec.CommandContext(ctx, c.Path, args...)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", memoryEnv, c.Memory))
+	if deadline, ok := ctx.Deadline(); ok {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", cpuEnv, 1+int(2*time.Until(deadline).Seconds())))
+	}
 	cmd.Stdin = bytes.NewReader(req)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			peak = ru.Maxrss << 10 // kB on Linux
+		}
+	}
 	if ctx.Err() != nil {
-		return engine.Errorf(engine.EINVALID, "stopped: %v", context.Cause(ctx))
+		return peak, engine.Errorf(engine.EINVALID, "stopped: %v", context.Cause(ctx))
 	}
 	var rep reply
 	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil || (rep.Answer == nil && rep.Error == nil) {
 		why := strings.TrimSpace(lastLine(stderr.String()))
-		if strings.Contains(stderr.String(), "out of memory") || strings.Contains(stderr.String(), "cannot allocate memory") {
-			return engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for one upload", c.Memory>>20)
+		if outOfMemory(stderr.String()) {
+			return peak, engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for one upload", c.Memory>>20)
 		}
 		if err == nil {
 			err = jerr
 		}
-		return fmt.Errorf("the worker for %s ended without an answer (%v): %s", kind, err, why)
+		return peak, fmt.Errorf("the worker for %s ended without an answer (%v): %s", kind, err, why)
 	}
 	if rep.Error != nil {
-		return rep.Error
+		if outOfMemory(rep.Error.Message) { // a library that said so (ONNX Runtime's std::bad_alloc)
+			return peak, engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for one upload", c.Memory>>20)
+		}
+		return peak, rep.Error
 	}
-	return json.Unmarshal(rep.Answer, out)
+	return peak, json.Unmarshal(rep.Answer, out)
+}
+
+// outOfMemory reads a child's words for running out of memory (Go's
+// runtime, the C library, C++'s allocator).
+func outOfMemory(s string) bool {
+	return strings.Contains(s, "out of memory") || strings.Contains(s, "cannot allocate memory") || strings.Contains(s, "bad_alloc")
 }
 
 func lastLine(s string) string {
@@ -122,8 +148,12 @@ func lastLine(s string) string {
 	return s
 }
 
-// memoryEnv passes the memory limit to the child.
-const memoryEnv = "ONTIME_WORKER_MEMORY"
+// memoryEnv and cpuEnv pass the memory limit (bytes) and CPU limit
+// (seconds) to the child.
+const (
+	memoryEnv = "ONTIME_WORKER_MEMORY"
+	cpuEnv    = "ONTIME_WORKER_CPU"
+)
 
 // Serve is the child's side: it limits its own memory, reads the request
 // on r, runs kind's handler and writes the reply on w. A handler's
@@ -133,6 +163,9 @@ func Serve(kind string, r io.Reader, w io.Writer) error {
 	if limit, err := strconv.ParseInt(os.Getenv(memoryEnv), 10, 64); err == nil && limit > 0 {
 		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)})
 		debug.SetMemoryLimit(limit * 3 / 4) // collect hard before the wall
+	}
+	if secs, err := strconv.ParseUint(os.Getenv(cpuEnv), 10, 64); err == nil && secs > 0 {
+		syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: secs, Max: secs})
 	}
 	mu.Lock()
 	h, ok := handlers[kind]

@@ -1,14 +1,10 @@
 """Writes loop.onnx: a model with the policy interface whose graph is a Loop
 that never ends (no trip count, a condition that stays true). The upload
 check must stop it at its time limit. Run with /usr/bin/python3 (onnx)."""
-import onnx
 from onnx import TensorProto as T, helper as h
 
-ins = [h.make_tensor_value_info(n, t, s) for n, t, s in [
-    ("edges", T.INT64, ["B", "L"]), ("times", T.FLOAT, ["B", "L"]), ("pad", T.BOOL, ["B", "L"]),
-    ("cur", T.INT64, ["B"]), ("dest", T.INT64, ["B"]), ("budget", T.FLOAT, ["B"]),
-    ("step", T.INT64, ["B"]), ("amask", T.BOOL, ["B", "E"])]]
-outs = [h.make_tensor_value_info(n, T.FLOAT, ["B", "E"]) for n in ("logits", "probs")]
+from policy_io import save
+
 body = h.make_graph(
     [h.make_node("Identity", ["cond_in"], ["cond_out"]),
      h.make_node("Add", ["v_in", "one"], ["v_out"])],
@@ -26,8 +22,4 @@ nodes = [
     h.make_node("Add", ["m", "v0"], ["logits"]),
     h.make_node("Softmax", ["logits"], ["probs"], axis=-1),
 ]
-g = h.make_graph(nodes, "loop", ins, outs)
-m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
-m.ir_version = 8
-onnx.checker.check_model(m)
-onnx.save(m, "loop.onnx")  # models/testdata/loop.onnx
+save(nodes, "loop")  # models/testdata/loop.onnx

@@ -1,0 +1,64 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/netfile"
+)
+
+// The quota's counts and bytes are refused at the next save (507), naming
+// the limit, and what was stored is all still there; a model over the
+// model quota is refused before it is tried.
+func TestQuota(t *testing.T) {
+	ctx := context.Background()
+	l := New(Options{StateDir: t.TempDir(), Quota: Quota{Networks: 2, Models: 1, Bytes: -1}})
+	defer l.Close()
+	imp, err := l.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		err := l.Save(ctx, imp, fmt.Sprintf("grid%d", i))
+		if i < 2 && err != nil {
+			t.Fatalf("save %d: %v", i, err)
+		}
+		if i == 2 && (engine.ErrorCode(err) != engine.ESTORAGE || !contains(err, "--max-networks")) {
+			t.Fatalf("a third network past a quota of 2: %v", err)
+		}
+	}
+	u, err := l.Usage(ctx)
+	if err != nil || u.Networks != 2 {
+		t.Fatalf("usage %+v %v", u, err)
+	}
+	for _, name := range []string{"grid0", "grid1"} {
+		if _, err := l.LoadNetwork(ctx, name); err != nil {
+			t.Errorf("%s after the refusal: %v", name, err)
+		}
+	}
+	// Bytes: a quota just over what is stored refuses the next network.
+	l.opts.Quota = Quota{Networks: -1, Models: -1, Bytes: u.Bytes + 10}
+	if err := l.Save(ctx, imp, "grid2"); engine.ErrorCode(err) != engine.ESTORAGE || !contains(err, "--max-stored-mb") {
+		t.Fatalf("a network past the byte quota: %v", err)
+	}
+	// Models: one already there fills a quota of one.
+	l.opts.Quota = Quota{Networks: -1, Models: 1, Bytes: -1}
+	st, _ := l.store()
+	dir := filepath.Join(st.Dir, "models", "user", "grid0")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "first.onnx"), []byte("x"), 0o644)
+	n, err := l.OpenWait(ctx, "grid0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.AddUserModel(ctx, n, "second", "second.onnx", []byte("not tried")); engine.ErrorCode(err) != engine.ESTORAGE || !contains(err, "--max-models") {
+		t.Fatalf("a model past the model quota: %v", err)
+	}
+}
+
+func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
