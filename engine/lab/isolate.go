@@ -178,6 +178,13 @@ func init() {
 	})
 }
 
+// denseInWorker says whether net's model is factorized in the worker: a
+// slow dense model not cached yet, with a worker and a cache directory to
+// pass the factor back through.
+func (l *Lab) denseInWorker(net *engine.Network) bool {
+	return l.opts.Worker != nil && l.opts.CacheDir != "" && SlowModel(net) && !linktime.Cached(net, l.opts.CacheDir)
+}
+
 // buildDenseIn factorizes net's dense model in the worker, leaving the
 // factor in the cache directory, where BuildModel then reads it.
 func (l *Lab) buildDenseIn(net *engine.Network) error {
@@ -200,4 +207,38 @@ func (l *Lab) buildDenseIn(net *engine.Network) error {
 			net.Name, len(net.Links), net.Correlation.Model, engine.ErrorMessage(err))
 	}
 	return nil
+}
+
+// Dense models waiting for or in their build, at most: in all, and saved
+// by one client (a visitor saves one, sees it built, then the next).
+const (
+	MaxDenseBuilds          = 8
+	MaxDenseBuildsPerClient = 1
+)
+
+// denseAllowed says whether owner may save one more network whose dense
+// model must be built (ETOOMANY when not).
+func (l *Lab) denseAllowed(owner string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	mine := 0
+	for name, by := range l.denseBy {
+		if by == owner && owner != "" {
+			mine++
+			if mine >= MaxDenseBuildsPerClient {
+				return engine.Errorf(engine.ETOOMANY, "the link-time model of %s, which you saved, is still being built (a dense correlation): wait until its page opens before saving another network that needs one, or choose the spatial-factor correlation, which needs none", name)
+			}
+		}
+	}
+	if len(l.denseBy) >= MaxDenseBuilds {
+		return engine.Errorf(engine.ETOOMANY, "the dashboard is building %d dense link-time models, its limit: try again when one is ready, or choose the spatial-factor correlation, which needs none", len(l.denseBy))
+	}
+	return nil
+}
+
+// denseDone ends a network's count against its saver.
+func (l *Lab) denseDone(name string) {
+	l.mu.Lock()
+	delete(l.denseBy, name)
+	l.mu.Unlock()
 }

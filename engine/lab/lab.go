@@ -65,7 +65,10 @@ type Lab struct {
 	opts Options
 	mu   sync.Mutex
 	nets map[string]*netEntry
-	pend pending
+	// denseBy names who saved each network whose dense model is being
+	// built (denseAllowed bounds them).
+	denseBy map[string]string
+	pend    pending
 
 	jobsOnce sync.Once
 	js       *jobs.Service
@@ -95,7 +98,7 @@ type netEntry struct {
 // New returns a lab; nothing is loaded until asked for.
 func New(o Options) *Lab {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Lab{opts: o, nets: map[string]*netEntry{}, ctx: ctx, cancel: cancel, accepting: make(chan struct{}, 1), denseTurn: make(chan struct{}, 1),
+	return &Lab{opts: o, nets: map[string]*netEntry{}, denseBy: map[string]string{}, ctx: ctx, cancel: cancel, accepting: make(chan struct{}, 1), denseTurn: make(chan struct{}, 1),
 		pend: pending{work: make(chan struct{}, maxImportsAtOnce)}}
 }
 
@@ -149,6 +152,7 @@ func (l *Lab) Open(name string) (*Net, error) {
 	e.once.Do(func() {
 		net, err := l.LoadNetwork(context.Background(), name)
 		if err != nil {
+			l.denseDone(name)
 			l.opened(name, e, nil, err)
 			return
 		}
@@ -191,7 +195,8 @@ func (l *Lab) OpenWait(ctx context.Context, name string) (*Net, error) {
 // network is saved again or the server restarts, rather than being
 // started again by every page that asks.
 func (l *Lab) openWith(name string, e *netEntry, net *engine.Network) {
-	if l.opts.Worker != nil && l.opts.CacheDir != "" && SlowModel(net) && !linktime.Cached(net, l.opts.CacheDir) {
+	defer l.denseDone(name)
+	if l.denseInWorker(net) {
 		if err := l.buildDenseIn(net); err != nil {
 			e.net, e.err = nil, err
 			close(e.done) // kept: see above

@@ -377,6 +377,12 @@ func (l *Lab) Save(ctx context.Context, imp *Import, name string) error {
 	if err := l.checkQuota(ctx, 1, 0, int64(data.Len()+len(settings)+len(report))); err != nil {
 		return err
 	}
+	dense := l.denseInWorker(&net)
+	if dense {
+		if err := l.denseAllowed(imp.owner); err != nil {
+			return err
+		}
+	}
 	err = st.PutNetwork(ctx, store.Network{Name: name, Description: net.Description, Created: time.Now(), Nodes: len(net.Nodes),
 		Links: len(net.Links), Settings: settings, Report: report, Data: data.Bytes()})
 	if err != nil {
@@ -386,6 +392,12 @@ func (l *Lab) Save(ctx context.Context, imp *Import, name string) error {
 		l.pend.mu.Lock()
 		delete(l.pend.items, imp.Token)
 		l.pend.mu.Unlock()
+	}
+	if dense { // its model is built now, counted against its saver
+		l.mu.Lock()
+		l.denseBy[name] = imp.owner
+		l.mu.Unlock()
+		go l.Open(name)
 	}
 	return nil
 }

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/worker"
 )
 
 // The quota's counts and bytes are refused at the next save (507), naming
@@ -62,3 +64,42 @@ func TestQuota(t *testing.T) {
 }
 
 func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
+
+// One client has at most one dense model being built: saving a second
+// network that needs one is refused (429) while the first is built, and
+// allowed once it is done; another client is not held up.
+func TestDenseBuildsPerClient(t *testing.T) {
+	ctx := context.Background()
+	// A worker that is never started here: only the bound is tested.
+	l := New(Options{StateDir: t.TempDir(), CacheDir: t.TempDir(), Worker: &worker.Command{Path: "/bin/false"}})
+	defer l.Close()
+	var csv strings.Builder
+	csv.WriteString("From,To,Cost,Var\n")
+	for i := 1; i <= 520; i++ {
+		j := i%520 + 1
+		fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", i, j, 1+i%5, j, i, 1+j%3)
+	}
+	imp, err := l.ReadImport([]netfile.File{{Name: "ring.csv", Data: []byte(csv.String())}},
+		netfile.ImportOptions{ODs: []string{"1-260"}, Corr: engine.Correlation{Model: linktime.RandomPSD}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !SlowModel(imp.Net) {
+		t.Fatalf("a ring of %d links with %s is not a slow model", len(imp.Net.Links), imp.Net.Correlation.Model)
+	}
+	l.mu.Lock()
+	l.denseBy["first"] = "10.0.0.1" // being built, saved by that client
+	l.mu.Unlock()
+	imp.owner = "10.0.0.1"
+	if err := l.Save(ctx, imp, "second"); engine.ErrorCode(err) != engine.ETOOMANY || !contains(err, "first") {
+		t.Fatalf("a second dense network from the same client: %v", err)
+	}
+	imp.owner = "10.0.0.2"
+	if err := l.denseAllowed(imp.owner); err != nil {
+		t.Errorf("another client: %v", err)
+	}
+	l.denseDone("first")
+	if err := l.denseAllowed("10.0.0.1"); err != nil {
+		t.Errorf("the first client once its model is built: %v", err)
+	}
+}
