@@ -43,6 +43,13 @@ func clientOf(r *http.Request) string {
 	return client
 }
 
+// held is how many slots are taken.
+func (l *streamLimit) held() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.total
+}
+
 // acquire takes a slot for r's client, or says which bound is reached.
 func (l *streamLimit) acquire(r *http.Request) (release func(), err error) {
 	client := clientOf(r)

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
@@ -150,7 +149,10 @@ func TestProbeHostAllowList(t *testing.T) {
 // Finding 3: one client sends at most MaxUploadsPerClient uploads at once;
 // the next is answered 429 at once, before its body is read.
 func TestProbeUploadsBoundedPerClient(t *testing.T) {
-	ts, _ := probeServer(t)
+	l := lab.New(lab.Options{StateDir: t.TempDir()})
+	s, h := newServer(Deps{Lab: l, Version: "test", Assets: assets.FS})
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { ts.Close(); l.Close() })
 	type slow struct {
 		w    *io.PipeWriter
 		done chan int
@@ -173,7 +175,7 @@ func TestProbeUploadsBoundedPerClient(t *testing.T) {
 		fw.Write([]byte("From,To,Cost,Var\n"))
 		held = append(held, s)
 	}
-	time.Sleep(300 * time.Millisecond) // both are being received
+	testenv.WaitFor(t, "both uploads being received", func() bool { return s.uploads.held() == MaxUploadsPerClient })
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	fw, _ := mw.CreateFormFile("files", "g.csv")

@@ -48,6 +48,13 @@ type server struct {
 
 // NewServer returns the dashboard's handler.
 func NewServer(d Deps) http.Handler {
+	_, h := newServer(d)
+	return h
+}
+
+// newServer is NewServer, also returning the server (tests read its
+// bounds' counts instead of waiting for a time).
+func newServer(d Deps) (*server, http.Handler) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
@@ -60,7 +67,7 @@ func NewServer(d Deps) http.Handler {
 	}
 	r := chi.NewRouter()
 	s.routes(r)
-	return r
+	return s, r
 }
 
 // orDefault is v, def for 0, and 0 (no bound) for a negative v.
