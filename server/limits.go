@@ -2,14 +2,18 @@ package server
 
 import (
 	"errors"
+	"io"
 	"mime"
+	"mime/multipart"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
 )
 
 // Default bounds on concurrent streams (comparisons and live runs): each
@@ -92,29 +96,59 @@ const (
 	MaxUploadsPerClient = 2
 )
 
+// uploadForm is a received multipart form: its fields, and its files' names
+// and contents by field.
+type uploadForm struct {
+	values url.Values
+	files  map[string][]lab.File
+}
+
 // receiveUpload takes an upload slot for r's client, gives the body
-// UploadReadTime to arrive and reads the multipart form, spooling files
-// past a megabyte to temporary files (not memory). The caller must call
-// done, which frees the slot and removes the temporary files.
-func (s *server) receiveUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (done func(), err error) {
-	release, err := s.uploads.acquire(r)
+// UploadReadTime to arrive and reads the multipart form, files past a
+// megabyte spooled to temporary files (not memory) while the body arrives,
+// then read and removed before it returns: no temporary file outlives the
+// reading, whatever the handler does after. The caller must call release,
+// which frees the slot.
+func (s *server) receiveUpload(w http.ResponseWriter, r *http.Request, maxBytes int64) (up *uploadForm, release func(), err error) {
+	release, err = s.uploads.acquire(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	http.NewResponseController(w).SetReadDeadline(time.Now().Add(UploadReadTime)) // not every writer supports it (tests)
 	r.Body = http.MaxBytesReader(w, r.Body, maxBytes)
 	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		if r.MultipartForm != nil {
+			r.MultipartForm.RemoveAll()
+		}
 		release()
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, engine.Errorf(engine.ETOOLARGE, "the upload is over %d MB, the limit", maxBytes>>20)
+			return nil, nil, engine.Errorf(engine.ETOOLARGE, "the upload is over %d MB, the limit", maxBytes>>20)
 		}
-		return nil, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB in all): %v", maxBytes>>20, err)
+		return nil, nil, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB in all): %v", maxBytes>>20, err)
 	}
-	return func() {
-		r.MultipartForm.RemoveAll()
-		release()
-	}, nil
+	defer r.MultipartForm.RemoveAll()
+	up = &uploadForm{values: url.Values(r.MultipartForm.Value), files: map[string][]lab.File{}}
+	for field, fhs := range r.MultipartForm.File {
+		for _, fh := range fhs {
+			data, err := readPart(fh)
+			if err != nil {
+				release()
+				return nil, nil, engine.Errorf(engine.EINVALID, "upload %s: %v", engine.Excerpt(fh.Filename), err)
+			}
+			up.files[field] = append(up.files[field], lab.File{Name: fh.Filename, Data: data})
+		}
+	}
+	return up, release, nil
+}
+
+func readPart(fh *multipart.FileHeader) ([]byte, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // MaxFormBytes bounds the body of a change that takes no upload (a rename,

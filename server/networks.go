@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -28,32 +27,18 @@ func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
 // settings and shows the validation report, the settings and a preview map;
 // nothing is stored until the user saves.
 func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request) {
-	done, err := s.receiveUpload(w, r, maxUpload)
+	up, release, err := s.receiveUpload(w, r, maxUpload)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	defer done()
-	form, opts, err := importForm(r.MultipartForm.Value)
+	defer release()
+	form, opts, err := importForm(up.values)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	var files []lab.File
-	for _, fh := range r.MultipartForm.File["files"] {
-		f, err := fh.Open()
-		if err != nil {
-			s.fail(w, r, engine.Errorf(engine.EINVALID, "upload %s: %v", fh.Filename, err))
-			return
-		}
-		data, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			s.fail(w, r, engine.Errorf(engine.EINVALID, "upload %s: %v", fh.Filename, err))
-			return
-		}
-		files = append(files, lab.File{Name: fh.Filename, Data: data})
-	}
+	files := up.files["files"]
 	imp, err := s.Lab.Preview(r.Context(), clientOf(r), files, opts)
 	v := &web.ImportView{Report: imp.Report}
 	if err == nil {

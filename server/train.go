@@ -195,33 +195,28 @@ const maxModelUpload = 64 << 20
 // handleUploadModel accepts an ONNX policy for a network after checking it
 // (lab.AddUserModel) and returns to the models page.
 func (s *server) handleUploadModel(w http.ResponseWriter, r *http.Request) {
-	done, err := s.receiveUpload(w, r, maxModelUpload+1<<20)
+	up, release, err := s.receiveUpload(w, r, maxModelUpload+1<<20)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	defer done()
-	n, err := s.network(r.Form)
+	defer release()
+	n, err := s.network(up.values)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	f, hdr, err := r.FormFile("model")
-	if err != nil {
+	models := up.files["model"]
+	if len(models) == 0 {
 		s.fail(w, r, engine.Errorf(engine.EINVALID, "choose an ONNX file to upload (field model)"))
 		return
 	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	name := strings.TrimSpace(r.FormValue("name"))
+	file, data := models[0].Name, models[0].Data
+	name := strings.TrimSpace(up.values.Get("name"))
 	if name == "" {
-		name = netfileName(hdr.Filename)
+		name = netfileName(file)
 	}
-	m, err := s.Lab.AddUserModel(r.Context(), n, name, hdr.Filename, data)
+	m, err := s.Lab.AddUserModel(r.Context(), n, name, file, data)
 	if err != nil {
 		s.fail(w, r, err)
 		return
