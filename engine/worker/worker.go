@@ -135,9 +135,16 @@ func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak in
 }
 
 // outOfMemory reads a child's words for running out of memory (Go's
-// runtime, the C library, C++'s allocator).
+// runtime, the C library, C++'s allocator): under the address-space limit
+// a new thread's stack can be what does not fit, which Go and cgo report
+// as a thread that could not be made (seen once under a loaded make test).
 func outOfMemory(s string) bool {
-	return strings.Contains(s, "out of memory") || strings.Contains(s, "cannot allocate memory") || strings.Contains(s, "bad_alloc")
+	for _, words := range []string{"out of memory", "cannot allocate memory", "bad_alloc", "failed to create new OS thread", "pthread_create failed"} {
+		if strings.Contains(s, words) {
+			return true
+		}
+	}
+	return false
 }
 
 func lastLine(s string) string {
