@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -162,10 +164,16 @@ func serveInProcess(t *testing.T, args ...string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw, _ := os.Pipe()
 	done := make(chan struct{})
+	var logs syncBuffer // the server's log, shown when the test fails
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the dashboard's log:\n%s", logs.String())
+		}
+	})
 	go func() {
 		defer close(done)
 		err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--warm=false", "--data", ""}, args...),
-			func(string) string { return "" }, pw, io.Discard)
+			func(string) string { return "" }, pw, &logs)
 		if err != nil {
 			fmt.Fprintln(pw, "serve:", err)
 		}
@@ -256,4 +264,23 @@ func TestServeChecksTheTileURL(t *testing.T) {
 	if !strings.Contains(string(b), `data-tiles="https://tiles.example/{z}/{x}/{y}.png"`) || !strings.Contains(res.Header.Get("Content-Security-Policy"), "https://tiles.example;") {
 		t.Error("the tile setting did not reach the page and its policy")
 	}
+}
+
+// syncBuffer is a bytes.Buffer that a server's goroutines may write while
+// a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
