@@ -31,14 +31,16 @@ check: setup
 # runner and the benchmark's workers, which share the methods' caches) on
 # each long test's smallest case (-short); the packages that run on one
 # goroutine (policy, netfile, verify, ...) run in the plain pass only.
-RACE_PKGS := ./engine/jobs ./engine/lab ./engine/store ./engine/sweep ./engine/sim ./engine/bench ./engine/linktime ./server
+# The longest race packages come first, so that two run at once to the end.
+# The Slurm test mostly waits on its scheduler: it runs beside the browser
+# tests, its output kept until it ends.
+RACE_PKGS := ./engine/bench ./server ./engine/lab ./engine/linktime ./engine/sweep ./engine/store ./engine/jobs ./engine/sim
 test: check build
 	npm test --silent
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -short $(RACE_PKGS)
 	@scripts/fuzz.sh
-	@scripts/slurm-local.sh $(BIN)
-	node e2e/run.mjs $(BIN)
+	@scripts/beside.sh "scripts/slurm-local.sh $(BIN)" node e2e/run.mjs $(BIN)
 
 # The browser tests as a newcomer meets them: no benchmark data directory.
 e2e-without-data: build

@@ -221,19 +221,15 @@ func TestDenseModelBuiltInAWorker(t *testing.T) {
 		t.Skip("needs /proc to see child processes")
 	}
 	base := serveInProcess(t, "--state", t.TempDir(), "--cache", t.TempDir())
-	var csv strings.Builder
-	csv.WriteString("From,To,Cost,Var\n")
-	const ring = 520
-	for i := 1; i <= ring; i++ {
-		j := i%ring + 1
-		fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", i, j, 1+i%5, j, i, 1+j%3)
-	}
+	links, nodes := testenv.Ring(520)
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	mw.WriteField("corr", "random-psd")
 	mw.WriteField("ods", "1-260")
 	fw, _ := mw.CreateFormFile("files", "ring.csv")
-	fw.Write([]byte(csv.String()))
+	fw.Write([]byte(links))
+	fw, _ = mw.CreateFormFile("files", "ring_node.tntp")
+	fw.Write([]byte(nodes))
 	mw.Close()
 	res, err := http.Post(base+"/networks/add", mw.FormDataContentType(), &body)
 	if err != nil {

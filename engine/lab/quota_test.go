@@ -12,6 +12,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/worker"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // The quota's counts and bytes are refused at the next save (507), naming
@@ -73,13 +74,8 @@ func TestDenseBuildsPerClient(t *testing.T) {
 	// A worker that is never started here: only the bound is tested.
 	l := New(Options{StateDir: t.TempDir(), CacheDir: t.TempDir(), Worker: &worker.Command{Path: "/bin/false"}})
 	defer l.Close()
-	var csv strings.Builder
-	csv.WriteString("From,To,Cost,Var\n")
-	for i := 1; i <= 520; i++ {
-		j := i%520 + 1
-		fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", i, j, 1+i%5, j, i, 1+j%3)
-	}
-	imp, err := l.ReadImport([]netfile.File{{Name: "ring.csv", Data: []byte(csv.String())}},
+	links, nodes := testenv.Ring(520)
+	imp, err := l.ReadImport([]netfile.File{{Name: "ring.csv", Data: []byte(links)}, {Name: "ring_node.tntp", Data: []byte(nodes)}},
 		netfile.ImportOptions{ODs: []string{"1-260"}, Corr: engine.Correlation{Model: linktime.RandomPSD}})
 	if err != nil {
 		t.Fatal(err)
