@@ -90,11 +90,34 @@ func (l *Lab) importIn(ctx context.Context, files []netfile.File, o netfile.Impo
 // allocates without bound ends the child, not the server.
 const trialWork = "model-trial"
 
-type trialRequest struct {
-	Network  json.RawMessage `json:"network"` // ontime JSON
-	Model    string          `json:"model"`   // the uploaded file
-	ORTLib   string          `json:"ort_lib,omitempty"`
+// workNetwork is a network sent to a worker with the cache directory of
+// its dense factor: what the trial and the dense build both start from.
+type workNetwork struct {
+	Network  json.RawMessage `json:"network"`             // ontime JSON
 	CacheDir string          `json:"cache_dir,omitempty"` // dense factors
+}
+
+func newWorkNetwork(net *engine.Network, cacheDir string) (workNetwork, error) {
+	var b bytes.Buffer
+	err := netfile.WriteJSON(&b, net)
+	return workNetwork{Network: b.Bytes(), CacheDir: cacheDir}, err
+}
+
+// open reads the network and builds its link-time model (reading the
+// dense factor from the cache, or building it and writing it there).
+func (w workNetwork) open() (*engine.Network, *linktime.Gaussian, error) {
+	net, err := netfile.ReadJSON(bytes.NewReader(w.Network), "the network")
+	if err != nil {
+		return nil, nil, err
+	}
+	model, err := linktime.NewCached(net, w.CacheDir)
+	return net, model, err
+}
+
+type trialRequest struct {
+	workNetwork
+	Model  string `json:"model"` // the uploaded file
+	ORTLib string `json:"ort_lib,omitempty"`
 }
 
 func init() {
@@ -103,11 +126,7 @@ func init() {
 		if err := json.Unmarshal(in, &req); err != nil {
 			return nil, err
 		}
-		net, err := netfile.ReadJSON(bytes.NewReader(req.Network), "the network")
-		if err != nil {
-			return nil, err
-		}
-		model, err := linktime.NewCached(net, req.CacheDir)
+		net, model, err := req.open()
 		if err != nil {
 			return nil, err
 		}
@@ -125,14 +144,14 @@ func init() {
 
 // trialIn is trialRun in the lab's worker process.
 func (l *Lab) trialIn(ctx context.Context, n *Net, path string) (string, error) {
-	var b bytes.Buffer
-	if err := netfile.WriteJSON(&b, n.Net); err != nil {
+	wn, err := newWorkNetwork(n.Net, l.opts.CacheDir)
+	if err != nil {
 		return "", err
 	}
 	var check string
 	w := *l.opts.Worker
 	w.Time = 0 // the trial's own limit (AcceptTime) is in ctx
-	peak, err := w.RunPeak(ctx, trialWork, trialRequest{Network: b.Bytes(), Model: path, ORTLib: n.env.ORTLib, CacheDir: l.opts.CacheDir}, &check)
+	peak, err := w.RunPeak(ctx, trialWork, trialRequest{workNetwork: wn, Model: path, ORTLib: n.env.ORTLib}, &check)
 	if err == nil && peak > ModelMemory {
 		return "", engine.Errorf(engine.ETOOLARGE, "checking and trying it took %d MB of memory; the dashboard runs models of up to %d MB (it runs them in its own process once accepted)", peak>>20, ModelMemory>>20)
 	}
@@ -156,22 +175,13 @@ const denseWork = "dense-model"
 // DenseBuildTime bounds one dense model's factorization in the worker.
 const DenseBuildTime = 10 * time.Minute
 
-type denseRequest struct {
-	Network  json.RawMessage `json:"network"` // ontime JSON
-	CacheDir string          `json:"cache_dir"`
-}
-
 func init() {
 	worker.Register(denseWork, func(in []byte) (any, error) {
-		var req denseRequest
+		var req workNetwork
 		if err := json.Unmarshal(in, &req); err != nil {
 			return nil, err
 		}
-		net, err := netfile.ReadJSON(bytes.NewReader(req.Network), "the network")
-		if err != nil {
-			return nil, err
-		}
-		if _, err := linktime.NewCached(net, req.CacheDir); err != nil { // writes the factor
+		if _, _, err := req.open(); err != nil { // writes the factor
 			return nil, err
 		}
 		return "built", nil
@@ -194,14 +204,14 @@ func (l *Lab) buildDenseIn(net *engine.Network) error {
 	case <-l.ctx.Done():
 		return l.ctx.Err()
 	}
-	var b bytes.Buffer
-	if err := netfile.WriteJSON(&b, net); err != nil {
+	wn, err := newWorkNetwork(net, l.opts.CacheDir)
+	if err != nil {
 		return err
 	}
 	w := *l.opts.Worker
 	w.Time = DenseBuildTime
 	var done string
-	err := w.Run(l.ctx, denseWork, denseRequest{Network: b.Bytes(), CacheDir: l.opts.CacheDir}, &done)
+	err = w.Run(l.ctx, denseWork, wn, &done)
 	if err != nil {
 		return engine.Errorf(engine.ETOOLARGE, "the link-time model of %s (%d links, %s correlation) could not be built within the dashboard's limits (%v): import it again with spatial-factor correlation, which scales to any size",
 			net.Name, len(net.Links), net.Correlation.Model, engine.ErrorMessage(err))
