@@ -685,6 +685,23 @@ await test("an upload's node ids and description are shown as text, never as HTM
   assert.ok(del.ok(), `delete: ${del.status()}`);
 });
 
+// Issue 43: an upload is read and checked in a worker, for up to its limit:
+// the form says so while it waits, and its button cannot send it twice.
+// The submission is held in the page (Chromium closes when an intercepted
+// request carries a file), so the note can be read for seconds.
+await test("add a network: the form says it is reading the files while it waits", async () => {
+  await visit("add network", `${base}/networks/add`);
+  await page.evaluate(() => document.querySelector('[data-testid="import-form"]').addEventListener("submit", (e) => e.preventDefault()));
+  await page.setInputFiles('[data-testid="import-files"]', [{ name: "pair.csv", mimeType: "text/csv", buffer: Buffer.from("From,To,Cost,Var\n1,2,10,4\n2,1,10,4\n") }]);
+  await page.click('[data-testid="import-check"]');
+  const note = page.locator('[data-testid="working"]');
+  await page.waitForFunction(() => /… [1-9]\d* s/.test(document.querySelector('[data-testid="working"]')?.textContent || ""));
+  assert.match(await note.textContent(), /^Sending and reading your files… \d+ s \(the dashboard stops after \d+ s of reading and checking\)$/);
+  assert.equal(await page.locator('[data-testid="import-check"]').isDisabled(), true, "the button can send the files twice");
+  assert.ok(await note.isVisible(), "the note is not in view");
+  await shot("import-working");
+});
+
 // A failed check lands on its report: the problems are in view, not below
 // the fold of a page reloaded at its top.
 await test("add a network: a rejected file's problems are in view", async () => {

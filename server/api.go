@@ -66,6 +66,16 @@ func (s *server) handleNetworksJSON(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Lab.Open(chi.URLParam(r, "name"))
+	if _, building := lab.AsBuilding(err); building {
+		// The map needs no model: drawn from the stored network meanwhile.
+		net, _, _, err := s.networkFacts(r)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, mapJSON(net))
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

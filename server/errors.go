@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -69,14 +70,22 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 			w.Header().Set("Refresh", "10")
 		}
 	}
+	build, building := lab.AsBuilding(err)
 	if wantsJSON(r) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(map[string]string{"error": message(err)})
+		answer := map[string]any{"error": message(err)}
+		if building {
+			answer["building"] = map[string]any{"network": build.Network, "links": build.Links, "waiting": build.Waiting,
+				"elapsed_s": build.Elapsed.Seconds(), "estimate_s": build.Estimate.Seconds(), "fraction": build.Fraction()}
+		}
+		writeJSONStatus(w, code, answer)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
+	if building {
+		web.BuildingPage(s.page(r, "", "Building the link-time model"), build, message(err)).Render(r.Context(), w)
+		return
+	}
 	web.ErrorPage(s.page(r, "", "Error"), code, message(err)).Render(r.Context(), w)
 }
 

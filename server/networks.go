@@ -20,7 +20,7 @@ import (
 const maxUpload = 64 << 20
 
 func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
-	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{Mean: lab.MeanAuto, Zones: lab.ZonesAuto, Corr: "default"}, nil))
+	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{Mean: lab.MeanAuto, Zones: lab.ZonesAuto, Corr: "default", ReadLimit: s.Lab.ReadTime()}, nil))
 }
 
 // handleAddNetworkPreview reads the uploaded files with the form's
@@ -54,6 +54,7 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 	if form.Name == "" {
 		form.Name = v.Name
 	}
+	form.ReadLimit = s.Lab.ReadTime()
 	if v.Token == "" {
 		w.WriteHeader(http.StatusUnprocessableEntity)
 	}
@@ -200,8 +201,8 @@ func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
 }
 
 // storedInfo adds a stored network's import report to its page.
-func (s *server) storedInfo(r *http.Request, n *lab.Net, v *web.NetworkView) {
-	rep, _, err := s.Lab.StoredReport(r.Context(), n.Net.Name)
+func (s *server) storedInfo(r *http.Request, name string, v *web.NetworkView) {
+	rep, _, err := s.Lab.StoredReport(r.Context(), name)
 	if err != nil {
 		return
 	}

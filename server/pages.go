@@ -25,23 +25,55 @@ func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
+	net, corr, build, err := s.networkFacts(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p := s.page(r, "networks", "Network "+net.Name)
+	p.Network = net.Name
+	v := web.NetworkView{Name: net.Name, Description: net.Description, Nodes: len(net.Nodes), Links: len(net.Links),
+		Coords: string(net.Coords), Correlation: corr, StepCap: net.StepCap, Building: build}
+	s.storedInfo(r, net.Name, &v)
+	for _, x := range lab.ExportFormats() {
+		v.Exports = append(v.Exports, web.ExportView{Format: x.Name, Label: x.Label, Keeps: x.Keeps})
+	}
+	for _, od := range lab.ODRoutes(net) {
+		v.ODs = append(v.ODs, web.ODView{Name: od.Name, LETTime: od.LETTime, Links: len(od.LETPath)})
+	}
+	render(w, r, web.Network(p, v))
+}
+
+// networkFacts reads the network a request names for its map and facts,
+// which need no link-time model: while a dense model is built, the
+// network is read as stored, with the build's progress.
+func (s *server) networkFacts(r *http.Request) (*engine.Network, string, *lab.ModelBuild, error) {
+	name := chi.URLParam(r, "name")
+	n, err := s.Lab.Open(name)
+	if err == nil {
+		return n.Net, n.Model.Spec.Model, nil, nil
+	}
+	b, building := lab.AsBuilding(err)
+	if !building {
+		return nil, "", nil, err
+	}
+	net, err := s.Lab.LoadNetwork(r.Context(), name)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return net, net.Correlation.Model, &b, nil
+}
+
+// handleModelStatus says whether a network's link-time model is ready
+// (200), or how far its build is (503 with its progress): the network
+// page's notice follows it.
+func (s *server) handleModelStatus(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Lab.Open(chi.URLParam(r, "name"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	p := s.page(r, "networks", "Network "+n.Net.Name)
-	p.Network = n.Net.Name
-	v := web.NetworkView{Name: n.Net.Name, Description: n.Net.Description, Nodes: len(n.Net.Nodes), Links: len(n.Net.Links),
-		Coords: string(n.Net.Coords), Correlation: n.Model.Spec.Model, StepCap: n.Net.StepCap}
-	s.storedInfo(r, n, &v)
-	for _, x := range lab.ExportFormats() {
-		v.Exports = append(v.Exports, web.ExportView{Format: x.Name, Label: x.Label, Keeps: x.Keeps})
-	}
-	for _, od := range lab.ODRoutes(n.Net) {
-		v.ODs = append(v.ODs, web.ODView{Name: od.Name, LETTime: od.LETTime, Links: len(od.LETPath)})
-	}
-	render(w, r, web.Network(p, v))
+	writeJSON(w, map[string]any{"ready": true, "correlation": n.Model.Spec.Model})
 }
 
 func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {

@@ -64,6 +64,7 @@ func (s *server) routes(r chi.Router) {
 
 		r.Get("/api/networks", s.handleNetworksJSON)
 		r.Get("/api/networks/{name}", s.handleNetworkJSON)
+		r.Get("/api/networks/{name}/model", s.handleModelStatus)
 		r.Get("/api/imports/{token}", s.handleImportJSON)
 		r.Get("/api/teach", s.handleTeachJSON)
 		r.Get("/api/story", s.handleStoryJSON)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine/lab"
 )
@@ -131,4 +132,28 @@ func shortCommit(c string) string {
 		return c[:7]
 	}
 	return c
+}
+
+// buildMinutes is a dense model build's estimate in words.
+func buildMinutes(b lab.ModelBuild) string {
+	if m := b.Estimate.Minutes(); m >= 1.5 {
+		return fmt.Sprintf("about %.0f min", m)
+	}
+	return fmt.Sprintf("about %.0f s", b.Estimate.Seconds())
+}
+
+// buildBasis says where the estimate comes from.
+func buildBasis(b lab.ModelBuild) string {
+	if b.Measured {
+		return ", from the last build on this machine"
+	}
+	return ", from a two-core reference machine"
+}
+
+// seconds writes a limit for a data attribute ("" for none).
+func seconds(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprint(int(d.Seconds()))
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
@@ -214,17 +216,116 @@ func TestModelTrialInAWorker(t *testing.T) {
 // Issue 43: a dense link-time model over a thousand links (an uploaded
 // ring of 1,040 links with the paper's random-psd correlation) is
 // factorized in a worker process, not in the server: its pages answer 503
-// meanwhile, a worker is seen, and the network then opens from the factor
+// meanwhile with the build's progress (a page for people, numbers for
+// programs) while the network's page and map open at once, a worker is seen, and the network then opens from the factor
 // the worker left in the cache.
 func TestDenseModelBuiltInAWorker(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to see child processes")
 	}
 	base := serveInProcess(t, "--state", t.TempDir(), "--cache", t.TempDir())
+	saveRing(t, base, "ring", 1)
+	sawWorker, sawProgress := false, false
+	var status int
+	testenv.WaitFor(t, "the ring's dense model", func() bool {
+		sawWorker = sawWorker || len(workers(t)) > 0
+		req, _ := http.NewRequest(http.MethodGet, base+"/api/networks/ring/model", nil)
+		req.Header.Set("Accept", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var answer struct {
+			Building *struct {
+				Links     int     `json:"links"`
+				EstimateS float64 `json:"estimate_s"`
+				Fraction  float64 `json:"fraction"`
+			} `json:"building"`
+		}
+		json.NewDecoder(res.Body).Decode(&answer)
+		res.Body.Close()
+		status = res.StatusCode
+		if status == http.StatusServiceUnavailable && !sawProgress {
+			if b := answer.Building; b == nil || b.Links != 1040 || b.EstimateS <= 0 || b.Fraction < 0 || b.Fraction >= 1 {
+				t.Fatalf("503 without the build's progress: %+v", b)
+			}
+			page := getPage(t, base+"/compare?net=ring")
+			if !strings.Contains(page, `data-testid="model-building"`) || !strings.Contains(page, "1040 links") || strings.Contains(page, ">Error<") {
+				t.Fatalf("the compare page while the model is built: %.600s", page)
+			}
+			// The network's own page and its map need no model.
+			page = getPage(t, base+"/networks/ring")
+			if !strings.Contains(page, `data-testid="network-map"`) || !strings.Contains(page, `data-testid="building-progress"`) {
+				t.Fatalf("the network page while its model is built: %.600s", page)
+			}
+			if res, err := http.Get(base + "/api/networks/ring"); err != nil || res.StatusCode != 200 {
+				t.Fatalf("the map while the model is built: %v %v", res, err)
+			} else {
+				res.Body.Close()
+			}
+			sawProgress = true
+		}
+		return status != http.StatusServiceUnavailable
+	})
+	if status != 200 {
+		t.Fatalf("the ring after its model was built: %d", status)
+	}
+	if !sawWorker {
+		t.Error("no worker process was seen building the dense model")
+	}
+	if !sawProgress {
+		t.Log("the model was built before its progress could be read")
+	}
+}
+
+// Issue 43: a dense build is stopped when its network is deleted: nobody
+// can ask for it any more, so its worker is killed, not left to run its
+// ten minutes.
+func TestDenseBuildStopsWithItsNetwork(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to see child processes")
+	}
+	cache := t.TempDir()
+	base := serveInProcess(t, "--state", t.TempDir(), "--cache", cache)
+	saveRing(t, base, "ring", 2)
+	testenv.WaitFor(t, "the dense build's worker", func() bool { return len(workers(t)) > 0 })
+	before := files(cache)
+	res, err := noRedirects.PostForm(base+"/networks/ring/delete", url.Values{"confirm": {"ring"}})
+	if err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: %v %v", res, err)
+	}
+	res.Body.Close()
+	testenv.WaitFor(t, "the worker to end with its network", func() bool { return len(workers(t)) == 0 })
+	// A build run to its end leaves the ring's factor in the cache (beside
+	// the built-in networks'): a killed one leaves nothing.
+	if after := files(cache); len(after) != len(before) {
+		t.Errorf("the build ran to its end after its network was deleted: the cache held %v, then %v", before, after)
+	}
+}
+
+// files lists the regular files under dir.
+func files(dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, filepath.Base(path))
+		}
+		return nil
+	})
+	return out
+}
+
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// saveRing uploads and saves a ring of 520 nodes (1,040 links) with the
+// paper's random-psd correlation (seed: a different factor each).
+func saveRing(t *testing.T, base, name string, seed int) {
+	t.Helper()
 	links, nodes := testenv.Ring(520)
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	mw.WriteField("corr", "random-psd")
+	mw.WriteField("corr_seed", strconv.Itoa(seed))
 	mw.WriteField("ods", "1-260")
 	fw, _ := mw.CreateFormFile("files", "ring.csv")
 	fw.Write([]byte(links))
@@ -241,28 +342,23 @@ func TestDenseModelBuiltInAWorker(t *testing.T) {
 	if res.StatusCode != 200 || action == nil {
 		t.Fatalf("preview: %d %.400s", res.StatusCode, page)
 	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err = client.PostForm(base+string(action[1]), url.Values{"name": {"ring"}})
+	res, err = noRedirects.PostForm(base+string(action[1]), url.Values{"name": {name}})
 	if err != nil || res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %v %v", res, err)
 	}
 	res.Body.Close()
-	sawWorker := false
-	var status int
-	testenv.WaitFor(t, "the ring's dense model", func() bool {
-		sawWorker = sawWorker || len(workers(t)) > 0
-		res, err := http.Get(base + "/api/networks/ring")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		status = res.StatusCode
-		return status != http.StatusServiceUnavailable
-	})
-	if status != 200 {
-		t.Fatalf("the ring after its model was built: %d", status)
+}
+
+// getPage fetches an HTML page (whatever its status).
+func getPage(t *testing.T, u string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	req.Header.Set("Accept", "text/html")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !sawWorker {
-		t.Error("no worker process was seen building the dense model")
-	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
 }

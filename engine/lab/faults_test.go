@@ -130,8 +130,13 @@ func TestSlowModelBuildsInTheBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if _, err := l.Open("big"); engine.ErrorCode(err) != engine.EBUSY {
+		_, err := l.Open("big")
+		if engine.ErrorCode(err) != engine.EBUSY {
 			t.Fatalf("open %d: %v, want EBUSY while the model is built", i, err)
+		}
+		// The answer carries the build's progress for the page to show.
+		if b, ok := AsBuilding(err); !ok || b.Links != len(imp.Net.Links) || b.Estimate <= 0 || b.Fraction() >= 1 {
+			t.Fatalf("open %d: %v carries %+v, want the build's progress", i, err, b)
 		}
 	}
 	testenv.WaitFor(t, "the model built in the background", func() bool {

@@ -65,6 +65,15 @@ func init() {
 	})
 }
 
+// ReadTime bounds reading one upload (the worker's time limit; 0: none,
+// the upload is read in this process).
+func (l *Lab) ReadTime() time.Duration {
+	if l.opts.Worker == nil {
+		return 0
+	}
+	return l.opts.Worker.Time
+}
+
 // importIn reads files in the lab's worker, as netfile.Import does in
 // process.
 func (l *Lab) importIn(ctx context.Context, files []netfile.File, o netfile.ImportOptions) (*engine.Network, *netfile.ImportReport, error) {
@@ -197,12 +206,17 @@ func (l *Lab) denseInWorker(net *engine.Network) bool {
 
 // buildDenseIn factorizes net's dense model in the worker, leaving the
 // factor in the cache directory, where BuildModel then reads it.
-func (l *Lab) buildDenseIn(net *engine.Network) error {
+func (l *Lab) buildDenseIn(e *netEntry, net *engine.Network) error {
+	ctx, cancel := context.WithCancel(l.ctx)
+	defer cancel()
+	e.mu.Lock()
+	e.cancel = cancel
+	e.mu.Unlock()
 	select {
 	case l.denseTurn <- struct{}{}:
 		defer func() { <-l.denseTurn }()
-	case <-l.ctx.Done():
-		return l.ctx.Err()
+	case <-ctx.Done():
+		return l.denseStopped(net)
 	}
 	wn, err := newWorkNetwork(net, l.opts.CacheDir)
 	if err != nil {
@@ -210,13 +224,27 @@ func (l *Lab) buildDenseIn(net *engine.Network) error {
 	}
 	w := *l.opts.Worker
 	w.Time = DenseBuildTime
+	start := time.Now()
+	e.mu.Lock()
+	e.turn = start
+	e.mu.Unlock()
 	var done string
-	err = w.Run(l.ctx, denseWork, wn, &done)
-	if err != nil {
+	err = w.Run(ctx, denseWork, wn, &done)
+	switch {
+	case ctx.Err() != nil:
+		return l.denseStopped(net)
+	case err != nil:
 		return engine.Errorf(engine.ETOOLARGE, "the link-time model of %s (%d links, %s correlation) could not be built within the dashboard's limits (%v): import it again with spatial-factor correlation, which scales to any size",
 			net.Name, len(net.Links), net.Correlation.Model, engine.ErrorMessage(err))
 	}
+	l.denseRate.learn(len(net.Links), time.Since(start))
 	return nil
+}
+
+// denseStopped is a build's end when its network was deleted or renamed
+// (stop) or the lab closed.
+func (l *Lab) denseStopped(net *engine.Network) error {
+	return engine.Errorf(engine.EBUSY, "the link-time model of %s was being built when the network was changed or the dashboard stopped; open it again", net.Name)
 }
 
 // Dense models waiting for or in their build, at most: in all, and saved

@@ -83,16 +83,23 @@ type Lab struct {
 
 	accepting chan struct{} // one uploaded model tried at a time
 	denseTurn chan struct{} // one dense model factorized at a time
+	denseRate denseRate     // what one costs, for estimates
 	quotaMu   sync.Mutex    // a network saved at a time, against the quota
 }
 
 type netEntry struct {
-	once    sync.Once
-	done    chan struct{} // closed when net or err is set
-	started time.Time
-	links   int
-	net     *Net
-	err     error
+	once sync.Once
+	done chan struct{} // closed when net or err is set
+	net  *Net
+	err  error
+	// A dense model's build, while it runs (Building): its size, when its
+	// turn came (zero while it waits), and how to stop it when the network
+	// is deleted or renamed.
+	mu     sync.Mutex
+	links  int
+	corr   string
+	turn   time.Time
+	cancel context.CancelFunc
 }
 
 // New returns a lab; nothing is loaded until asked for.
@@ -145,7 +152,7 @@ func (l *Lab) Open(name string) (*Net, error) {
 	l.mu.Lock()
 	e, ok := l.nets[name]
 	if !ok {
-		e = &netEntry{done: make(chan struct{}), started: time.Now()}
+		e = &netEntry{done: make(chan struct{})}
 		l.nets[name] = e
 	}
 	l.mu.Unlock()
@@ -156,8 +163,10 @@ func (l *Lab) Open(name string) (*Net, error) {
 			l.opened(name, e, nil, err)
 			return
 		}
-		e.links = len(net.Links)
 		if SlowModel(net) && !linktime.Cached(net, l.opts.CacheDir) {
+			e.mu.Lock()
+			e.links, e.corr = len(net.Links), net.Correlation.Model
+			e.mu.Unlock()
 			l.logf("building the link-time model of %s (%d links) in the background", name, len(net.Links))
 			go l.openWith(name, e, net)
 			return
@@ -168,8 +177,10 @@ func (l *Lab) Open(name string) (*Net, error) {
 	case <-e.done:
 		return e.net, e.err
 	default:
-		return nil, engine.Errorf(engine.EBUSY, "the link-time model of %s (%d links, a dense correlation) is being built, once, for everyone: %s so far; this page tries again by itself",
-			name, e.links, time.Since(e.started).Round(time.Second))
+		if b, ok := l.buildOf(name, e); ok {
+			return nil, newBuildingError(b)
+		}
+		return nil, engine.Errorf(engine.EBUSY, "%s is being opened; this page tries again by itself", name)
 	}
 }
 
@@ -197,11 +208,15 @@ func (l *Lab) OpenWait(ctx context.Context, name string) (*Net, error) {
 func (l *Lab) openWith(name string, e *netEntry, net *engine.Network) {
 	defer l.denseDone(name)
 	if l.denseInWorker(net) {
-		if err := l.buildDenseIn(net); err != nil {
+		if err := l.buildDenseIn(e, net); err != nil {
 			e.net, e.err = nil, err
 			close(e.done) // kept: see above
 			return
 		}
+	} else {
+		e.mu.Lock()
+		e.turn = time.Now() // built here, now
+		e.mu.Unlock()
 	}
 	model, err := l.BuildModel(net)
 	if err != nil {

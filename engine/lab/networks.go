@@ -506,8 +506,18 @@ func (l *Lab) ExportNetwork(ctx context.Context, name, format string) (netfile.E
 }
 
 // forget drops an opened network (renamed or deleted).
+// A dense model being built for it is stopped: the network it was for is
+// gone under that name.
 func (l *Lab) forget(name string) {
 	l.mu.Lock()
+	e := l.nets[name]
 	delete(l.nets, name)
 	l.mu.Unlock()
+	if e != nil {
+		e.mu.Lock()
+		if e.cancel != nil {
+			e.cancel()
+		}
+		e.mu.Unlock()
+	}
 }

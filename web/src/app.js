@@ -12,6 +12,7 @@ import { benchPage } from "./bench.js";
 import { jobPage } from "./job.js";
 import { sketchPage } from "./sketch.js";
 import { status } from "./util.js";
+import { workingForms, modelBuilds } from "./working.js";
 
 const pages = { networks: () => (document.querySelector("#story") ? storyPage() : document.querySelector("#sketchpad") ? sketchPage() : document.querySelector("#map") ? networkPage() : (document.body.dataset.ready = "1")), compare: comparePage, live: livePage, teach: () => (document.querySelector("#observed") ? (lessonFrame(), teachPage()) : document.querySelector("#lesson") ? lessonPage() : (document.body.dataset.ready = "1")), bench: benchPage, jobs: jobPage };
 
@@ -30,6 +31,8 @@ new MutationObserver(() => {
 }).observe(document.body, { childList: true, subtree: true });
 window.addEventListener("resize", focusableScrollers);
 focusableScrollers();
+workingForms();
+modelBuilds();
 
 const start = pages[document.body.dataset.page];
 if (start) {
