@@ -543,6 +543,76 @@ await test("lessons: predict, then reveal; each figure follows its control; arro
   await page.emulateMedia({ media: "screen" });
 });
 
+// Issue 44: locking an answer reveals the verdict where the student was
+// looking: nothing is inserted above the question (the trips once went
+// above the figure and pushed the verdict 500–600 px down), on a laptop and
+// a projector's screen, in both lessons that drive trips.
+await test("lessons: the verdict appears where the student was looking", async () => {
+  try {
+    for (const [w, h] of [[1280, 800], [1920, 1080]]) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const slug of ["mean", "budget"]) {
+        for (const present of ["", "?present=1"]) {
+          await page.goto(`${base}/teach/${slug}${present}`);
+          await ready();
+          await page.waitForFunction(() => document.querySelector('[data-testid="lesson-figure"]').innerHTML.length > 0);
+          if (await page.locator('[data-testid="predict-choice-0"]').count()) await page.locator('[data-testid="predict-choice-0"]').check();
+          const lock = page.locator('[data-testid="predict-lock"]');
+          await lock.scrollIntoViewIfNeeded();
+          const before = await lock.evaluate((el) => el.getBoundingClientRect().top);
+          await lock.click();
+          await page.locator('[data-testid="lesson-trips"]').waitFor({ state: "attached" });
+          const after = await lock.evaluate((el) => el.getBoundingClientRect().top);
+          const verdict = await page.locator('[data-testid="predict-verdict"]').evaluate((el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; });
+          const where = `${slug}${present} at ${w}×${h}`;
+          assert.ok(Math.abs(after - before) < 2, `${where}: the Lock button moved from ${before} to ${after} px`);
+          assert.ok(verdict[0] >= 0 && verdict[1] <= h, `${where}: the verdict is at ${verdict[0]}–${verdict[1]} px, off a ${h}-px screen`);
+          if (w === 1280 && present) await shot(`lesson-${slug}-present-revealed`);
+        }
+      }
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
+// Issue 44: lesson 3's bars are readable after the reveal: each rate on
+// one line, each bar's cell wide enough to compare, on screen, projector,
+// paper and a phone.
+await test("lessons: lesson 3's rates read on one line beside bars that can be compared", async () => {
+  try {
+    for (const [w, h, mode, minBar] of [[1280, 800, "", 150], [1280, 800, "?present=1", 150], [1280, 800, "print", 150], [390, 844, "", 60]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${base}/teach/adapt${mode === "print" ? "" : mode}`);
+      await ready();
+      await page.waitForFunction(() => document.querySelector('[data-testid="lesson-figure"]').innerHTML.length > 0);
+      if (mode === "print") await page.emulateMedia({ media: "print" });
+      else {
+        if (await page.locator('[data-testid="predict-choice-0"]').count()) await page.locator('[data-testid="predict-choice-0"]').check();
+        await page.locator('[data-testid="predict-lock"]').click();
+      }
+      await page.locator('[data-testid="lesson-bars"]').waitFor();
+      const cells = await page.evaluate(() => [...document.querySelectorAll('[data-testid^="lesson-rate-"]')].map((td) => {
+        const r = document.createRange();
+        r.selectNodeContents(td);
+        const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size;
+        return { text: td.textContent, lines, bar: td.nextElementSibling.getBoundingClientRect().width };
+      }));
+      const where = `${w}×${h} ${mode || "screen"}`;
+      assert.ok(cells.length >= 3, `${where}: ${cells.length} bars`);
+      for (const c of cells) {
+        assert.equal(c.lines, 1, `${where}: the rate ${c.text} wraps over ${c.lines} lines`);
+        assert.ok(c.bar >= minBar, `${where}: the bar beside ${c.text} has ${Math.round(c.bar)} px`);
+      }
+      if (mode === "print") await page.emulateMedia({ media: "screen" });
+      else await shot(`lesson-adapt-bars-${w}${mode ? "-present" : ""}`);
+    }
+  } finally {
+    await page.emulateMedia({ media: "screen" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 await test("live reliability: rates stream, plots appear", async () => {
   await visit("live", `${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
   await done();
@@ -936,6 +1006,40 @@ await test("sketchpad: draw three crossings, run every method, export and save",
   assert.equal(stored.nodes.length, 3);
   const del = await page.request.post(`${base}/networks/drawn/delete`, { form: { confirm: "drawn" }, headers: { Origin: base } });
   assert.ok(del.ok(), `delete: ${del.status()}`);
+});
+
+// Issue 44: the sketchpad says what went wrong, and what it is doing, beside
+// the control that was used: each message visible on the screen.
+await test("sketchpad: every message shows beside its control", async () => {
+  await visit("sketchpad", `${base}/networks/draw`);
+  const shows = async (where, re) => {
+    const el = page.locator(`[data-testid="sketch-status-${where}"]`);
+    await page.waitForFunction(([w, src]) => new RegExp(src).test(document.querySelector(`[data-testid="sketch-status-${w}"]`).textContent), [where, re.source]);
+    assert.ok(await el.isVisible(), `${where}: the message is hidden`);
+    await el.scrollIntoViewIfNeeded();
+    const r = await el.boundingBox();
+    assert.ok(r.height > 0 && r.width > 40, `${where}: the message has ${r.width}×${r.height} px`);
+  };
+  await page.selectOption('[data-testid="corr-a"]', { index: 0 });
+  await page.selectOption('[data-testid="corr-b"]', { index: 1 });
+  await page.fill('[data-testid="corr-rho"]', "2");
+  await page.click('[data-testid="corr-set"]');
+  await shows("corr", /ρ is from −1 to 1, not 2/);
+  await shot("sketch-status-rho");
+  await page.selectOption('[data-testid="corr-b"]', { index: 0 });
+  await page.click('[data-testid="corr-set"]');
+  await shows("corr", /Pick two different roads/);
+  await page.locator('#sketch [data-link] .hit').first().click({ force: true });
+  await page.fill('[data-testid="link-mean"]', "-3");
+  await page.locator('[data-testid="link-mean"]').dispatchEvent("change");
+  await shows("link", /mean time must be positive/);
+  await page.click('[data-testid="sketch-run"]');
+  await shows("trip", /Running every method|Done: /);
+  await shows("trip", /Done: /);
+  await page.click('[data-testid="sketch-clear"]');
+  await page.click('[data-testid="sketch-save-button"]');
+  await shows("save", /Draw at least one road before saving/);
+  assert.match(page.url(), /\/networks\/draw$/, "nothing was sent");
 });
 
 await test("models and about pages", async () => {

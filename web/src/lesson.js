@@ -304,6 +304,6 @@ function barsSVG(items, title) {
 function bars(items) {
   const lo = barsFrom(items);
   return `<table class="results lesson-bars" data-testid="lesson-bars"><caption>P(on time); the bars run from ${fmt(lo, 1)} (left edge) to 1 (right edge)</caption><tbody>` + items.map((it) =>
-    `<tr><th scope="row">${escapeHTML(it.label || it.name)}<br><small>code: ${escapeHTML(it.name)}</small></th><td data-testid="lesson-rate-${escapeHTML(it.name)}">${fmt(it.value, 3)}</td>` +
+    `<tr><th scope="row">${escapeHTML(it.label || it.name)}<br><small>code: ${escapeHTML(it.name)}</small></th><td class="rate" data-testid="lesson-rate-${escapeHTML(it.name)}">${fmt(it.value, 3)}</td>` +
     `<td class="bar-cell"><span class="lesson-bar" style="width:${(100 * barShare(it.value, lo)).toFixed(1)}%;background:${it.color}"></span></td></tr>`).join("") + `</tbody></table>`;
 }

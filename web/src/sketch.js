@@ -3,10 +3,22 @@
 // run every method on the drawing, save it through the upload's check, or
 // export it. The drawing is ontime's JSON network format; the server reads
 // and runs it like any file.
-import { $, escapeHTML, fmt, getJSON, status } from "./util.js";
+import { $, escapeHTML, fmt, getJSON } from "./util.js";
 import { sketchJSON, sketchCSV, nodeName, nearestNode, linkKey } from "./sketchmodel.js";
 
 const NS = "http://www.w3.org/2000/svg";
+
+// say shows a message beside the part of the pad it is about (the drawing,
+// the road, the correlations, the trip, saving); one message at a time.
+function say(where, text, kind = "") {
+  for (const el of document.querySelectorAll(".sketch-status")) {
+    el.textContent = "";
+    delete el.dataset.kind;
+  }
+  const el = $(`#sketch-status-${where}`);
+  el.textContent = text;
+  el.dataset.kind = kind;
+}
 const R = 15; // a crossing's radius in drawing units
 
 // The example opens where the point shows: the direct road is fastest on
@@ -65,7 +77,7 @@ export function sketchPage() {
     for (const [a, b] of both ? [[from, to], [to, from]] : [[from, to]]) {
       const i = linkIndex(a, b);
       if (i >= 0) Object.assign(st.links[i], { mean, sd });
-      else if (st.links.length >= maxLinks) return status(`A sketch holds at most ${maxLinks} roads; upload a larger network as a file.`, "error");
+      else if (st.links.length >= maxLinks) return say("draw", `A sketch holds at most ${maxLinks} roads; upload a larger network as a file.`, "error");
       else st.links.push({ from: a, to: b, mean, sd });
     }
     st.selected = linkIndex(from, to);
@@ -74,7 +86,7 @@ export function sketchPage() {
 
   function addNode(x, y) {
     if (st.nodes.length >= maxNodes) {
-      status(`A sketch holds at most ${maxNodes} crossings; upload a larger network as a file.`, "error");
+      say("draw", `A sketch holds at most ${maxNodes} crossings; upload a larger network as a file.`, "error");
       return null;
     }
     const used = new Set(st.nodes.map((n) => n.id));
@@ -250,15 +262,15 @@ export function sketchPage() {
       const l = st.links[st.selected];
       const v = Number($(id).value);
       if (!l) return;
-      if (!ok(v)) return status(why, "error");
+      if (!ok(v)) return say("link", why, "error");
       l[key] = v;
       changed();
     });
   }
   $("#link-add").addEventListener("click", () => {
     const mean = Number($("#link-mean").value), sd = Number($("#link-sd").value);
-    if (!(mean > 0) || !(sd >= 0)) return status("Give a positive mean time and a σ of 0 or more.", "error");
-    if ($("#link-from").value === $("#link-to").value) return status("A road joins two different crossings.", "error");
+    if (!(mean > 0) || !(sd >= 0)) return say("link", "Give a positive mean time and a σ of 0 or more.", "error");
+    if ($("#link-from").value === $("#link-to").value) return say("link", "A road joins two different crossings.", "error");
     addLink($("#link-from").value, $("#link-to").value, mean, sd);
   });
   $("#link-delete").addEventListener("click", () => {
@@ -269,12 +281,13 @@ export function sketchPage() {
   });
   $("#corr-set").addEventListener("click", () => {
     const a = $("#corr-a").value, b = $("#corr-b").value, rho = Number($("#corr-rho").value);
-    if (!a || !b || a === b) return status("Pick two different roads.", "error");
-    if (!(rho >= -1 && rho <= 1)) return status("ρ is from −1 to 1.", "error");
+    if (!a || !b || a === b) return say("corr", "Pick two different roads.", "error");
+    if (!(rho >= -1 && rho <= 1)) return say("corr", `ρ is from −1 to 1, not ${$("#corr-rho").value}.`, "error");
     const c = st.corr.find((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a));
     if (c) c.rho = rho;
     else st.corr.push({ a, b, rho });
     changed();
+    say("corr", `ρ = ${rho} between ${a} and ${b}.`, "ok");
   });
   $("#sketch-example").addEventListener("click", () => load(EXAMPLE));
   $("#sketch-clear").addEventListener("click", () => load({ nodes: [], links: [], corr: [] }));
@@ -288,20 +301,20 @@ export function sketchPage() {
   // ---- run ----
   async function run() {
     const o = $("#trip-o").value, d = $("#trip-d").value;
-    if (!o || !d || o === d) return status("Pick an origin and a different destination.", "error");
+    if (!o || !d || o === d) return say("trip", "Pick an origin and a different destination.", "error");
     ran = true;
     inflight?.abort();
     const ctl = (inflight = new AbortController());
     const body = new URLSearchParams({ network: sketchJSON(st, $("#sketch-name").value), od: `${o}-${d}`, f: $("#trip-f").value });
     pad.setAttribute("aria-busy", "true");
-    status("Running every method on 2,000 sampled days…");
+    say("trip", "Running every method on 2,000 sampled days…");
     try {
       const res = await getJSON("/api/sketch", { method: "POST", body, signal: ctl.signal });
       if (ctl !== inflight) return;
       show(res);
-      status(`Done: ${res.od} with a budget of ${fmt(res.budget, 2)} min.`, "ok");
+      say("trip", `Done: ${res.od} with a budget of ${fmt(res.budget, 2)} min; the results are below.`, "ok");
     } catch (err) {
-      if (err.name !== "AbortError") status(String(err.message || err), "error");
+      if (err.name !== "AbortError") say("trip", String(err.message || err), "error");
     } finally {
       if (ctl === inflight) pad.removeAttribute("aria-busy");
     }
@@ -351,7 +364,7 @@ export function sketchPage() {
   $("#sketch-save").addEventListener("submit", (ev) => {
     if (st.links.length === 0) {
       ev.preventDefault();
-      return status("Draw at least one road before saving.", "error");
+      return say("save", "Draw at least one road before saving.", "error");
     }
     const o = $("#trip-o").value, d = $("#trip-d").value;
     const dt = new DataTransfer();
