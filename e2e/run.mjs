@@ -772,6 +772,46 @@ await test("add a network: the form says it is reading the files while it waits"
   await shot("import-working");
 });
 
+// Issue 44: a network whose dense correlation takes a while to build is
+// never an "Error" page: the import report names the cost and the quick
+// alternative, and after Save the network's page shows its map and facts at
+// once with a "being built, about N" notice and a progress bar that turns
+// into a link when the model is ready. A ring of 1,600 links (seconds to
+// build here); a seed of its own so that no cached factor serves it.
+await test("add a network: a dense correlation's build shows the map at once, its cost and its progress", async () => {
+  const n = 800;
+  let links = "From,To,Cost,Var\n", nodes = "Node\tX\tY\t;\n";
+  for (let i = 1; i <= n; i++) {
+    const j = (i % n) + 1;
+    links += `${i},${j},${1 + (i % 5)},1\n${j},${i},${1 + (j % 3)},1\n`;
+    nodes += `${i}\t${Math.round(1000 * Math.cos((2 * Math.PI * i) / n))}\t${Math.round(1000 * Math.sin((2 * Math.PI * i) / n))}\t;\n`;
+  }
+  await visit("add network", `${base}/networks/add`);
+  await page.selectOption('[data-testid="import-corr"]', "random-psd");
+  await page.fill('[data-testid="import-corr-seed"]', String(Date.now() % 1e9));
+  await page.setInputFiles('[data-testid="import-files"]', [{ name: "bigring.csv", mimeType: "text/csv", buffer: Buffer.from(links) },
+    { name: "bigring_node.tntp", mimeType: "text/plain", buffer: Buffer.from(nodes) }]);
+  await page.click('[data-testid="import-check"]');
+  await page.waitForURL(/#import-report$/);
+  await ready();
+  assert.match(await page.locator('[data-testid="import-notes"]').textContent(), /random-psd is dense, so its link-time model over 1600 links takes about \d+ (s|min) to build on this machine.*spatial-factor correlation builds in seconds/);
+  await page.fill('[data-testid="import-name"]', "bigring");
+  await page.click('[data-testid="import-save"]');
+  await page.waitForURL(/\/networks\/bigring$/);
+  await ready();
+  assert.equal(await page.locator("h1").textContent(), "Network bigring", "not an error page");
+  const notice = page.locator('[data-testid="model-building"]');
+  assert.ok(await notice.isVisible(), "no notice of the build");
+  assert.match(await notice.textContent(), /being built, once, for everyone: about \d+ (s|min)/);
+  assert.match(await page.locator('[data-testid="network-facts"]').textContent(), /800 nodes, 1600 links/);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="network-map"] path.leaflet-interactive, [data-testid="network-map"] canvas').length > 0);
+  await shot("network-building");
+  await page.waitForFunction(() => document.querySelector('[data-testid="model-building"]').dataset.ready === "1");
+  assert.match(await notice.textContent(), /ready: compare routes/);
+  const del = await page.request.post(`${base}/networks/bigring/delete`, { form: { confirm: "bigring" }, headers: { Origin: base } });
+  assert.ok(del.ok(), `delete: ${del.status()}`);
+});
+
 // A failed check lands on its report: the problems are in view, not below
 // the fold of a page reloaded at its top.
 await test("add a network: a rejected file's problems are in view", async () => {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
 // A dense link-time model's build is reported while it runs: which network,
@@ -135,4 +136,16 @@ func (l *Lab) buildOf(name string, e *netEntry) (ModelBuild, bool) {
 	}
 	b.Estimate, b.Measured = l.denseRate.estimate(e.links)
 	return b, true
+}
+
+// denseCostNote tells an importer what a dense correlation costs before
+// they save: minutes at a few thousand links, where the spatial-factor
+// correlation takes seconds ("" when the model is quick or cached).
+func (l *Lab) denseCostNote(net *engine.Network) string {
+	if !SlowModel(net) || linktime.Cached(net, l.opts.CacheDir) {
+		return ""
+	}
+	est, _ := l.denseRate.estimate(len(net.Links))
+	return fmt.Sprintf("cost of the correlation: %s is dense, so its link-time model over %d links takes %s to build on this machine, once, after you save (the map and facts open at once; comparisons wait for it); the spatial-factor correlation builds in seconds at any size",
+		net.Correlation.Model, len(net.Links), aboutDuration(est))
 }

@@ -126,6 +126,14 @@ func TestSlowModelBuildsInTheBackground(t *testing.T) {
 	if !SlowModel(imp.Net) {
 		t.Fatalf("%d links, %s: not a slow model", len(imp.Net.Links), imp.Net.Correlation.Model)
 	}
+	// The preview names the cost and the quick alternative before saving.
+	prev, err := l.Preview(context.Background(), "", []netfile.File{{Name: "big.csv", Data: []byte(csv.String())}}, netfile.ImportOptions{ODs: []string{fmt.Sprintf("1-%d", w*w)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(prev.Report.Notes, "\n"); !strings.Contains(notes, "random-psd is dense") || !strings.Contains(notes, "spatial-factor correlation builds in seconds") {
+		t.Errorf("the preview does not name the dense model's cost: %s", notes)
+	}
 	if err := l.Save(context.Background(), imp, "big"); err != nil {
 		t.Fatal(err)
 	}

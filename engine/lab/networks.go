@@ -248,6 +248,9 @@ func (l *Lab) Preview(ctx context.Context, owner string, files []netfile.File, o
 	if err != nil {
 		return imp, err
 	}
+	if note := l.denseCostNote(imp.Net); note != "" {
+		imp.Report.Notes = append(imp.Report.Notes, note)
+	}
 	b := make([]byte, 12)
 	rand.Read(b)
 	imp.Token, imp.made, imp.owner = hex.EncodeToString(b), time.Now(), owner
