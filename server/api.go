@@ -193,7 +193,7 @@ func (s *server) handleModelPlot(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.figure(w, r, file, func() (*plot.Plot, error) { return trainingCurve(card) }, func(w io.Writer) error { return trainingCSV(card, w) })
+	s.figure(w, r, file, figureSize, func() (*plot.Plot, error) { return trainingCurve(card) }, func(w io.Writer) error { return trainingCSV(card, w) })
 }
 
 // handleStoryJSON answers the home page's story: ?net= (ringtown by

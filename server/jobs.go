@@ -116,7 +116,7 @@ func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *lab.Re
 		render(w, r, web.Report(base, rep, lab.Colors(rep.Methods)))
 	case "chart.svg", "chart.png", "chart.csv":
 		// The chart's data is the table's: its CSV is summary.csv's.
-		s.figure(w, r, strings.TrimPrefix(file, "ontime-")+"."+ext, func() (*plot.Plot, error) { return benchChart(rep) }, func(w io.Writer) error { return rep.Write(w, "summary.csv") })
+		s.figure(w, r, strings.TrimPrefix(file, "ontime-")+"."+ext, chartSize, func() (*plot.Plot, error) { return benchChart(rep) }, func(w io.Writer) error { return rep.Write(w, "summary.csv") })
 	default:
 		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "unknown format %q (csv, summary.csv, tex, json, html, chart.svg, chart.png)", ext))
 	}

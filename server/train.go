@@ -177,7 +177,7 @@ func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, _ := s.Lab.Jobs().Events(id, 0)
 	w.Header().Set("Cache-Control", "no-store")
-	s.figure(w, r, file, func() (*plot.Plot, error) { return jobCurve(raw) }, func(w io.Writer) error { return jobCSV(raw, w) })
+	s.figure(w, r, file, figureSize, func() (*plot.Plot, error) { return jobCurve(raw) }, func(w io.Writer) error { return jobCSV(raw, w) })
 }
 
 func (s *server) handleJobRestart(w http.ResponseWriter, r *http.Request) {
