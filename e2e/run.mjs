@@ -1185,6 +1185,53 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
   await shot("city-compare");
 });
 
+// Issue 44: on a phone the numbers that matter are on the screen: after a
+// run, every method's P(on time) on Compare and Live, the home trips'
+// share and P and their caption, each within the 390 px and not clipped;
+// no page scrolls sideways once its charts have drawn.
+await test("on a 390-px phone the probabilities are on the screen after a run", async () => {
+  const onScreen = async (selector, what) => {
+    const boxes = await page.locator(selector).evaluateAll((els) => els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { text: e.textContent, left: r.left, right: r.right, clipped: e.scrollWidth > e.clientWidth + 1 };
+    }));
+    assert.ok(boxes.length > 0, `${what}: none found`);
+    for (const b of boxes) assert.ok(b.left >= 0 && b.right <= 390 && !b.clipped, `${what} "${b.text}" at ${Math.round(b.left)}–${Math.round(b.right)} px${b.clipped ? ", clipped" : ""}`);
+  };
+  const noSideways = async (where) => {
+    const [sw, iw] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(sw <= iw, `${where}: ${sw} px wide on a ${iw}-px phone`);
+  };
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/compare?net=${net}`);
+    await done();
+    await onScreen('[data-testid="results"] [data-testid^="rate-"]', "Compare: P(on time)");
+    await noSideways("Compare");
+    await page.locator('[data-testid="results"]').scrollIntoViewIfNeeded();
+    await shot("phone-compare-results");
+    await page.goto(`${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
+    await done();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="plots"] svg').length >= 3);
+    await onScreen('[data-testid="rates"] td.rate', "Live: rate");
+    await onScreen('[data-testid="rates"] td.ci', "Live: interval");
+    await noSideways("Live after its charts");
+    await page.goto(`${base}/`);
+    await ready();
+    const trips = page.locator('[data-testid="story-trips"]');
+    await trips.locator('[data-testid="trips-speed"]').selectOption({ label: "all at once" });
+    await trips.locator('[data-testid="drive-100"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="story-trips"][data-driven], [data-testid="story-trips"] [data-driven]')?.dataset.driven === "100");
+    await onScreen('[data-testid="story-trips"] [data-testid^="trips-share-"], [data-testid="story-trips"] [data-testid^="trips-p-"]', "home: share and P");
+    await onScreen('[data-testid="story-trips"] caption', "home: the tally's caption");
+    await noSideways("home after driving");
+    await page.locator('[data-testid="story-trips"] [data-testid="trips-tally"]').scrollIntoViewIfNeeded();
+    await shot("phone-home-trips");
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 await test("on a 390-px phone no page is wider than the screen", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {

@@ -25,9 +25,21 @@ function focusableScrollers() {
     if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
   }
 }
+// A table that becomes cards on a phone (CSS: table.phone-cards) labels
+// each cell with its column's header, as rows arrive.
+function labelCells() {
+  for (const table of document.querySelectorAll("table.phone-cards")) {
+    const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    for (const tr of table.querySelectorAll("tbody tr")) {
+      [...tr.children].forEach((cell, i) => {
+        if (cell.tagName === "TD" && heads[i] && !cell.dataset.label) cell.dataset.label = heads[i];
+      });
+    }
+  }
+}
 let pending = 0;
 new MutationObserver(() => {
-  if (!pending) pending = requestAnimationFrame(() => { pending = 0; focusableScrollers(); });
+  if (!pending) pending = requestAnimationFrame(() => { pending = 0; focusableScrollers(); labelCells(); });
 }).observe(document.body, { childList: true, subtree: true });
 window.addEventListener("resize", focusableScrollers);
 focusableScrollers();

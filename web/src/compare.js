@@ -46,7 +46,7 @@ export async function comparePage() {
             const tr = document.createElement("tr");
             tr.dataset.testid = `result-${mm.name}`;
             tr.setAttribute("data-testid", `result-${mm.name}`);
-            tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="links">0</td><td class="time">0</td><td class="left">${fmt(msg.budget, 2)}</td><td class="outcome">${mm.error ? "unavailable: " + escapeHTML(mm.error) : "driving…"}</td><td class="rate" data-testid="rate-${escapeHTML(mm.name)}">–</td><td class="latency" data-testid="latency-${escapeHTML(mm.name)}">–</td>`;
+            tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="links">0</td><td class="time">0</td><td class="left">${fmt(msg.budget, 2)}</td><td class="outcome">${mm.error ? "unavailable: " + escapeHTML(mm.error) : "driving…"}</td><td class="rate key" data-testid="rate-${escapeHTML(mm.name)}">–</td><td class="latency" data-testid="latency-${escapeHTML(mm.name)}">–</td>`;
             if (mm.error) tr.dataset.outcome = "unavailable";
             else {
               // A click on a row shows its route and greys the others; a

@@ -8,7 +8,7 @@ export function rateTable(tbody, methods) {
   for (const mm of methods) {
     const tr = document.createElement("tr");
     tr.setAttribute("data-testid", `rate-${mm.name}`);
-    tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="n">0</td><td class="k">0</td><td class="rate">–</td><td class="ci">–</td><td class="bar"><span class="ci-bar"><span class="ci-range"></span><span class="ci-point"></span></span></td>`;
+    tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="n">0</td><td class="k">0</td><td class="rate key">–</td><td class="ci">–</td><td class="bar"><span class="ci-bar"><span class="ci-range"></span><span class="ci-point"></span></span></td>`;
     if (mm.warning) tr.title = mm.warning;
     tbody.appendChild(tr);
   }

@@ -109,7 +109,7 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
     `<label>Speed <select data-testid="trips-speed">${SPEEDS.map((s, i) => `<option value="${i}">${s.label}</option>`).join("")}</select></label>` +
     `<button type="button" data-testid="trips-reset">Start over</button></div>` +
     `<div class="trips-figure" data-testid="trips-figure"></div>` +
-    `<table class="results trips-tally" data-testid="trips-tally"><caption>Trips driven so far (share: the part on time; P: ${escapeHTML(pName)})</caption>` +
+    `<table class="results trips-tally phone-cards" data-testid="trips-tally"><caption>Trips driven so far (share: the part on time; P: ${escapeHTML(pName)})</caption>` +
     `<thead><tr><th scope="col">${rowName}</th><th scope="col">on time</th><th scope="col">late</th><th scope="col">share</th><th scope="col">P</th></tr></thead><tbody></tbody></table>` +
     `<p class="trips-last" data-testid="trips-last" aria-live="polite"></p>`;
   const q = (id) => el.querySelector(`[data-testid="${id}"]`);
@@ -126,7 +126,7 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
       const t = tally(r.trips, n, st.budget);
       return `<tr><th scope="row"><span class="swatch" style="background:${r.color}"></span>${escapeHTML(r.name)}</th>` +
         `<td data-testid="trips-on-${i}">${t.on}</td><td data-testid="trips-late-${i}">${t.late}</td>` +
-        `<td data-testid="trips-share-${i}">${n ? fmt(t.on / n, 3) : "–"}</td><td>${fmt(r.p, 3)}</td></tr>`;
+        `<td class="key" data-testid="trips-share-${i}">${n ? fmt(t.on / n, 3) : "–"}</td><td class="key" data-testid="trips-p-${i}">${fmt(r.p, 3)}</td></tr>`;
     }).join("");
     const play = q("trips-play");
     play.textContent = st.playing ? "Pause" : "Play";
