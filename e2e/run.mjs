@@ -1185,6 +1185,39 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
   await shot("city-compare");
 });
 
+// Issue 44: a map is one Tab stop: Tab reaches the map, then leaves it past
+// its named zoom buttons (each link path was a Tab stop that panned the
+// map: 79 on Sioux Falls), and inside it the keys step through the nodes.
+await test("a map is one Tab stop, with keys inside it", async () => {
+  for (const [url, id] of [[`/compare?net=${net}`, "compare-map"], [`/networks/${net}`, "network-map"], [`/live?net=${net}`, "live-map"]]) {
+    await page.goto(base + url);
+    await ready();
+    const map = page.locator(`[data-testid="${id}"]`);
+    await map.locator("path.leaflet-interactive").first().waitFor();
+    await map.focus();
+    assert.equal(await page.evaluate((t) => document.activeElement === document.querySelector(`[data-testid="${t}"]`), id), true, `${url}: the map takes focus`);
+    assert.ok((await map.getAttribute("aria-label") || "").length > 5, `${url}: the map is named`);
+    const stops = await map.locator("path.leaflet-interactive").evaluateAll((ps) => ps.filter((p) => p.tabIndex >= 0).length);
+    assert.equal(stops, 0, `${url}: ${stops} paths inside the map are Tab stops`);
+    // Tab leaves the map, past at most its two named zoom buttons.
+    const passed = [];
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press("Tab");
+      const at = await page.evaluate((t) => {
+        const a = document.activeElement;
+        return document.querySelector(`[data-testid="${t}"]`).contains(a) ? { name: a.getAttribute("aria-label") || "", control: !!a.closest(".leaflet-control") } : null;
+      }, id);
+      if (!at) break;
+      assert.ok(at.control && at.name, `${url}: Tab stopped on an unnamed element inside the map`);
+      passed.push(at.name);
+    }
+    assert.ok(passed.length <= 2, `${url}: Tab stayed inside the map: ${passed}`);
+    await map.focus();
+    await page.keyboard.press("n");
+    await page.waitForFunction(() => /^node /.test(document.querySelector('[data-testid="map-announce"]')?.textContent || ""));
+  }
+});
+
 // Issue 44: on a phone the numbers that matter are on the screen: after a
 // run, every method's P(on time) on Compare and Live, the home trips'
 // share and P and their caption, each within the 390 px and not clipped;

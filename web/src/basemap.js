@@ -19,6 +19,22 @@ export function baseMap(el, net, options = {}) {
     L.tileLayer(tiles.url, { attribution: escapeHTML(tiles.attribution), maxZoom: frame.maxZoom, subdomains: "abc" }).addTo(map);
     el.dataset.tiles = "on";
   }
+  keepOneTabStop(map.getContainer());
   const ll = (x, y) => L.latLng(...frame.toLatLng(x, y));
   return { map, frame, ll };
+}
+
+// keepOneTabStop makes a map one Tab stop: the container (arrow keys pan,
+// the map's own keys pick nodes). Chromium made every interactive path a
+// Tab stop — 79 on Sioux Falls, 871 on Berlin, each panning the map — so
+// each one drawn is taken out of the Tab order (still clickable, and
+// focusable by script).
+function keepOneTabStop(container) {
+  const untab = (root) => {
+    for (const el of root.querySelectorAll?.(".leaflet-interactive:not([tabindex])") || []) el.setAttribute("tabindex", "-1");
+  };
+  untab(container);
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) { if (n.matches(".leaflet-interactive:not([tabindex])")) n.setAttribute("tabindex", "-1"); untab(n); }
+  }).observe(container, { childList: true, subtree: true });
 }
