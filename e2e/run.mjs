@@ -1185,6 +1185,39 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
   await shot("city-compare");
 });
 
+// Issue 44 (minor): on Compare and Live, an empty method list says so (it
+// said "The stream failed; is the server running?"), the budget in minutes
+// shows for any pair, not only the benchmark's, and the results start on a
+// laptop's first screen (the method list folds under a summary).
+await test("compare and live: an empty method list, any pair's budget, results on the first screen", async () => {
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const [path, results] of [["compare", "results"], ["live", "rates"]]) {
+      await page.goto(`${base}/${path}?net=${net}`);
+      await done();
+      const top = await page.locator(`[data-testid="${results}"]`).evaluate((el) => el.getBoundingClientRect().top);
+      assert.ok(top < 600, `${path}: the results start at ${top} px on an 800-px screen`);
+      const nodes = await page.locator('[data-testid="origin"] option').evaluateAll((os) => os.map((o) => o.value));
+      const pairs = await (await page.request.get(`${base}/api/networks/${net}`)).json();
+      const bench = new Set((pairs.ods || []).map((od) => `${od.origin}-${od.destination}`));
+      const [o, d] = [nodes[nodes.length - 1], nodes[0]];
+      assert.ok(!bench.has(`${o}-${d}`), `${o}-${d} is a benchmark pair`);
+      await page.selectOption('[data-testid="origin"]', o);
+      await page.selectOption('[data-testid="dest"]', d);
+      assert.match(await page.textContent('[data-testid="budget-minutes"]'), /^T = [0-9.]+ min \(LET [0-9.]+\)$/, `${path}: no budget in minutes for ${o}-${d}`);
+      await page.click('[data-testid="methods-choice"] summary');
+      const ticked = page.locator('[data-testid="methods-choice"] input[name="m"]:checked');
+      while (await ticked.count()) await ticked.first().uncheck();
+      assert.equal(await page.textContent('[data-testid="methods-chosen"]'), "none");
+      await page.locator(path === "compare" ? '[data-testid="run"]' : '[data-testid="run"], [data-testid="live-run"]').first().click();
+      await page.waitForFunction(() => /tick at least one|failed/.test(document.querySelector('[data-testid="status"]').textContent));
+      assert.match(await page.textContent('[data-testid="status"]'), /no method chosen: tick at least one/, `${path}: an empty method list`);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 // Issue 44: a map is one Tab stop: Tab reaches the map, then leaves it past
 // its named zoom buttons (each link path was a Tab stop that panned the
 // map: 79 on Sioux Falls), and inside it the keys step through the nodes.

@@ -157,3 +157,17 @@ func seconds(d time.Duration) string {
 	}
 	return fmt.Sprint(int(d.Seconds()))
 }
+
+// chosenMethods names the ticked methods for a summary.
+func chosenMethods(ms []MethodOption) string {
+	var names []string
+	for _, m := range ms {
+		if m.Checked {
+			names = append(names, m.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

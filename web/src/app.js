@@ -44,6 +44,13 @@ new MutationObserver(() => {
 window.addEventListener("resize", focusableScrollers);
 focusableScrollers();
 workingForms();
+// A folded method list's summary names what is ticked.
+for (const d of document.querySelectorAll("details.methods-choice")) {
+  d.addEventListener("change", () => {
+    const names = [...d.querySelectorAll('input[name="m"]:checked')].map((i) => i.value);
+    d.querySelector(".methods-chosen").textContent = names.join(", ") || "none";
+  });
+}
 modelBuilds();
 
 const start = pages[document.body.dataset.page];

@@ -1,5 +1,5 @@
 import { odMap } from "./odmap.js";
-import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
+import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal } from "./util.js";
 import { tripsPanel } from "./trips.js";
 
 const outcomeText = { arrived: "on time", over_time: "late (over budget)", dead_end: "late (dead end)", step_cap: "late (step cap)" };
@@ -108,7 +108,10 @@ export async function comparePage() {
           break;
       }
     };
-    ws.onerror = () => status("The stream failed; is the server running?", "error");
+    ws.onerror = async () => {
+      status(await streamRefusal("/ws/compare", params), "error");
+      document.body.dataset.done = "error";
+    };
   }
   // showTrips lets the visitor drive the 1,000 days each method's P(on
   // time) was counted on, the same days for every method. A trip's time

@@ -1,6 +1,6 @@
 import { downloads } from "./figure.js";
 import { odMap } from "./odmap.js";
-import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls } from "./util.js";
+import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal } from "./util.js";
 
 // rateRows keeps one table row per method, updated in place.
 export function rateTable(tbody, methods) {
@@ -46,7 +46,7 @@ export function runLive(params, { onStart, onProgress, onPlots, onDone, onError 
     else if (msg.type === "done") onDone && onDone(msg);
     else if (msg.type === "error") onError && onError(msg.message);
   };
-  ws.onerror = () => onError && onError("The stream failed; is the server running?");
+  ws.onerror = async () => onError && onError(await streamRefusal("/ws/live", params));
   return ws;
 }
 

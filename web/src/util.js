@@ -7,6 +7,21 @@ export function wsURL(path, params) {
   return `${proto}//${location.host}${path}?${params.toString()}`;
 }
 
+// streamRefusal says why a stream could not open: the server answers a
+// refused upgrade with HTTP and {"error"} (docs/protocol.md), which the
+// browser's WebSocket hides, so the same request is asked again as plain
+// HTTP for its message (a method list left empty, a model being built).
+export async function streamRefusal(path, params) {
+  try {
+    const res = await fetch(`${path}?${params.toString()}`, { headers: { Accept: "application/json" } });
+    const body = await res.json().catch(() => ({}));
+    if (body.error) return body.error;
+  } catch {
+    // the server is not answering at all
+  }
+  return "The stream failed; is the server running?";
+}
+
 // formParams reads a run form into URL parameters (methods joined by commas).
 export function formParams(form) {
   const fd = new FormData(form);
