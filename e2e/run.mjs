@@ -613,6 +613,76 @@ await test("lessons: lesson 3's rates read on one line beside bars that can be c
   }
 });
 
+// Issue 44 (minors): lesson 4's slide has the others' type; handouts leave
+// out what paper cannot use; a locked answer stays the locked setting's;
+// lesson 5 hides its axis's span until the lock; lesson 4's score bars
+// spread the rates over their own span, with the optimum marked.
+await test("lessons: slide type, handouts, locked answers, hidden scales, score bars", async () => {
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const px = async (sel) => parseFloat(await page.locator(sel).first().evaluate((el) => getComputedStyle(el).fontSize));
+    await page.goto(`${base}/teach/mean?present=1`);
+    await ready();
+    const slide = await px(".lesson .predict-question");
+    await page.goto(`${base}/teach/history?present=1`);
+    await ready();
+    const four = await px(".teach-lesson .predict");
+    assert.ok(four >= slide - 0.5, `lesson 4's question is ${four} px against ${slide} px on lesson 1`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // A locked answer: moving the slider leaves the question as locked, and says so.
+    await page.goto(`${base}/teach/mean`);
+    await ready();
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson-figure"]').innerHTML.length > 0);
+    await page.locator('[data-testid="predict-choice-0"]').check();
+    await page.locator('[data-testid="predict-lock"]').click();
+    const question = await page.textContent('[data-testid="lesson-question-text"]');
+    await page.locator('[data-testid="lesson-control"]').focus();
+    await page.keyboard.press("End");
+    assert.equal(await page.textContent('[data-testid="lesson-question-text"]'), question, "the locked question was rewritten");
+    assert.ok(await page.locator('[data-testid="predict-moved"]').isVisible(), "no word that the setting moved");
+    // Lesson 5: the y axis's ends wait for the lock.
+    await page.goto(`${base}/teach/learning`);
+    await ready();
+    if (await page.locator('[data-testid="lesson-yticks"]').count()) {
+      assert.equal(await page.locator('[data-testid="lesson-yticks"]').evaluate((g) => getComputedStyle(g).visibility), "hidden", "lesson 5 shows its scale before the lock");
+    }
+    // Lesson 4's score: bars on the rates' own span, the optimum marked.
+    await page.goto(`${base}/teach/history`);
+    await ready();
+    await page.click('[data-testid="score-run"]');
+    await done();
+    const points = await page.locator('[data-testid="rates"] .ci-point').evaluateAll((ps) => ps.map((p) => p.getBoundingClientRect().left));
+    const rates = await page.locator('[data-testid="rates"] tr[data-rate]').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.rate)));
+    const width = await page.locator('[data-testid="rates"] .ci-bar').first().evaluate((b) => b.getBoundingClientRect().width);
+    for (let i = 0; i < rates.length; i++) {
+      for (let j = 0; j < i; j++) {
+        if (Math.abs(rates[i] - rates[j]) >= 0.02) assert.ok(Math.abs(points[i] - points[j]) >= 0.1 * width, `rates ${rates[i]} and ${rates[j]} drawn ${Math.abs(points[i] - points[j])} px apart on a ${width}-px bar`);
+      }
+    }
+    assert.equal(await page.locator('[data-testid="ci-target"]').count(), rates.length, "the optimum is not marked");
+    assert.match(await page.textContent('[data-testid="score-axis"]'), /the black line is the optimum/);
+    await shot("lesson-history-score");
+    // Handouts: no slider, run button or unrun score; no empty trips; no "drag it".
+    await page.goto(`${base}/teach/history`);
+    await ready();
+    await page.emulateMedia({ media: "print" });
+    for (const sel of ['[data-testid="observed"]', '[data-testid="score-run"]', '[data-testid="rates"]']) {
+      assert.equal(await page.locator(sel).isVisible(), false, `lesson 4's handout prints ${sel}`);
+    }
+    await page.emulateMedia({ media: "screen" });
+    await page.goto(`${base}/teach/mean`);
+    await ready();
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson-figure"]').innerHTML.length > 0);
+    await page.emulateMedia({ media: "print" });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="predict-result"]').hidden);
+    assert.equal(await page.locator('[data-testid="lesson-trips"]').isVisible(), false, "lesson 1's handout prints an empty trips chart");
+    assert.doesNotMatch(await page.locator(".story-legend").first().innerText(), /drag/, "a handout's legend says drag");
+  } finally {
+    await page.emulateMedia({ media: "screen" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 await test("live reliability: rates stream, plots appear", async () => {
   await visit("live", `${base}/live?net=${net}&n=2000&m=let,dot,cgr`);
   await done();

@@ -201,8 +201,18 @@ async function adapt(slider, lesson) {
     ask.setQuestion(`With ${fmt(a.budget, 2)} minutes (${fmt(factors[k], 2)} × the fastest route's mean), which arrives on time more often?`);
     ask.setAnswer(`Here the best fixed route arrives on time with ${fmt(fixed, 3)}, the better adaptive policy with ${fmt(adaptive, 3)} (${adaptive >= fixed ? "+" : ""}${fmt(adaptive - fixed, 3)}). ` +
       `A fixed route is one bet for every day; an adaptive policy looks at the time left at each node (and, with correlated roads, at what the roads so far say about the roads ahead) and switches when a day goes badly or well. ` +
-      `Every fixed route is one of its options, so it can only do as well or better, up to sampling noise. Move the budget: with very little or very much time there is nothing to adapt to, and the bars meet.`);
+      `Every fixed route is one of the best adaptive policy's options, so the best one can only do as well or better, up to sampling noise. ` +
+      `The adaptive methods here are approximations of it, though${behind(a, fixed)}. Move the budget: with very little or very much time there is nothing to adapt to, and the bars meet.`);
   });
+}
+
+// behind names the adaptive methods below the best fixed route at this
+// budget, and why a method that adapts can fall below one that does not.
+function behind(a, fixed) {
+  const low = Object.keys(a.rates).filter((m) => a.roles[m] === "adaptive" && a.rates[m] < fixed - 0.005);
+  if (!low.length) return "";
+  return `: ${low.map((m) => `${escapeHTML(m)} (${fmt(a.rates[m], 3)})`).join(" and ")} ${low.length > 1 ? "fall" : "falls"} below the best fixed route here` +
+    (low.includes("dot") ? ", since dot plans with each link's own law and is blind to how these roads move together; cdot, which updates by the times seen so far, is not" : "");
 }
 
 // (e) How a policy learns from episodes. The page says beforehand when no
@@ -262,7 +272,9 @@ function curves(xs, series, names, x0, xlabel, ylabel, { hidden, minSpan = 0, ze
   return `<div class="story-legend">${legend}</div><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHTML(ylabel)} against ${escapeHTML(xlabel)}" data-testid="lesson-svg"` +
     ` data-lo="${xs[0]}" data-hi="${xs[xs.length - 1]}" data-x0="${pad.l}" data-x1="${W - pad.r}">` +
     `<line x1="${pad.l}" x2="${W - pad.r}" y1="${H - pad.b}" y2="${H - pad.b}" stroke="#555"/><line x1="${pad.l}" x2="${pad.l}" y1="${pad.t}" y2="${H - pad.b}" stroke="#555"/>` +
-    `<text x="${pad.l - 6}" y="${y(hi) + 4}" text-anchor="end">${fmt(hi, 3)}</text><text x="${pad.l - 6}" y="${y(lo) + 4}" text-anchor="end">${fmt(lo, 3)}</text>` +
+    // The y axis's ends are part of the answer (its span is set by the
+    // data): hidden with the lines.
+    `<g${hidden ? ' class="until-revealed" data-testid="lesson-yticks"' : ""}><text x="${pad.l - 6}" y="${y(hi) + 4}" text-anchor="end">${fmt(hi, 3)}</text><text x="${pad.l - 6}" y="${y(lo) + 4}" text-anchor="end">${fmt(lo, 3)}</text></g>` +
     `<text x="${x(xs[0])}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(xs[0], 1)}</text><text x="${x(xs[xs.length - 1])}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(xs[xs.length - 1], 1)}</text>` +
     `${lines}<line x1="${x(x0)}" x2="${x(x0)}" y1="${pad.t}" y2="${H - pad.b}" stroke="#000" stroke-width="2" stroke-dasharray="5 3" data-testid="lesson-marker"/>` +
     `<text x="${(W + pad.l) / 2}" y="${H - 4}" text-anchor="middle">${escapeHTML(xlabel)}</text>` +

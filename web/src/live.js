@@ -2,16 +2,21 @@ import { downloads } from "./figure.js";
 import { odMap } from "./odmap.js";
 import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal } from "./util.js";
 
-// rateRows keeps one table row per method, updated in place.
-export function rateTable(tbody, methods) {
+// rateRows keeps one table row per method, updated in place. Each row's
+// bar draws its 95% interval on [0, 1]; with zoom the axis is the rates'
+// own span (so 0.505 and 0.539 are not 3 px apart), shown in axisNote, and
+// target (a known optimum) is a line in every bar.
+export function rateTable(tbody, methods, { zoom = false, target, axisNote } = {}) {
   tbody.innerHTML = "";
   for (const mm of methods) {
     const tr = document.createElement("tr");
     tr.setAttribute("data-testid", `rate-${mm.name}`);
-    tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="n">0</td><td class="k">0</td><td class="rate key">–</td><td class="ci">–</td><td class="bar"><span class="ci-bar"><span class="ci-range"></span><span class="ci-point"></span></span></td>`;
+    tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="n">0</td><td class="k">0</td><td class="rate key">–</td><td class="ci">–</td><td class="bar"><span class="ci-bar"><span class="ci-range"></span><span class="ci-point"></span>` +
+      (target !== undefined ? `<span class="ci-target" data-testid="ci-target"></span>` : "") + `</span></td>`;
     if (mm.warning) tr.title = mm.warning;
     tbody.appendChild(tr);
   }
+  const seen = new Map();
   return (rates) => {
     for (const r of rates) {
       const tr = tbody.querySelector(`[data-testid="rate-${r.method}"]`);
@@ -27,10 +32,24 @@ export function rateTable(tbody, methods) {
       tr.querySelector(".rate").textContent = fmt(r.rate, 3);
       tr.dataset.rate = String(r.rate);
       tr.querySelector(".ci").textContent = `${fmt(r.lo, 3)}–${fmt(r.hi, 3)}`;
-      const range = tr.querySelector(".ci-range"), point = tr.querySelector(".ci-point");
-      range.style.left = `${r.lo * 100}%`;
-      range.style.width = `${(r.hi - r.lo) * 100}%`;
-      point.style.left = `${r.rate * 100}%`;
+      seen.set(r.method, r);
+    }
+    let lo = 0, hi = 1;
+    if (zoom && seen.size) {
+      const vals = [...seen.values()].flatMap((r) => [r.lo, r.hi]).concat(target !== undefined ? [target] : []);
+      lo = Math.max(0, Math.min(...vals) - 0.02);
+      hi = Math.min(1, Math.max(...vals) + 0.02);
+      if (axisNote) axisNote.textContent = `The bars run from ${fmt(lo, 3)} (left) to ${fmt(hi, 3)} (right)` + (target !== undefined ? `; the black line is the optimum, ${fmt(target, 3)}.` : ".");
+    }
+    const at = (v) => `${(100 * (v - lo)) / (hi - lo)}%`;
+    for (const [m, r] of seen) {
+      const tr = tbody.querySelector(`[data-testid="rate-${m}"]`);
+      const range = tr.querySelector(".ci-range");
+      range.style.left = at(r.lo);
+      range.style.width = `${(100 * (r.hi - r.lo)) / (hi - lo)}%`;
+      tr.querySelector(".ci-point").style.left = at(r.rate);
+      const t = tr.querySelector(".ci-target");
+      if (t) t.style.left = at(target);
     }
   };
 }

@@ -60,7 +60,7 @@ export function distribution(routes, budget, { domain, names } = {}) {
     ticks.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${H - pad.b}" y2="${H - pad.b + 4}" stroke="#555"/><text x="${x(t)}" y="${H - pad.b + 16}" text-anchor="middle">${fmt(t, step < 1 ? 1 : 0)}</text>`);
   }
   const legend = routes.map((r, i) => `<span class="story-key"><span class="swatch" style="background:${COLORS[i]}"></span>${names[i]}</span>`).join(" ");
-  return `<div class="story-legend">${legend} <span class="story-key"><span class="swatch budget"></span>budget (drag it)</span></div>` +
+  return `<div class="story-legend">${legend} <span class="story-key"><span class="swatch budget"></span>budget<span class="screen-only"> (drag it)</span></span></div>` +
     `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Arrival-time distributions of the routes, the budget at ${fmt(budget, 2)} minutes" data-testid="story-dist-svg"` +
     ` data-lo="${lo}" data-hi="${hi}" data-x0="${pad.l}" data-x1="${W - pad.r}">` +
     `${bars}<line x1="${pad.l}" x2="${W - pad.r}" y1="${H - pad.b}" y2="${H - pad.b}" stroke="#555"/>${ticks.join("")}` +

@@ -27,11 +27,15 @@ export function predict(el, lesson, spec) {
     (spec.guess ? `<label class="predict-guess">${escapeHTML(spec.guess.label)} <input type="range" min="${spec.guess.min}" max="${spec.guess.max}" step="${spec.guess.step}" value="${spec.guess.value}" data-testid="predict-guess"> <output data-testid="predict-guess-out">${Number(spec.guess.value).toFixed(2)}</output></label>` : "") +
     `<p><button type="button" data-testid="predict-lock">Lock my answer</button> <span class="muted predict-hint" data-testid="predict-hint"></span></p>` +
     `<div class="predict-result" data-testid="predict-result" hidden><p data-testid="predict-verdict"></p><p id="lesson-answer" data-testid="lesson-answer"></p>` +
+    `<p class="muted predict-moved" data-testid="predict-moved" hidden>You have moved the control since you locked: the question, verdict and answer above are for the locked setting. Ask me again to answer at the new one.</p>` +
     `<p><button type="button" class="link" data-testid="predict-again">Ask me again</button></p></div>`;
   const q = (id) => el.querySelector(`[data-testid="${id}"]`);
   const guess = q("predict-guess");
   if (guess) guess.addEventListener("input", () => { q("predict-guess-out").textContent = Number(guess.value).toFixed(2); });
-  let why = "";
+  // Once locked, the question and the why stay those of the locked
+  // setting (the verdict speaks of it); a later setting waits for "Ask me
+  // again".
+  let why = "", question = "";
   let revealed = false;
   const answer = () => ({
     choice: el.querySelector(`input[name="${name}"]:checked`)?.value,
@@ -44,6 +48,8 @@ export function predict(el, lesson, spec) {
     el.querySelectorAll("input").forEach((i) => { i.disabled = on; });
     q("predict-lock").disabled = on;
     if (on) q("lesson-answer").innerHTML = why;
+    else q("lesson-question-text").textContent = question;
+    q("predict-moved").hidden = true;
   }
   lesson.classList.add("predicting");
   q("predict-lock").addEventListener("click", () => {
@@ -62,7 +68,11 @@ export function predict(el, lesson, spec) {
   window.addEventListener("beforeprint", forPrint);
   window.matchMedia("print").addEventListener("change", (e) => { if (e.matches) forPrint(); });
   return {
-    setQuestion(text) { q("lesson-question-text").textContent = text; },
-    setAnswer(html) { why = html; if (revealed) q("lesson-answer").innerHTML = why; },
+    setQuestion(text) {
+      if (text !== question && revealed) q("predict-moved").hidden = false;
+      question = text;
+      if (!revealed) q("lesson-question-text").textContent = text;
+    },
+    setAnswer(html) { why = html; },
   };
 }

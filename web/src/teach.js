@@ -81,7 +81,7 @@ export function teachPage() {
     let upd = null;
     $("#score-downloads")?.remove();
     runLive(params, {
-      onStart(msg) { upd = rateTable($("#rate-rows"), msg.methods); },
+      onStart(msg) { upd = rateTable($("#rate-rows"), msg.methods, { zoom: true, target: Number($("#teach-form").dataset.optimum), axisNote: $("#score-axis") }); },
       onProgress(msg) { upd(msg.rates); },
       onDone(msg) {
         upd(msg.rates);
@@ -89,7 +89,7 @@ export function teachPage() {
         const rows = [["method", "episodes", "on_time", "rate", "wilson_low", "wilson_high"], ...msg.rates.filter((r) => !r.error).map((r) => [r.method, r.n, r.on_time, r.rate, r.lo, r.hi])];
         const dl = downloads("teach-score", () => ({ csv: csv(rows) }), ["csv"]);
         dl.id = "score-downloads";
-        $("#rate-rows").closest("table").after(dl);
+        $("#score-axis").after(dl);
         document.body.dataset.done = "1";
       },
       onError(text) { status(text, "error"); },
