@@ -68,6 +68,8 @@ type ModelCard struct {
 // trainer (PyTorch, float32) differ in the links taken or the on-time flag.
 type EpisodeRuleCheck struct {
 	Episodes      int    `json:"episodes"`
+	Of            int    `json:"of,omitempty"`    // validation episodes the sample is drawn from
+	Every         int    `json:"every,omitempty"` // one in Every is played (a fixed stride)
 	ActionsDiffer int    `json:"actions_differ"`
 	FlagsDiffer   int    `json:"flags_differ"`
 	First         string `json:"first,omitempty"` // the first difference, said

@@ -344,8 +344,8 @@ func (r *run) finish(ctx context.Context, card *Card, best, imitation *checkpoin
 		return nil, fmt.Errorf("episode-rule check: %w", err)
 	}
 	if ch := card.EpisodeRule; ch != nil {
-		r.emit(Event{Phase: "check", Message: fmt.Sprintf("episode rule, Go and the trainer on %d validation episodes: links differ on %d, on-time flags on %d %s",
-			ch.Episodes, ch.ActionsDiffer, ch.FlagsDiffer, ch.First)})
+		r.emit(Event{Phase: "check", Message: fmt.Sprintf("episode rule, Go and the trainer on %d of the %d validation episodes (one in %d): links differ on %d, on-time flags on %d %s",
+			ch.Episodes, ch.Of, ch.Every, ch.ActionsDiffer, ch.FlagsDiffer, ch.First)})
 	}
 	card.ImitationModel = filepath.Base(base + ".imitation.onnx")
 	if err := writeCard(card, base+".card.json"); err != nil {
