@@ -329,35 +329,46 @@ func jobCurve(raw []json.RawMessage) (*plot.Plot, error) {
 	}
 	factors := pts[0].Factors
 	last := math.Max(float64(x-1), 1)
-	level := func(y float64, k int, dashes []vg.Length) error {
+	level := func(y float64, k int, dashes []vg.Length) (*plotter.Line, error) {
 		l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: y}, {X: last, Y: y}})
-		if err != nil {
-			return err
-		}
-		l.Color, l.Width, l.Dashes = plotutilColor(k), vg.Points(1), dashes
-		p.Add(l)
-		return nil
-	}
-	for k := range len(lines) {
-		l, dots, err := plotter.NewLinePoints(lines[k])
 		if err != nil {
 			return nil, err
 		}
-		l.Color, l.Width = plotutilColor(k), vg.Points(1.5)
-		dots.Color, dots.Radius = plotutilColor(k), vg.Points(2.5)
-		p.Add(l, dots)
+		l.Color, l.Width, l.Dashes = plotutilColor(k), vg.Points(1), dashes
+		p.Add(l)
+		return l, nil
+	}
+	if len(lines) == 0 {
+		// Only the teachers' level so far (imitation is fitting): drawn, as
+		// the caption promises, with the wait said in the title.
+		p.Title.Text = "The teachers' level; waiting for the imitation checkpoint"
+	}
+	for k := range max(len(lines), len(teacher)) {
 		name := fmt.Sprintf("factor %d", k+1)
 		if k < len(factors) {
 			name = fmt.Sprintf("budget %.2f × LET", factors[k])
 		}
-		p.Legend.Add(name, l)
-		if k < len(teacher) {
-			if err := level(teacher[k], k, []vg.Length{vg.Points(6), vg.Points(3)}); err != nil {
+		if k < len(lines) {
+			l, dots, err := plotter.NewLinePoints(lines[k])
+			if err != nil {
 				return nil, err
+			}
+			l.Color, l.Width = plotutilColor(k), vg.Points(1.5)
+			dots.Color, dots.Radius = plotutilColor(k), vg.Points(2.5)
+			p.Add(l, dots)
+			p.Legend.Add(name, l)
+		}
+		if k < len(teacher) {
+			l, err := level(teacher[k], k, []vg.Length{vg.Points(6), vg.Points(3)})
+			if err != nil {
+				return nil, err
+			}
+			if k >= len(lines) {
+				p.Legend.Add(name+": the teachers' level", l)
 			}
 		}
 		if k < len(imitation) {
-			if err := level(imitation[k], k, []vg.Length{vg.Points(1), vg.Points(3)}); err != nil {
+			if _, err := level(imitation[k], k, []vg.Length{vg.Points(1), vg.Points(3)}); err != nil {
 				return nil, err
 			}
 		}

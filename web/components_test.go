@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/lab"
 )
 
 func render(t *testing.T, c templ.Component) *goquery.Document {
@@ -100,5 +101,23 @@ func TestLayoutShowsFlagsAndTheActivePage(t *testing.T) {
 	}
 	if v, _ := doc.Find(`[data-testid="factor"]`).Attr("value"); v != "1.20" {
 		t.Errorf("slider at %q", v)
+	}
+}
+
+// Issue 44: a training that failed before any checkpoint offers no
+// downloads of a curve that does not exist, and an empty log says why
+// instead of an empty box.
+func TestJobPageOffersOnlyWhatExists(t *testing.T) {
+	v := JobView{Status: lab.Status{ID: "t1", Kind: "train", State: lab.Failed, Error: "the trainer was not found"}, Curve: true}
+	doc := render(t, Job(Page{Title: "Job t1"}, v))
+	if _, hidden := doc.Find(`[data-testid="job-curve-svg"]`).Parent().Attr("hidden"); !hidden {
+		t.Error("a curve with no point can be downloaded")
+	}
+	if _, hidden := doc.Find(`[data-testid="job-log"]`).Attr("hidden"); !hidden {
+		t.Error("an empty log box is shown")
+	}
+	v = JobView{Status: lab.Status{ID: "b1", Kind: "bench", State: lab.Done, Events: 0}, Report: true}
+	if got := render(t, Job(Page{Title: "Job b1"}, v)).Find(`[data-testid="job-log-empty"]`).Text(); !strings.Contains(got, "logs only what goes wrong") {
+		t.Errorf("a benchmark's empty log: %q", got)
 	}
 }

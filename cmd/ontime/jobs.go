@@ -38,6 +38,13 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return usageErr(err)
 	}
+	// --server is restart's alone (list, show and cancel read the state
+	// directory): said, not silently ignored.
+	serverSet := false
+	fs.Visit(func(f *flag.Flag) { serverSet = serverSet || f.Name == "server" })
+	if serverSet && args[0] != "restart" {
+		return engine.Errorf(engine.EINVALID, "--server is for jobs restart; jobs %s reads the state directory (--state, $ONTIME_STATE), where every job's record is, whichever process runs it", args[0])
+	}
 	if _, known := lab.KindOf(*kind); *kind != "" && !known {
 		return engine.Errorf(engine.EINVALID, "--kind %q: use one of %s", *kind, strings.Join(kinds, ", "))
 	}

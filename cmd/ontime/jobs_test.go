@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +24,7 @@ func TestJobsCLI(t *testing.T) {
 		Spec:   []byte(`{"command":"ontime train --network grid --rounds 1"}`),
 		Events: []byte(`{"kind":"imitation","name":"imitation","rates":[0.5,0.6],"mean":0.55,"elapsed":3}` + "\n"), Log: "[ 3 s] imitation\n"})
 	if err == nil { // a command line's training, running in another process
-		err = st.PutJob(context.Background(), store.Job{ID: "t2", Kind: "train", Network: "grid", State: "running", Started: time.Now(), Spec: []byte(`{}`)})
+		err = st.PutJob(context.Background(), store.Job{ID: "t2", Kind: "train", Network: "grid", State: "running", Started: time.Now().Add(-90 * time.Second), Spec: []byte(`{}`)})
 	}
 	st.Close()
 	if err != nil {
@@ -32,6 +34,16 @@ func TestJobsCLI(t *testing.T) {
 	out, _, err := runCLI(t, env, "jobs", "list")
 	if err != nil || !strings.Contains(out, "t1") || !strings.Contains(out, "done") {
 		t.Errorf("list: %v\n%s", err, out)
+	}
+	// A job another process runs has run since it started (its record says
+	// 0 s until it ends).
+	if m := regexp.MustCompile(`t2 .* (\d+) s`).FindStringSubmatch(out); m == nil {
+		t.Errorf("list: no running job t2:\n%s", out)
+	} else if secs, _ := strconv.Atoi(m[1]); secs < 90 {
+		t.Errorf("list: the running job has run %d s, want at least 90:\n%s", secs, out)
+	}
+	if _, _, err := runCLI(t, env, "jobs", "list", "--server", "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "--server is for jobs restart") {
+		t.Errorf("list --server: %v", err)
 	}
 	out, _, err = runCLI(t, env, "jobs", "show", "t1")
 	for _, want := range []string{"ontime train --network grid --rounds 1", "validation [0.5000 0.6000]", "[ 3 s] imitation"} {

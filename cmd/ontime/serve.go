@@ -37,6 +37,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	verbose := fs.Bool("v", false, "log every request's details (debug level)")
 	jobsN := fs.Int("jobs", 1, "background jobs (benchmarks, training) running at once; the rest queue")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx, for training jobs")
+	trainer := fs.String("trainer", "", "models/train/train.py for training jobs (default: $ONTIME_TRAINER, else found above the ontime binary; never the working directory: it is code the dashboard runs)")
 	maxStreams := fs.Int("max-streams", server.DefaultMaxStreams, "comparisons and live runs streaming at once, in total (-1: no bound)")
 	perClient := fs.Int("max-streams-per-client", server.DefaultMaxStreamsPerClient, "streams at once from one client address (-1: no bound)")
 	maxJobs := fs.Int("max-jobs", jobs.DefaultMaxActive, "background jobs queued or running at once, in total (-1: no bound)")
@@ -80,7 +81,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		StateDir: stateDir(*state, getenv), Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
 		Quota: lab.Quota{Networks: *maxNetworks, Models: *maxModels, Bytes: megabytes(*maxStoredMB)},
 		// The trainer runs at a lower priority: pages stay interactive on two cores.
-		Trainer: train.Trainer{Python: *python, Script: getenv(train.ScriptEnv), Nice: 10}})
+		Trainer: train.Trainer{Python: *python, Script: orEnv(*trainer, getenv, train.ScriptEnv), Nice: 10}})
 	defer l.Close()
 	if err := l.StateError(); err != nil {
 		log.Warn("state directory unusable: your networks and results cannot be stored", "err", err)

@@ -545,8 +545,15 @@ func (s *Service) withPosition(j *job, st Status) Status {
 func statusOf(rec *store.Job) Status {
 	st := Status{ID: rec.ID, Kind: rec.Kind, Network: rec.Network, State: rec.State, Error: rec.Error,
 		Started: rec.Started, Seconds: rec.Seconds, Events: len(splitLines(rec.Events))}
-	if rec.State == Done {
+	switch rec.State {
+	case Done:
 		st.Fraction = 1
+	case Running:
+		// Run by another process: its record holds the seconds of its last
+		// save, 0 until it ends; the time since it started is what it has run.
+		if !rec.Started.IsZero() {
+			st.Seconds = max(st.Seconds, time.Since(rec.Started).Seconds())
+		}
 	}
 	return st
 }

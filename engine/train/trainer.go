@@ -45,7 +45,7 @@ func FindScript(getenv func(string) string) (string, error) {
 	}
 	p, ok := install.FindBesideBinary(filepath.Join("models", "train", "train.py"), nil)
 	if !ok {
-		return "", engine.Errorf(engine.ENOTFOUND, "the trainer models/train/train.py is not above the ontime binary (%s): set %s to its path", install.BinaryDir(), ScriptEnv)
+		return "", engine.Errorf(engine.ENOTFOUND, "the trainer models/train/train.py is not above the ontime binary (%s): give its path with --trainer or %s (it is code ontime runs, so it is never taken from the working directory, as models and the ONNX Runtime library may be)", install.BinaryDir(), ScriptEnv)
 	}
 	return p, nil
 }

@@ -24,9 +24,15 @@ export async function jobPage() {
     if (ans.events && ans.events.length) {
       seen += ans.events.length;
       if (curve) curve.src = `/plots/job/${id}.svg?n=${seen}`;
+      $("#job-curve-downloads")?.removeAttribute("hidden");
       document.body.dataset.points = String(seen);
     }
-    try { log.textContent = await (await fetch(`/api/jobs/${id}/log`)).text(); } catch { /* the next poll retries */ }
+    try {
+      const text = await (await fetch(`/api/jobs/${id}/log`)).text();
+      log.textContent = text;
+      log.hidden = !text;
+      $("#job-log-empty").hidden = !!text;
+    } catch { /* the next poll retries */ }
     if (!["queued", "running"].includes(st.state)) {
       const cancel = $("#cancel-form");
       if (cancel) cancel.remove();
