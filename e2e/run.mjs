@@ -225,7 +225,7 @@ await test("home tells the story without a click; the budget slider moves the an
   // Step one more; play, then pause: the count moves, then stops.
   await page.locator('[data-testid="trips-step"]').click();
   assert.equal(await page.locator('[data-testid="story-trips"]').getAttribute("data-driven"), "101");
-  assert.match(await page.locator('[data-testid="trips-last"]').textContent(), /^Trip 101 of 1000: A /);
+  assert.match(await page.locator('[data-testid="trips-last"]').textContent(), /^Day 101 of the pool's 1,000: A /);
   await page.locator('[data-testid="trips-speed"]').selectOption({ label: "10 a second" });
   await page.locator('[data-testid="trips-play"]').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="story-trips"]').dataset.driven) > 102);
@@ -432,7 +432,8 @@ await test("compare opens on a comparison whose methods differ, each with P(on t
     assert.equal(on + late, 100, `method ${i}: ${on} + ${late} trips`);
   }
   assert.equal(await trips.locator("svg circle").count(), 100 * rates.length, "a dot per trip and method");
-  await trips.locator('[data-testid="drive-1000"]').click();
+  assert.equal(await trips.locator('[data-testid="drive-rest"]').textContent(), "Drive the rest (900)");
+  await trips.locator('[data-testid="drive-rest"]').click();
   await page.waitForFunction(() => document.querySelector("#trips-panel").dataset.driven === "1000");
   for (let i = 0; i < rates.length; i++) {
     assert.equal(Number(await trips.locator(`[data-testid="trips-share-${i}"]`).textContent()), rates[i], `method ${i}'s share of the 1,000 days is its P`);

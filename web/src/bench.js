@@ -18,6 +18,10 @@ export function benchPage() {
   }
   async function follow(id) {
     bar.hidden = false;
+    // A method's first build (a learner's training) has no estimate of its
+    // own: the page says how long this step has run instead of a share of
+    // the run that stands still.
+    let step = "", stepAt = Date.now();
     for (;;) {
       let st;
       try { st = await getJSON(`/api/bench/${id}`); } catch (err) { status(err.message, "error"); return; }
@@ -25,7 +29,10 @@ export function benchPage() {
       const stage = st.state === "queued" ? `waiting for ${st.position - 1} job(s) ahead (one runs at a time)`
         : st.stage.startsWith("methods:") ? `building ${st.stage.slice(8)} (method ${st.done + 1} of ${st.total}; learners train on first use), ${Math.round(100 * st.fraction)}% of the run`
         : st.stage === "methods" ? `built ${st.done} of ${st.total} methods` : `pool ${st.done} of ${st.total}, ${Math.round(100 * st.fraction)}% of the run`;
-      const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds)} s left` : "";
+      if (st.stage !== step) { step = st.stage; stepAt = Date.now(); }
+      const building = st.stage.startsWith("methods");
+      const eta = building ? `; ${Math.round((Date.now() - stepAt) / 1000)} s on this step (no estimate until the pools start: a learner's training time is not known in advance)`
+        : st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds)} s left` : "";
       status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s${eta}` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
       if (["failed", "interrupted", "canceled"].includes(st.state)) { status(`${st.state}: ${st.error}`, "error"); return; }
       if (st.state === "done") {

@@ -32,12 +32,20 @@ export async function comparePage() {
     const slot = new Map();
     const t0 = performance.now();
     ws = new WebSocket(wsURL("/ws/compare", params));
+    let preparing = 0;
+    ws.addEventListener("close", () => clearInterval(preparing));
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
+      if (msg.type !== "preparing") clearInterval(preparing);
       switch (msg.type) {
-        case "preparing":
-          status(`Building ${msg.methods.join(", ")} on first use (tables are solved and learners trained once, then kept)…`);
+        case "preparing": {
+          // No progress of its own (tables solved, learners trained): the
+          // seconds so far, until the first message of the run.
+          const t = Date.now(), say = () => status(`Building ${msg.methods.join(", ")} on first use (tables are solved and learners trained once, then kept)… ${Math.round((Date.now() - t) / 1000)} s`);
+          say();
+          preparing = setInterval(say, 1000);
           break;
+        }
         case "start": {
           budget = msg.budget;
           status(`OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(msg.let_time, 2)}), realization ${msg.realization}`);

@@ -7,8 +7,9 @@ import { csv } from "./figure.js";
 // SERIES_COLORS draw what is not a method (routes, budgets): apart from
 // every method's colour (CIEDE2000 ≥ 16) so a route is never read as a
 // method, 3:1 on white (web/colors_test.go holds both). ROUTE_COLORS are
-// the story's two routes: fastest on average, most likely on time.
-export const SERIES_COLORS = ["#1f44ff", "#36a300", "#194d4d", "#c20aa3"];
+// the story's two routes: fastest on average, most likely on time. The
+// first is magenta, not blue: blue read as dot's route on every other page.
+export const SERIES_COLORS = ["#c20aa3", "#36a300", "#194d4d", "#1f44ff"];
 export const ROUTE_COLORS = SERIES_COLORS.slice(0, 2);
 const COLORS = ROUTE_COLORS;
 

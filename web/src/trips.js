@@ -103,7 +103,7 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
   el.innerHTML = `<div class="trips-controls" role="group" aria-label="Drive sampled trips">` +
     `<button type="button" data-testid="drive-1" data-n="1">Drive 1</button>` +
     `<button type="button" data-testid="drive-100" data-n="100">Drive 100</button>` +
-    `<button type="button" data-testid="drive-1000" data-n="1000">Drive 1,000</button>` +
+    `<button type="button" data-testid="drive-rest" data-rest="1">Drive the rest</button>` +
     `<button type="button" data-testid="trips-play" aria-pressed="false">Play</button>` +
     `<button type="button" data-testid="trips-step">Step</button>` +
     `<label>Speed <select data-testid="trips-speed">${SPEEDS.map((s, i) => `<option value="${i}">${s.label}</option>`).join("")}</select></label>` +
@@ -115,7 +115,9 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
   const q = (id) => el.querySelector(`[data-testid="${id}"]`);
   const speed = q("trips-speed");
   speed.value = String(reducedMotion() ? SPEEDS.length - 1 : 2);
-  const st = { routes, budget, domain, driven: 0, pending: 0, playing: false };
+  // minRate: trips a second at least, for "Drive the rest" (at the chosen
+  // pace the pool's 1,000 days took 18 s): the rest in about two seconds.
+  const st = { routes, budget, domain, driven: 0, pending: 0, playing: false, minRate: 0 };
   let frame = 0, last = 0, carry = 0, stepping = false;
   const total = () => Math.min(...st.routes.map((r) => r.trips.length));
 
@@ -132,12 +134,15 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
     play.textContent = st.playing ? "Pause" : "Play";
     play.setAttribute("aria-pressed", String(st.playing));
     el.dataset.driven = String(n);
+    const rest = total() - n;
+    q("drive-rest").textContent = `Drive the rest (${rest.toLocaleString("en")})`;
+    q("drive-rest").disabled = rest === 0;
   }
 
   function say() {
     const k = st.driven - 1;
     if (k < 0) { q("trips-last").textContent = "No trip driven yet."; return; }
-    q("trips-last").textContent = `Trip ${k + 1} of ${total()}: ` + st.routes.map((r) =>
+    q("trips-last").textContent = `Day ${(k + 1).toLocaleString("en")} of the pool's ${total().toLocaleString("en")}: ` + st.routes.map((r) =>
       Number.isFinite(r.trips[k]) ? `${label(r)} ${fmt(r.trips[k], 2)} min, ${r.trips[k] <= st.budget ? "on time" : "late"}` : `${label(r)} late (cut off at the budget)`).join("; ") + ".";
   }
 
@@ -151,13 +156,13 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
   function tick(now) {
     frame = 0;
     if (!st.playing) return;
-    const rate = SPEEDS[Number(speed.value)].perSecond;
+    const rate = Math.max(SPEEDS[Number(speed.value)].perSecond, st.minRate);
     let n = rate === Infinity ? st.pending : Math.floor(carry + ((now - last) / 1000) * rate);
     carry = rate === Infinity ? 0 : carry + ((now - last) / 1000) * rate - n;
     last = now;
     n = Math.min(n, st.pending);
     for (let i = 0; i < n; i++) if (!driveOne()) { st.pending = 0; break; } else st.pending--;
-    if (st.pending <= 0 || st.driven >= total()) { st.playing = false; st.pending = 0; }
+    if (st.pending <= 0 || st.driven >= total()) { st.playing = false; st.pending = 0; st.minRate = 0; }
     if (n > 0 || !st.playing) { draw(); if (!st.playing || rate <= 2) say(); }
     if (st.playing) frame = requestAnimationFrame(tick);
   }
@@ -172,6 +177,7 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
   }
   function stop() {
     st.playing = false;
+    st.minRate = 0;
     if (frame) cancelAnimationFrame(frame);
     frame = 0;
     draw();
@@ -182,6 +188,11 @@ export function tripsPanel(el, { routes, budget, domain, onTrip, pName = "the ex
     st.pending = Math.min(st.pending + Number(b.dataset.n), total() - st.driven);
     start();
   }));
+  q("drive-rest").addEventListener("click", () => {
+    st.pending = total() - st.driven;
+    st.minRate = st.pending / 2;
+    start();
+  });
   q("trips-play").addEventListener("click", () => {
     if (st.playing) { stop(); return; }
     if (st.pending <= 0) st.pending = total() - st.driven; // play on to the pool's end
