@@ -310,19 +310,29 @@ func (n *Network) LocalFrame() (f LocalFrame, ok bool) {
 	return f, true
 }
 
-// LooksLonLat reports whether every coordinate pair is within the WGS84 range
-// (|x| ≤ 180, |y| ≤ 90): the rule loaders use to detect geographic input.
+// LooksLonLat reports whether coordinates look geographic: every pair
+// within the WGS84 range (|x| ≤ 180, |y| ≤ 90), and not all within
+// NullIsland degrees of (0°, 0°). That box is open sea (the Gulf of
+// Guinea): no road network lies in it, while planar drawings near the
+// origin do (Berlin Mitte's TNTP nodes run x 0.7–1.3, y 1.3–2.1, and were
+// read as a road in the sea). The rule loaders use to detect geographic input.
 func LooksLonLat(coords [][2]float64) bool {
 	if len(coords) == 0 {
 		return false
 	}
+	atSea := true
 	for _, c := range coords {
 		if math.Abs(c[0]) > 180 || math.Abs(c[1]) > 90 {
 			return false
 		}
+		atSea = atSea && math.Abs(c[0]) <= NullIsland && math.Abs(c[1]) <= NullIsland
 	}
-	return true
+	return !atSea
 }
+
+// NullIsland is the half-width in degrees of the box around (0°, 0°),
+// all sea, that LooksLonLat takes for planar coordinates.
+const NullIsland = 3.0
 
 // Validate checks the invariants every loader guarantees.
 func (n *Network) Validate() error {

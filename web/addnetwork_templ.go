@@ -367,7 +367,7 @@ func AddNetwork(p Page, f ImportForm, v *ImportView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("", "auto: lon/lat when every point is within ±180/±90", f.Coords).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option("", "auto: lon/lat when every point is within ±180/±90 and not all within 3° of (0°, 0°), which is sea", f.Coords).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -13,13 +13,14 @@ import (
 	"github.com/ontime-routing/ontime/engine/netfile"
 )
 
-// A GMNS pair drawn by hand (lon/lat): 1–2 both ways from length and
+// A GMNS pair drawn by hand (lon/lat, in Berlin: at (0°, 0°), which is sea,
+// coordinates are taken as planar): 1–2 both ways from length and
 // free_speed with a bend, 2→3 with ontime's own time, 3→1 one way. Node 9
 // is on no link; the columns are in another order than the spec's.
 const (
-	gmnsNodes = "\ufeffnode_id,name,y_coord,x_coord\n1,a,0,0\n2,b,0,0.01\n3,c,0.01,0.01\n9,lonely,0.02,0.02\n"
+	gmnsNodes = "\ufeffnode_id,name,y_coord,x_coord\n1,a,52.5,13.4\n2,b,52.5,13.41\n3,c,52.51,13.41\n9,lonely,52.52,13.42\n"
 	gmnsLinks = "link_id,from_node_id,to_node_id,directed,length,free_speed,ontime_mean,geometry\n" +
-		`1,1,2,0,1200,36,,"LINESTRING (0 0, 0.005 0.002, 0.01 0)"` + "\n" +
+		`1,1,2,0,1200,36,,"LINESTRING (13.4 52.5, 13.405 52.502, 13.41 52.5)"` + "\n" +
 		"2,2,3,true,,,2.5,\n" +
 		"3,3,1,1,2000,60,,\n"
 )
@@ -41,8 +42,8 @@ func TestImportGMNS(t *testing.T) {
 		shape [][2]float64
 	}
 	wants := map[string]want{
-		"1>2": {1.2 / 36 * 60, [][2]float64{{0.005, 0.002}}},
-		"2>1": {1.2 / 36 * 60, [][2]float64{{0.005, 0.002}}}, // the undirected link's other way
+		"1>2": {1.2 / 36 * 60, [][2]float64{{13.405, 52.502}}},
+		"2>1": {1.2 / 36 * 60, [][2]float64{{13.405, 52.502}}}, // the undirected link's other way
 		"2>3": {2.5, nil},
 		"3>1": {2.0 / 60 * 60, nil},
 	}

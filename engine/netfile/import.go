@@ -413,6 +413,8 @@ func (t *topology) finish(o ImportOptions, rep *ImportReport, coordFile string) 
 			if engine.LooksLonLat(raw) {
 				net.Coords = engine.CoordLonLat
 				rep.note("coordinates read as longitude/latitude (every point is within ±180/±90); choose planar coordinates if they are not")
+			} else if inRange(raw) {
+				rep.note("coordinates read as planar: they are within ±180/±90, but all within %g° of (0°, 0°), which is open sea; choose longitude/latitude if they are", engine.NullIsland)
 			} else {
 				rep.note("coordinates read as planar")
 			}
@@ -750,4 +752,15 @@ func ReplaceODs(net *engine.Network, ods []string, capChosen bool, rep *ImportRe
 		rep.note("step cap: %d links per trip (1.5 × the longest LET path of the picked OD pairs)", need)
 	}
 	return nil
+}
+
+// inRange says whether every pair is within ±180/±90 (what the automatic
+// choice reads as geographic unless it is all at sea).
+func inRange(coords [][2]float64) bool {
+	for _, c := range coords {
+		if math.Abs(c[0]) > 180 || math.Abs(c[1]) > 90 {
+			return false
+		}
+	}
+	return true
 }

@@ -244,7 +244,9 @@ func TestImportRealTNTPFiles(t *testing.T) {
 		nodes, links int
 		notes        []string
 	}{
-		{"berlin-mitte-center_net.tntp", 398 + 35, 871, []string{"288 links have a zero time", "zone centroids (nodes below FIRST THRU NODE 37)"}},
+		// planar coordinates near (0°, 0°): never read as a road in the sea
+		{"berlin-mitte-center_net.tntp", 398 + 35, 871, []string{"288 links have a zero time", "zone centroids (nodes below FIRST THRU NODE 37)",
+			"coordinates read as planar: they are within ±180/±90, but all within 3° of (0°, 0°)"}},
 		{"ChicagoSketch_net.tntp", 933, 2950, []string{"congested Cost of ChicagoSketch_flow.tntp", "coordinates read as planar"}},
 		// a flow file with a metadata block and "Tail Head" columns; over
 		// the dense models' limit, so the scalable model by default

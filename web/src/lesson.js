@@ -207,12 +207,13 @@ async function adapt(slider, lesson) {
 }
 
 // behind names the adaptive methods below the best fixed route at this
-// budget, and why a method that adapts can fall below one that does not.
+// budget (by the registry's words), and why a method that adapts can fall
+// below one that does not.
 function behind(a, fixed) {
   const low = Object.keys(a.rates).filter((m) => a.roles[m] === "adaptive" && a.rates[m] < fixed - 0.005);
   if (!low.length) return "";
-  return `: ${low.map((m) => `${escapeHTML(m)} (${fmt(a.rates[m], 3)})`).join(" and ")} ${low.length > 1 ? "fall" : "falls"} below the best fixed route here` +
-    (low.includes("dot") ? ", since dot plans with each link's own law and is blind to how these roads move together; cdot, which updates by the times seen so far, is not" : "");
+  return `: ${low.map((m) => `${escapeHTML(m)} (${escapeHTML(a.labels[m] || m)}, ${fmt(a.rates[m], 3)})`).join(" and ")} ${low.length > 1 ? "fall" : "falls"} below the best fixed route here. ` +
+    "An adaptive method is only as good as the law it plans with: one that plans with each link's own law is blind to how these roads move together";
 }
 
 // (e) How a policy learns from episodes. The page says beforehand when no
