@@ -43,9 +43,10 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	rq := &runQuery{net: n, factor: n.OpeningFactor(), episodes: 2000}
+	od, factor := n.Opening()
+	rq := &runQuery{net: n, factor: factor, episodes: 2000}
 	if len(n.Net.ODs) > 0 {
-		rq.od = n.Net.ODs[0]
+		rq.od = od
 	} else {
 		rq.od = engine.OD{Origin: 0, Destination: len(n.Net.Nodes) - 1}
 	}

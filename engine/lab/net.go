@@ -33,9 +33,10 @@ type Net struct {
 	card     *policy.ModelCard
 	cardErr  error
 
-	rates    rates // the compare page's on-time estimates
-	openOnce sync.Once
-	opening  float64 // OpeningFactor
+	rates     rates // the compare page's on-time estimates
+	openOnce  sync.Once
+	opening   float64   // Opening's factor
+	openingOD engine.OD // and pair
 
 	// the committed report (Published), read and checked once
 	publishedOnce sync.Once

@@ -115,19 +115,29 @@ func (n *Net) estimate(ctx context.Context, key rateKey) (Trips, error) {
 	return t, nil
 }
 
-// OpeningFactor is the budget factor the compare and live pages open at:
-// where, on the network's first OD pair, the route most likely on time is
-// not the fastest on average (the story's factor), so that the methods
-// visibly differ; 1 where they never do or the network is too large.
-func (n *Net) OpeningFactor() float64 {
+// Opening is the pair and budget factor the compare and live pages open
+// at: the first benchmark pair on which the route most likely on time is
+// not the fastest on average, at the story's factor there (the first
+// factor where they differ), so that the methods visibly differ; the first
+// pair at 1 where they never do or the network is too large. (The first
+// pair alone made an imported network open where every method took the
+// same route.)
+func (n *Net) Opening() (engine.OD, float64) {
 	n.openOnce.Do(func() {
 		n.opening = 1
-		if len(n.Net.ODs) == 0 || len(n.Net.Links) > linktime.DenseLinkLimit {
+		if len(n.Net.ODs) == 0 {
 			return
 		}
-		if s, err := n.Story(n.Net.ODs[0]); err == nil {
-			n.opening = s.Factor
+		n.openingOD = n.Net.ODs[0]
+		if len(n.Net.Links) > linktime.DenseLinkLimit {
+			return
+		}
+		for _, od := range n.Net.ODs {
+			if s, err := n.Story(od); err == nil && len(s.Routes) > 1 {
+				n.openingOD, n.opening = od, s.Factor
+				return
+			}
 		}
 	})
-	return n.opening
+	return n.openingOD, n.opening
 }

@@ -79,11 +79,10 @@ func TestOnTimeRateAndOpeningFactor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	od := n.Net.ODs[0]
-	f := n.OpeningFactor()
+	od, f := n.Opening()
 	s, _ := n.Story(od)
-	if f != s.Factor || f == 1 {
-		t.Errorf("opening factor %.2f, story's %.2f", f, s.Factor)
+	if f != s.Factor || f == 1 || len(s.Routes) < 2 {
+		t.Errorf("opening at %s, factor %.2f, story's %.2f with %d routes", n.Net.ODString(od), f, s.Factor, len(s.Routes))
 	}
 	rate, ok, err := n.OnTimeRate(context.Background(), "let", od, f)
 	if err != nil || !ok {
