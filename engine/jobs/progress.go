@@ -31,6 +31,12 @@ type job struct {
 	finished chan struct{} // closed when run returns
 }
 
+// MinFractionForETA is the share of a job done before its time left is
+// extrapolated from its time so far (a task that gives no estimate of its
+// own). Phases cost unlike amounts: from 1% a training's estimate swung
+// 2 → 12 → 5 min in its first 100 s.
+const MinFractionForETA = 0.1
+
 func (j *job) status() Status {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -41,7 +47,7 @@ func (j *job) status() Status {
 		switch {
 		case j.estimate != nil:
 			st.ETA = max(*j.estimate-time.Since(j.estimateAt).Seconds(), 0)
-		case j.estimateAt.IsZero() && st.Fraction > 0.01:
+		case j.estimateAt.IsZero() && st.Fraction >= MinFractionForETA:
 			st.ETA = st.Seconds * (1 - st.Fraction) / st.Fraction
 		}
 	}

@@ -17,7 +17,7 @@ export async function jobPage() {
     try { ans = await getJSON(`/api/jobs/${id}?from=${seen}`); } catch (err) { status(err.message, "error"); return; }
     const st = ans.status;
     bar.value = st.fraction;
-    const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds / 60)} min left` : "";
+    const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds / 60)} min left` : st.state === "running" ? ", no estimate of the time left until a tenth is done" : "";
     const where = st.state === "queued" ? ` (${st.position} in line)` : st.state === "running" && st.stage ? ` — ${st.stage}` : "";
     $("#job-state").textContent = st.error ? `${st.state}: ${st.error}` : st.state + where;
     status(`${st.state}${where}, ${st.seconds.toFixed(0)} s${eta}`, ["failed", "interrupted"].includes(st.state) ? "error" : "");
