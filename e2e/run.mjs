@@ -4,7 +4,7 @@
 //
 //   node e2e/run.mjs [path/to/ontime]
 import { chromium } from "playwright-core";
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -540,6 +540,10 @@ await test("lessons: predict, then reveal; each figure follows its control; arro
   if (shots) {
     writeFileSync(join(shots, "lesson-handout.pdf"), pdf);
     await page.screenshot({ path: join(shots, "lesson-handout.png"), fullPage: true });
+    // The handout as paper shows it: each PDF page an image to look at
+    // (poppler's pdftoppm, installed by make setup).
+    const r = spawnSync("pdftoppm", ["-png", "-r", "50", join(shots, "lesson-handout.pdf"), join(shots, "lesson-handout-page")]);
+    if (r.status !== 0) console.log(`     (the handout's pages were not turned into images: ${r.error || r.stderr})`);
   }
   await page.emulateMedia({ media: "screen" });
 });

@@ -24,7 +24,8 @@ fi
 # chromium runs the browser tests (driven by npm playwright-core; never a
 # tool's own browser download).
 # zlib1g-dev: the OpenStreetMap PBF reader (paulmach/osm) inflates blocks with cgo zlib.
-pkgs=(python3-torch python3-onnx libopenblas0-pthread chromium zlib1g-dev)
+# poppler-utils: make screenshots turns the printed lesson (page.pdf) into images to look at.
+pkgs=(python3-torch python3-onnx libopenblas0-pthread chromium zlib1g-dev poppler-utils)
 command -v gcc >/dev/null 2>&1 || pkgs+=(gcc libc6-dev)
 missing=()
 for p in "${pkgs[@]}"; do

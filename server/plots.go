@@ -39,6 +39,9 @@ func drawPlot(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
 	defer func() { p.Legend = leg }()
 	leg.Top, leg.Left = true, true
 	leg.XOffs, leg.YOffs = vg.Points(8), -vg.Points(4)
+	// Rows apart and short thumbnails: scaled to a phone, the default
+	// packed rows 13 px apart with thick lines through the labels.
+	leg.Padding, leg.ThumbnailWidth = vg.Points(4), vg.Points(18)
 	probe := vgsvg.New(w, h)
 	r := leg.Rectangle(draw.New(probe))
 	strip := r.Size().Y + vg.Points(10)
