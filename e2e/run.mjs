@@ -942,10 +942,11 @@ const townOSM = `<?xml version="1.0" encoding="UTF-8"?>
 </osm>`;
 
 await test("any city: upload an OpenStreetMap town and its GMNS pair, the same routes on both", async () => {
-  const add = async (files, name, ods, pick) => {
+  const add = async (files, name, ods, pick, coords) => {
     await visit("add network", `${base}/networks/add`);
     await page.setInputFiles('[data-testid="import-files"]', files);
     await page.fill('[data-testid="import-ods"]', ods);
+    if (coords) await page.selectOption('select[name="coords"]', coords);
     await page.click('[data-testid="import-check"]');
     await ready();
     assert.equal(await page.locator('[data-testid="import-problems"]').count(), 0, await page.locator("main").textContent());
@@ -978,7 +979,10 @@ await test("any city: upload an OpenStreetMap town and its GMNS pair, the same r
   await shot("network-town-osm");
 
   const file = async (f) => ({ name: f, mimeType: "text/csv", buffer: await (await page.request.get(`${base}/networks/town-osm/export?format=gmns&file=${f}`)).body() });
-  const gmnsNotes = await add([await file("node.csv"), await file("link.csv")], "town-gmns", "1-6, 6-1");
+  // The town lies at (0°, 0°), where the automatic choice reads planar (it
+  // is sea): the GMNS pair is imported as longitude/latitude, as a user
+  // whose data sits there would choose.
+  const gmnsNotes = await add([await file("node.csv"), await file("link.csv")], "town-gmns", "1-6, 6-1", null, "lonlat");
   assert.match(gmnsNotes, /GMNS: nodes from node.csv, links from link.csv/, gmnsNotes);
   const gmns = await (await page.request.get(`${base}/api/networks/town-gmns`)).json();
   assert.deepEqual(gmns.links, osm.links, "the GMNS pair is the same network");

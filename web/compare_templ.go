@@ -553,14 +553,14 @@ func Compare(p Page, f RunForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "\" data-testid=\"realization\"></label> <button type=\"submit\" data-testid=\"run\">Drive</button> <button type=\"button\" id=\"new-realization\" data-testid=\"new-realization\">Another realization</button></form><div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" data-testid=\"status\"></div><div class=\"split\"><div id=\"map\" class=\"map\" data-network=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "\" data-testid=\"realization\"></label> <button type=\"submit\" data-testid=\"run\">Drive</button> <button type=\"button\" id=\"new-realization\" data-testid=\"new-realization\">Another realization</button> <button type=\"button\" id=\"stop\" data-testid=\"stop\" disabled>Stop</button></form><div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" data-testid=\"status\"></div><div class=\"split\"><div id=\"map\" class=\"map\" data-network=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var28 string
 			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(f.Net)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 112, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 113, Col: 49}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 			if templ_7745c5c3_Err != nil {
@@ -628,7 +628,7 @@ func Live(p Page, f RunForm) templ.Component {
 			var templ_7745c5c3_Var31 string
 			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(f.Episodes))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 147, Col: 92}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 148, Col: 92}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 			if templ_7745c5c3_Err != nil {
@@ -641,13 +641,13 @@ func Live(p Page, f RunForm) templ.Component {
 			var templ_7745c5c3_Var32 string
 			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(f.Net)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 155, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 156, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "\" data-testid=\"live-map\" role=\"region\" aria-label=\"The network: click an origin, then a destination\"></div><table class=\"results phone-cards\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th><span class=\"visually-hidden\">interval drawn</span></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">Each rate is counted on this run's episodes, with its 95% interval; Compare counts 1,000 days and Benchmarks many pools with paired tests. Methods whose intervals overlap can swap places from page to page: that is sampling, not a change in the methods.</p><div id=\"plots\" class=\"plots\" data-testid=\"plots\"></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "\" data-testid=\"live-map\" role=\"region\" aria-label=\"The network: click an origin, then a destination\"></div><table class=\"results phone-cards\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">Each rate is counted on this run's episodes, with its 95% interval; Compare counts 1,000 days and Benchmarks many pools with paired tests. Methods whose intervals overlap can swap places from page to page: that is sampling, not a change in the methods.</p><div id=\"plots\" class=\"plots\" data-testid=\"plots\"></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -16,6 +16,15 @@ export async function comparePage() {
   form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/compare?net=${form.querySelector('[name="net"]').value}`; });
 
   let ws = null;
+  // Stop ends the drive (and a first-use build the visitor does not want
+  // to wait for): the stream closes, the server's run ends with it.
+  $("#stop").addEventListener("click", () => {
+    if (!ws) return;
+    ws.onmessage = null;
+    ws.close();
+    status("Stopped. Drive runs it again; a method's first-use build, once finished, is kept for everyone.");
+    document.body.dataset.done = "stopped";
+  });
   function run() {
     const params = formParams(form);
     history.replaceState(null, "", `/compare?${params}`);
@@ -33,7 +42,8 @@ export async function comparePage() {
     const t0 = performance.now();
     ws = new WebSocket(wsURL("/ws/compare", params));
     let preparing = 0;
-    ws.addEventListener("close", () => clearInterval(preparing));
+    $("#stop").disabled = false;
+    ws.addEventListener("close", () => { clearInterval(preparing); $("#stop").disabled = true; });
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type !== "preparing") clearInterval(preparing);
