@@ -108,22 +108,8 @@ func (r *denseRate) learn(links int, took time.Duration) {
 	r.mu.Unlock()
 }
 
-// Building reports the build of name's dense model, if one is under way.
-func (l *Lab) Building(name string) (ModelBuild, bool) {
-	l.mu.Lock()
-	e, ok := l.nets[name]
-	l.mu.Unlock()
-	if !ok {
-		return ModelBuild{}, false
-	}
-	select {
-	case <-e.done:
-		return ModelBuild{}, false
-	default:
-	}
-	return l.buildOf(name, e)
-}
-
+// buildOf reports e's dense build, if one is under way (the model not yet
+// ready).
 func (l *Lab) buildOf(name string, e *netEntry) (ModelBuild, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
