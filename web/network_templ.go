@@ -372,7 +372,7 @@ func Network(p Page, v NetworkView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var21 string
-				templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(buildMinutes(*b))
+				templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(b.EstimateText())
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/network.templ`, Line: 112, Col: 23}
 				}

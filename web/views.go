@@ -134,14 +134,6 @@ func shortCommit(c string) string {
 	return c
 }
 
-// buildMinutes is a dense model build's estimate in words.
-func buildMinutes(b lab.ModelBuild) string {
-	if m := b.Estimate.Minutes(); m >= 1.5 {
-		return fmt.Sprintf("about %.0f min", m)
-	}
-	return fmt.Sprintf("about %.0f s", b.Estimate.Seconds())
-}
-
 // buildBasis says where the estimate comes from.
 func buildBasis(b lab.ModelBuild) string {
 	if b.Measured {

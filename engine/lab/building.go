@@ -68,6 +68,9 @@ func newBuildingError(b ModelBuild) *BuildingError {
 	return &BuildingError{Build: b, err: &engine.Error{Code: engine.EBUSY, Message: msg}}
 }
 
+// EstimateText is the estimate in words ("about 28 s", "about 7 min").
+func (b ModelBuild) EstimateText() string { return aboutDuration(b.Estimate) }
+
 func aboutDuration(d time.Duration) string {
 	if d < 90*time.Second {
 		return fmt.Sprintf("about %d s", int(math.Ceil(d.Seconds())))

@@ -92,7 +92,7 @@ type netEntry struct {
 	done chan struct{} // closed when net or err is set
 	net  *Net
 	err  error
-	// A dense model's build, while it runs (Building): its size, when its
+	// A dense model's build, while it runs (buildOf): its size, when its
 	// turn came (zero while it waits), and how to stop it when the network
 	// is deleted or renamed.
 	mu     sync.Mutex
