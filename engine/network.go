@@ -44,6 +44,25 @@ type Link struct {
 	// (OpenStreetMap ways, GMNS geometry). Drawing only: not hashed in the
 	// fingerprint, no method reads it.
 	Shape [][2]float64
+	// Fit is the marginal fitted from observed times (the fitted law reads
+	// it); nil for a link never observed or a network without observations.
+	Fit *LinkFit
+}
+
+// LinkFit is what fitting a link's observed times found: its Mean and Var
+// are the fitted law's, and the law is the family's (linktime's fitted law).
+type LinkFit struct {
+	Family string `json:"family"` // normal, lognormal, gamma or empirical
+	N      int    `json:"n"`      // observations of the link
+	// KS is the Kolmogorov–Smirnov distance between the fitted marginal
+	// and the link's observed times (a goodness-of-fit statistic).
+	KS float64 `json:"ks"`
+	// Shrink is the weight of the neighbourhood's shape in the fit (0: the
+	// link's own times only), given to links with few observations.
+	Shrink float64 `json:"shrink,omitempty"`
+	// LogTime is the law's log-quantile at Φ(linktime.ZGrid), the copula's
+	// transform; absent for a normal fit (the matched normal of Mean, Var).
+	LogTime []float64 `json:"log_time,omitempty"`
 }
 
 // SD is the standard deviation of the link's travel time.
@@ -61,6 +80,10 @@ type Correlation struct {
 	Length     float64     // spatial, spatial-factor: decay length in drawing-frame units
 	Factors    int         // spatial-factor: number of spatial factors (0: the default)
 	Covariance [][]float64 // explicit: full link covariance, links in order
+	// Loadings are fitted-factor's: links × K loadings of the normal
+	// scores' correlation R = L Lᵀ + diag(1 − |L_e|²), fitted from
+	// observations (rows of zeros: links never observed, independent).
+	Loadings [][]float64
 }
 
 // SourceFile records a file a network was read from, for provenance.
@@ -165,6 +188,16 @@ func Fingerprint(net *Network, c Correlation) string {
 	}
 	if net.Law != "" && net.Law != PaperLawName {
 		fmt.Fprintf(h, "|law %s", net.Law)
+	}
+	for e, l := range net.Links { // fitted marginals, only where present
+		if l.Fit != nil {
+			fmt.Fprintf(h, "|fit %d %s %v", e, l.Fit.Family, l.Fit.LogTime)
+		}
+	}
+	if c.Model == "fitted-factor" {
+		for _, row := range c.Loadings {
+			fmt.Fprintf(h, "|%v", row)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }

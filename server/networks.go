@@ -39,6 +39,13 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	files := up.files["files"]
+	for _, obs := range up.files["observations"] {
+		if !lab.LooksLikeObservations(obs) {
+			s.fail(w, r, engine.InputError(obs.Name, 1, "observations", "the header names no observation column (observation, day or slot) and time column"))
+			return
+		}
+		files = append(files, obs)
+	}
 	imp, err := s.Lab.Preview(r.Context(), clientOf(r), files, opts)
 	v := &web.ImportView{Report: imp.Report}
 	if err == nil {
@@ -66,9 +73,13 @@ func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
 	get := func(k string) string { return strings.TrimSpace(f.Get(k)) }
 	form := web.ImportForm{Name: get("name"), Mean: get("mean"), CV: get("cv"), Corr: get("corr"), CorrSeed: get("corr_seed"),
 		Strength: get("strength"), Length: get("length"), Factors: get("factors"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
-		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != "", Highways: get("highways")}
+		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != "", Highways: get("highways"),
+		Period: get("period")}
 	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project,
-		Law: form.Law, SkipBadRows: form.SkipBadRows, Highways: engine.SplitList(form.Highways)}
+		Law: form.Law, SkipBadRows: form.SkipBadRows, Highways: engine.SplitList(form.Highways), Period: form.Period}
+	if _, err := lab.ParsePeriod(form.Period); err != nil {
+		return form, o, engine.InputError("", 0, "period", "%s", engine.ErrorMessage(err))
+	}
 	var err error
 	if o.TimeUnit, err = lab.ParseTimeUnit("time_unit", form.TimeUnit); err != nil {
 		return form, o, err

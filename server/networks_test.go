@@ -2,9 +2,7 @@ package server
 
 import (
 	"archive/zip"
-	"bytes"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -22,26 +20,7 @@ import (
 // would, without following redirects.
 func upload(t *testing.T, url string, files map[string]string, fields map[string]string) (*http.Response, *goquery.Document) {
 	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	for name, content := range files {
-		w, _ := mw.CreateFormFile("files", name)
-		io.WriteString(w, content)
-	}
-	for k, v := range fields {
-		mw.WriteField(k, v)
-	}
-	mw.Close()
-	res, err := http.Post(url, mw.FormDataContentType(), &body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	doc, err := goquery.NewDocumentFromReader(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, doc
+	return uploadParts(t, url, map[string]map[string]string{"files": files}, fields)
 }
 
 var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

@@ -228,7 +228,7 @@ func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	a := lab.AboutInfo()
 	v := web.AboutView{Files: a.Files, Floor: a.Floor}
 	for _, m := range a.Methods {
-		v.Methods = append(v.Methods, web.MethodOption{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color})
+		v.Methods = append(v.Methods, web.MethodOption{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Skewed: m.Skewed, Color: m.Color})
 	}
 	for _, kv := range a.Licences {
 		v.Licences = append(v.Licences, web.Licence{Key: kv[0], Text: kv[1]})

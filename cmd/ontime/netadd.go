@@ -5,10 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
@@ -31,6 +34,8 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	law := fs.String("law", "", "link-time law: "+linktime.LawNames()+" (default: "+linktime.MatchedLaw+"; a JSON file's own)")
 	unit := fs.String("time-unit", "", "unit of the file's times: s, min or h (default min; converted to minutes)")
 	highways := fs.String("highways", "", "OpenStreetMap highway classes to keep, comma-separated (default: "+strings.Join(netfile.DefaultHighways, ",")+", leaving out the lowest when a city is over the limits)")
+	observations := fs.String("observations", "", "a CSV of observed link times (link or from,to; observation; time[; time_of_day]): each link's law is fitted to them (law fitted)")
+	period := fs.String("period", "", "with --observations: keep the rows whose time_of_day is in HH:MM-HH:MM")
 	skipBad := fs.Bool("skip-bad-rows", false, "skip link rows that do not parse, naming each in the report, instead of refusing the file")
 	dry := fs.Bool("dry-run", false, "check and report, store nothing")
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
@@ -48,7 +53,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 		return err
 	}
 	if *law != "" {
-		if _, err := linktime.LawByName(*law); err != nil {
+		if _, err := linktime.ChooseLaw(*law); err != nil {
 			return engine.Errorf(engine.EINVALID, "--law: %s", engine.ErrorMessage(err))
 		}
 	}
@@ -69,6 +74,17 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	if err != nil {
 		return err
 	}
+	if *observations != "" {
+		obs, err := readOneFile(*observations)
+		if err != nil {
+			return err
+		}
+		if !fit.LooksLikeObservations(obs.Data) {
+			return engine.InputError(obs.Name, 1, "", "--observations: the header names no observation column (observation, day or slot) and time column")
+		}
+		read = append(read, obs)
+	}
+	o.Period = *period
 	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv)})
 	defer l.Close()
 	imp, err := l.ReadImport(read, o)
@@ -100,6 +116,48 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 		}
 		fmt.Fprintf(stderr, "built in %.1fs\n", time.Since(t0).Seconds())
 	}
+	return nil
+}
+
+// readOneFile reads one input file for the lab.
+func readOneFile(path string) (netfile.File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return netfile.File{}, engine.Errorf(engine.ENOTFOUND, "cannot read %s: %v", path, err)
+	}
+	return netfile.File{Name: filepath.Base(path), Data: data}, nil
+}
+
+// runNetworksFit fits observed link times to a stored network and stores
+// the result as a new version: `ontime networks fit NAME OBS.csv [--as NEW]`.
+func runNetworksFit(ctx context.Context, fs *flag.FlagSet, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	as := fs.String("as", "", "name of the new version (default: NAME-v2, -v3, … the first free)")
+	period := fs.String("period", "", "keep the rows whose time_of_day is in HH:MM-HH:MM")
+	unit := fs.String("time-unit", "", "unit of the observed times: s, min or h (default min)")
+	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageErr(err)
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: ontime networks fit NAME OBSERVATIONS.csv [--as NEW] [--period HH:MM-HH:MM] [--time-unit s|min|h]: %w", errUsage)
+	}
+	obs, err := readOneFile(pos[1])
+	if err != nil {
+		return err
+	}
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv)})
+	defer l.Close()
+	name := *as
+	if name == "" {
+		name = l.NextVersion(ctx, pos[0])
+	}
+	imp, err := l.FitStored(ctx, pos[0], obs, lab.FitOptions{Period: *period, TimeUnit: *unit}, name)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "note:", imp.Report.Fit.Summary())
+	fmt.Fprintf(stdout, "stored as %q (%s is kept as it was): use --network %s\n", name, pos[0], name)
 	return nil
 }
 

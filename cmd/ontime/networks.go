@@ -20,7 +20,7 @@ import (
 )
 
 // networksVerbs are the networks group's subcommands.
-var networksVerbs = []string{"list", "show", "export", "add", "rm", "rename", "fetch"}
+var networksVerbs = []string{"list", "show", "export", "add", "fit", "rm", "rename", "fetch"}
 
 func runNetworks(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	usage := fmt.Sprintf("usage: ontime networks %s [flags]\nRun \"ontime networks VERB -h\" for a verb's flags.\n", strings.Join(networksVerbs, "|"))
@@ -32,6 +32,8 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 	switch args[0] {
 	case "add":
 		return runNetworksAdd(ctx, fs, args[1:], getenv, stdout, stderr)
+	case "fit":
+		return runNetworksFit(ctx, fs, args[1:], getenv, stdout, stderr)
 	case "rm", "rename":
 		return runNetworksStored(ctx, args[0], fs, args[1:], getenv, stdout)
 	case "list":

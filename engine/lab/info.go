@@ -148,11 +148,14 @@ func EndName(e sim.End) string { return endNames[e] }
 // LawInfo is a link-time law as the import form lists it.
 type LawInfo struct{ Name, Label string }
 
-// Laws lists the link-time laws (linktime.Laws), the default first.
+// Laws lists the link-time laws the import form offers (linktime.Laws
+// but those that come from data), the default first.
 func Laws() []LawInfo {
-	out := make([]LawInfo, len(linktime.Laws))
-	for i, l := range linktime.Laws {
-		out[i] = LawInfo{l.Name, l.Label}
+	var out []LawInfo
+	for _, l := range linktime.Laws {
+		if !l.FromData {
+			out = append(out, LawInfo{l.Name, l.Label})
+		}
 	}
 	return out
 }
@@ -165,7 +168,7 @@ func CheckLaw(field, name string) error {
 	if name == "" {
 		return nil
 	}
-	if _, err := linktime.LawByName(name); err != nil {
+	if _, err := linktime.ChooseLaw(name); err != nil {
 		return engine.InputError("", 0, field, "%s", engine.ErrorMessage(err))
 	}
 	return nil

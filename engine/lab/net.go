@@ -61,11 +61,13 @@ func newNet(net *engine.Network, model *linktime.Gaussian, o Options, modelsDir 
 // MethodInfo describes a method for the pickers, from the registry.
 type MethodInfo struct {
 	Name, Label, Doc, Reference, Color string
-	Bound                              bool // an upper bound no traveller could follow
-	Learned                            bool // trained for the network's OD pairs (and budget range)
-	Learner                            bool // trained here, on first use, from the training stream
-	Compare, Bench                     bool // in the default comparison / benchmark
-	NetworkModel                       bool // runs the network's own trained model (which may be missing)
+	// Skewed says what the method approximates under a skewed law ("": nothing).
+	Skewed         string
+	Bound          bool // an upper bound no traveller could follow
+	Learned        bool // trained for the network's OD pairs (and budget range)
+	Learner        bool // trained here, on first use, from the training stream
+	Compare, Bench bool // in the default comparison / benchmark
+	NetworkModel   bool // runs the network's own trained model (which may be missing)
 }
 
 // Methods lists what the dashboard offers, in the registry's order.
@@ -80,7 +82,7 @@ func Methods() []MethodInfo {
 }
 
 func methodInfo(m policy.Method) MethodInfo {
-	return MethodInfo{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color,
+	return MethodInfo{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Skewed: m.Skewed, Color: m.Color,
 		Bound: m.IsBound(), Learned: m.Trained(), Learner: m.Kind == policy.Learner, Compare: m.Compare, Bench: m.Bench, NetworkModel: m.NetworkModel}
 }
 

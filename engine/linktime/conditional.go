@@ -99,14 +99,15 @@ func (c *Conditional) note(e int, t float64) (censored bool) {
 	}
 	c.known = append(c.known, e)
 	c.times = append(c.times, t)
+	y := g.LatentOf(e, t) // t itself for a censored normal
 	switch {
 	case !c.informative(e):
-	case g.Censored(e, t):
+	case g.Censored(e, y):
 		return true
-	case math.Abs(t-g.Latent[e]) > Impossible*g.SD[e]:
+	case math.Abs(y-g.Latent[e]) > Impossible*g.SD[e]:
 		// no draw of the law is there: it would only blow the regression up
 	default:
-		c.appendRow(e, t, 0, false)
+		c.appendRow(e, y, 0, false)
 	}
 	return false
 }
@@ -240,7 +241,10 @@ func (c *Conditional) backward(y []float64) []float64 {
 // of the given links, as a Gaussian: each unobserved link counts its stated
 // mean (its realized mean) moved by the latent regression, and the latent
 // (co)variances. Exact for the paper's law without the floor, and for the
-// matched law up to the floor's mass (0.1% a link at σ/μ = 0.3). The links
+// matched law up to the floor's mass (0.1% a link at σ/μ = 0.3). Under a
+// skewed law a warped link counts as its linearization (Gaussian.SumRow):
+// exact unconditional mean and variance, but the sum's skew is lost and a
+// conditional mean moves by the latent regression times σ/s. The links
 // are a path; repeats count once each time they appear, at the one realized
 // time. Observed links contribute their realized time.
 func (c *Conditional) Sum(links []int) (mean, sd float64) {
@@ -253,7 +257,7 @@ func (c *Conditional) Sum(links []int) (mean, sd float64) {
 				continue
 			}
 			mean += g.Mean[e]
-			v += g.SD[e] * g.SD[e]
+			v += g.SumSD(e) * g.SumSD(e)
 		}
 		return mean, math.Sqrt(v)
 	}
@@ -270,8 +274,8 @@ func (c *Conditional) Sum(links []int) (mean, sd float64) {
 			continue
 		}
 		mean += g.Mean[e]
-		floats.Add(s, g.F.RawRowView(e))
-		own += g.IdioVar(e)
+		floats.Add(s, g.SumRow(e))
+		own += g.SumIdioVar(e)
 	}
 	return c.Loaded(mean, s, own)
 }
@@ -336,12 +340,12 @@ func (c *Conditional) weights(rng *rand.Rand, w, scratch []float64) {
 }
 
 // Latent is the conditional law of link e's latent time: its mean and
-// standard deviation (an observed link's is its time, exactly). The link's
-// realized time is max(latent, floor): cdot discretizes that.
+// standard deviation (an observed link's is its latent value, exactly). The
+// link's realized time is Gaussian.TimeOf the latent: cdot discretizes that.
 func (c *Conditional) Latent(e int) (mean, sd float64) {
 	g := c.g
 	if t, ok := c.time(e); ok {
-		return t, 0
+		return g.LatentOf(e, t), 0
 	}
 	if g.F == nil || c.m == 0 && g.Idio == nil {
 		return g.Latent[e], g.SD[e]

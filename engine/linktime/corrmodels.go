@@ -43,6 +43,9 @@ const (
 	RandomPSD   = "random-psd"
 	Spatial     = "spatial"
 	Explicit    = "explicit"
+	// FittedFactor is the correlation fitted from observed times: a
+	// low-rank factor model of the links' normal scores.
+	FittedFactor = "fitted-factor"
 )
 
 // DefaultCorrSeed seeds random-psd correlation when an import names none.
@@ -81,6 +84,53 @@ var corrModels = []CorrModel{
 		}},
 	{Name: Explicit, Summary: "explicit: the file's own covariance (dense)", Dense: true,
 		build: buildExplicit},
+	{Name: FittedFactor, Summary: "fitted-factor: a low-rank factor model of the normal scores, fitted from observed times (any size)",
+		build: buildFittedFactor},
+}
+
+// buildFittedFactor scales the fitted loadings of the normal scores' correlation
+// by each link's latent SD: F_e = s_e L_e, Idio_e = s_e √(1 − |L_e|²).
+func buildFittedFactor(g *Gaussian, net *engine.Network, _ Law) (bool, error) {
+	L := net.Correlation.Loadings
+	n := len(net.Links)
+	if len(L) != n || n == 0 {
+		return false, engine.Errorf(engine.EINVALID, "network %s: %s correlation needs one row of loadings per link (%d links, %d rows)", net.Name, FittedFactor, n, len(L))
+	}
+	k := len(L[0])
+	g.F = mat.NewDense(n, max(k, 1), nil)
+	g.Idio = make([]float64, n)
+	for e, row := range L {
+		if msg := CheckLoadings(row, k); msg != "" {
+			return false, engine.Errorf(engine.EINVALID, "network %s: loadings of link %d: %s", net.Name, e, msg)
+		}
+		dst := g.F.RawRowView(e)
+		for j, v := range row {
+			dst[j] = g.SD[e] * v
+		}
+		g.Idio[e] = g.SD[e] * math.Sqrt(math.Max(1-floats.Dot(row, row), 0))
+	}
+	g.Stats.Rank = k + positive(g.SD)
+	g.Stats.MeanAbs, g.Stats.MaxAbs = g.sampledCorrSummary()
+	return true, nil
+}
+
+// CheckLoadings says what is wrong with one link's row of fitted loadings
+// ("" if nothing): k finite values whose squares sum to at most 1.
+func CheckLoadings(row []float64, k int) string {
+	if len(row) != k {
+		return "need " + strconv.Itoa(k) + " loadings like the first row, got " + strconv.Itoa(len(row))
+	}
+	ss := 0.0
+	for _, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "loadings must be finite"
+		}
+		ss += v * v
+	}
+	if ss > 1+1e-9 {
+		return "the squared loadings sum to " + strconv.FormatFloat(ss, 'g', 6, 64) + ": a correlation needs at most 1"
+	}
+	return ""
 }
 
 func buildExplicit(g *Gaussian, net *engine.Network, law Law) (bool, error) {

@@ -20,6 +20,12 @@ func TestEveryCorrModelBuilds(t *testing.T) {
 				net.Correlation.Covariance[i][i] = net.Links[i].Var
 			}
 		}
+		if m.Name == FittedFactor {
+			net.Correlation.Loadings = make([][]float64, len(net.Links))
+			for i := range net.Links {
+				net.Correlation.Loadings[i] = []float64{0.6, float64(i%3) / 4}
+			}
+		}
 		g, err := New(net)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)

@@ -39,6 +39,19 @@ type Gaussian struct {
 	Idio   []float64  // factor model: each link's own standard deviation; nil otherwise
 	Spec   engine.Correlation
 	Stats  CorrStats
+	// Warps are the skewed laws' transforms (nil: every link a censored
+	// normal; a nil entry: that link one): X_e = Warps[e].TimeAt((Y_e −
+	// Latent[e]) / SD[e]), and a warped link's latent floor is −∞ (no
+	// atom: its least time is Warps[e].TimeAt(−∞) = 0, never reached).
+	Warps []*Warp
+	// sumF, sumIdio and sumSD are the loadings, own and total standard
+	// deviations of the realized times, for the methods that treat a sum of
+	// link times as Gaussian (Conditional.Sum, cgr): a warped link counts
+	// as the linearization X_e ≈ μ_e + (σ_e/s_e)(Y_e − m_e), exact in mean
+	// and variance. nil without warps: F, Idio and SD themselves.
+	sumF    *mat.Dense
+	sumIdio []float64
+	sumSD   []float64
 }
 
 // CorrStats summarizes the link correlation matrix over distinct link pairs
@@ -71,7 +84,14 @@ func New(net *engine.Network) (*Gaussian, error) {
 		Law: law.Name, Spec: net.Correlation}
 	for e, l := range net.Links {
 		g.Mean[e] = l.Mean
-		g.Latent[e], g.SD[e], g.Floors[e] = law.Latent(l.Mean, l.SD())
+		var w *Warp
+		g.Latent[e], g.SD[e], g.Floors[e], w = law.linkLatent(l)
+		if w != nil {
+			if g.Warps == nil {
+				g.Warps = make([]*Warp, n)
+			}
+			g.Warps[e] = w
+		}
 	}
 	cm, err := CorrModelByName(net.Correlation.Model)
 	if err != nil {
@@ -81,12 +101,114 @@ func New(net *engine.Network) (*Gaussian, error) {
 	switch {
 	case err != nil:
 		return nil, err
-	case done:
-		return g, nil
+	case !done:
+		_, g.Stats.Rank = g.F.Dims()
+		g.Stats.MeanAbs, g.Stats.MaxAbs = g.corrSummary()
 	}
-	_, g.Stats.Rank = g.F.Dims()
-	g.Stats.MeanAbs, g.Stats.MaxAbs = g.corrSummary()
+	g.sumScales(net)
 	return g, nil
+}
+
+// sumScales sets the realized-scale loadings of a model with warps: the
+// latent ones scaled by σ_e/s_e on warped links (see Gaussian.sumF).
+func (g *Gaussian) sumScales(net *engine.Network) {
+	if g.Warps == nil {
+		return
+	}
+	n := g.Dim()
+	scale := make([]float64, n)
+	g.sumSD = make([]float64, n)
+	for e := range n {
+		scale[e] = 1
+		g.sumSD[e] = g.SD[e]
+		if g.Warps[e] != nil && g.SD[e] > 0 {
+			g.sumSD[e] = net.Links[e].SD()
+			scale[e] = g.sumSD[e] / g.SD[e]
+		}
+	}
+	if g.F != nil {
+		g.sumF = scaleRows(g.F, scale)
+	}
+	if g.Idio != nil {
+		g.sumIdio = make([]float64, n)
+		for e, v := range g.Idio {
+			g.sumIdio[e] = scale[e] * v
+		}
+	}
+}
+
+// SumRow is link e's loadings on the realized scale (its row of F without
+// warps): what a Gaussian sum of link times adds up.
+func (g *Gaussian) SumRow(e int) []float64 {
+	if g.sumF != nil {
+		return g.sumF.RawRowView(e)
+	}
+	return g.F.RawRowView(e)
+}
+
+// SumIdioVar is link e's own variance on the realized scale.
+func (g *Gaussian) SumIdioVar(e int) float64 {
+	if g.sumIdio != nil {
+		return g.sumIdio[e] * g.sumIdio[e]
+	}
+	return g.IdioVar(e)
+}
+
+// SumSD is link e's standard deviation on the realized scale.
+func (g *Gaussian) SumSD(e int) float64 {
+	if g.sumSD != nil {
+		return g.sumSD[e]
+	}
+	return g.SD[e]
+}
+
+// TimeOf is link e's time when its latent value is y.
+func (g *Gaussian) TimeOf(e int, y float64) float64 {
+	if g.Warps != nil && g.Warps[e] != nil {
+		return g.Warps[e].TimeAt((y - g.Latent[e]) / g.SD[e])
+	}
+	return max(y, g.Floors[e])
+}
+
+// LatentOf is the latent value of link e's time t: t itself for a
+// censored normal (at or below the floor: censored, see Censored).
+func (g *Gaussian) LatentOf(e int, t float64) float64 {
+	if g.Warps != nil && g.Warps[e] != nil {
+		return g.Latent[e] + g.SD[e]*g.Warps[e].LatentOf(t)
+	}
+	return t
+}
+
+// TimeRange is the times of link e at its latent law N(mu, sd²) ± 6 sd:
+// where DOT and cdot bin a warped link's law.
+func (g *Gaussian) TimeRange(e int, mu, sd float64) (lo, hi float64) {
+	return g.TimeOf(e, mu-6*sd), g.TimeOf(e, mu+6*sd)
+}
+
+// LinkMoments are the raw moments 0..4 of link e's time (what FMA sums).
+func (g *Gaussian) LinkMoments(e int) [5]float64 {
+	if g.Warped(e) {
+		return g.Warps[e].Moments(0, 1)
+	}
+	return RawMoments(g.Latent[e], g.SD[e], g.Floors[e])
+}
+
+// Warped reports whether link e's law is a warp (not a censored normal).
+func (g *Gaussian) Warped(e int) bool { return g.Warps != nil && g.Warps[e] != nil }
+
+// TimeCDF is P(X_e ≤ x) when link e's latent is N(mu, sd²), sd > 0: the
+// law of its time, conditioned or not.
+func (g *Gaussian) TimeCDF(e int, mu, sd, x float64) float64 {
+	if g.Warped(e) {
+		if x <= 0 {
+			return 0
+		}
+		return normCDF((g.LatentOf(e, x) - mu) / sd)
+	}
+	if x < g.Floors[e] {
+		return 0
+	}
+	return normCDF((x - mu) / sd)
 }
 
 func positive(xs []float64) int {
@@ -147,6 +269,7 @@ func (g *Gaussian) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 			for e := range row {
 				row[e] = max(g.Latent[e]+g.SD[e]*rng.NormFloat64(), g.Floors[e])
 			}
+			g.warpRow(row)
 		}
 		return dst
 	}
@@ -166,8 +289,22 @@ func (g *Gaussian) SampleN(rng *rand.Rand, k int, dst []float64) []float64 {
 		for e := range row {
 			row[e] = max(row[e]+g.Latent[e], g.Floors[e])
 		}
+		g.warpRow(row)
 	}
 	return dst
+}
+
+// warpRow turns a drawn row's warped links from latent values into times
+// (a warped link's latent floor is −∞: the max above left them as drawn).
+func (g *Gaussian) warpRow(row []float64) {
+	if g.Warps == nil {
+		return
+	}
+	for e, w := range g.Warps {
+		if w != nil {
+			row[e] = w.TimeAt((row[e] - g.Latent[e]) / g.SD[e])
+		}
+	}
 }
 
 // sampleFactor draws row by row: the K factor variates, then one own
@@ -184,6 +321,7 @@ func (g *Gaussian) sampleFactor(rng *rand.Rand, k int, dst []float64) []float64 
 		for e := range row {
 			row[e] = max(g.Latent[e]+floats.Dot(g.F.RawRowView(e), z)+g.Idio[e]*rng.NormFloat64(), g.Floors[e])
 		}
+		g.warpRow(row)
 	}
 	return dst
 }

@@ -3,16 +3,18 @@ package linktime
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
 )
 
-// Every link-time law here is one family, a censored normal: a latent
-// Y_e ~ N(m_e, s_e²), jointly Gaussian across links through the correlation
-// model, and the realized time X_e = max(Y_e, f_e). A law says how a link's
-// stated mean μ and standard deviation σ give (m, s, f). So sampling, DOT's
-// link PMFs, conditioning and the trainer's sampler are one implementation
-// (this package and its Law), whatever the law.
+// Every link-time law here is a Gaussian copula: a latent Y_e ~ N(m_e, s_e²),
+// jointly Gaussian across links through the correlation model, and the
+// realized time X_e = T_e(Y_e), T_e monotone (see Warp). The censored-normal
+// laws have T_e(y) = max(y, f_e); a law says how a link's stated mean μ and
+// standard deviation σ give (m, s, f), or a warp. So sampling, DOT's link
+// PMFs, conditioning and the trainer's sampler are one implementation (this
+// package and its Law), whatever the law.
 //
 // The names below are what networks store (engine.Network.Law; "" is the
 // paper's law, which every network had before laws could be chosen).
@@ -28,6 +30,13 @@ const (
 	// realized law has exactly the stated mean and standard deviation. It
 	// does not depend on the time unit (scaling every link scales m, s, f).
 	MatchedLaw = "matched-normal"
+	// LogNormalLaw gives each link the log-normal law with exactly its
+	// stated mean and standard deviation: right-skewed, never below zero.
+	LogNormalLaw = "lognormal"
+	// FittedLaw gives each link the marginal fitted from observed times
+	// (engine.Link.Fit: normal, log-normal, gamma or empirical); a link
+	// never observed keeps the matched law of its stated mean and SD.
+	FittedLaw = "fitted"
 )
 
 // RelativeFloor is the matched law's floor as a fraction of each link's
@@ -39,9 +48,18 @@ type Law struct {
 	Name  string
 	Label string // one line for pickers and reports
 	Doc   string // the formula, and where it differs from the paper
+	// Skewed laws are not censored normals: the methods that sum Gaussians
+	// approximate them (see Gaussian.SumRow).
+	Skewed bool
+	// FromData laws come from fitting observed times, not from a choice: a
+	// flag or form that names one is refused (LawNames lists the others).
+	FromData bool
 	// latent returns the latent normal's mean and standard deviation and
 	// the floor of a link with stated mean mu and standard deviation sd.
 	latent func(mu, sd float64) (m, s, floor float64)
+	// link, when set, gives a link's latent law and warp (nil: a censored
+	// normal) from the whole link; otherwise latent of its mean and SD.
+	link func(l engine.Link) (m, s, floor float64, w *Warp)
 }
 
 // Laws lists the link-time laws; the first is the default for imports.
@@ -55,6 +73,46 @@ var Laws = []Law{
 		Doc: "X = max(Y, 0.1 min) with Y ~ N(μ, σ²): the benchmark law of SEGAC and GPG-HT. Its realized mean " +
 			"exceeds μ where the floor carries mass (a link of mean 0.05 min always takes 0.1)",
 		latent: func(mu, sd float64) (float64, float64, float64) { return mu, sd, Floor }},
+	{Name: LogNormalLaw, Label: "log-normal matched to each link's mean and SD (right-skewed)", Skewed: true,
+		Doc: "log X ~ N(m, s²) with s² = ln(1 + σ²/μ²) and m = ln μ − s²/2, so E[X] = μ and SD[X] = σ exactly; " +
+			"skewed to the right like observed travel times, and never zero; correlation acts on the normal scores",
+		latent: matchedLatent, link: logNormalLink},
+	{Name: FittedLaw, Label: "each link's marginal fitted from observed times", Skewed: true, FromData: true,
+		Doc: "each observed link keeps the family fitted to its times (normal, log-normal, gamma or empirical, " +
+			"chosen by held-out likelihood); correlation acts on the normal scores; links never observed keep " +
+			"the matched normal of their stated mean and SD",
+		latent: matchedLatent, link: fittedLink},
+}
+
+// linkLatent is link l's latent law and warp under the law.
+func (l Law) linkLatent(link engine.Link) (m, s, floor float64, w *Warp) {
+	if l.link != nil {
+		return l.link(link)
+	}
+	m, s, floor = l.latent(link.Mean, link.SD())
+	return m, s, floor, nil
+}
+
+// logNormalLink is the log-normal law of the link's stated mean and SD on a
+// standardized latent; a link of fixed time keeps it.
+func logNormalLink(l engine.Link) (float64, float64, float64, *Warp) {
+	mu, sd := l.Mean, l.SD()
+	if sd <= 0 || mu <= 0 {
+		m, s, f := matchedLatent(mu, sd)
+		return m, s, f, nil
+	}
+	s2 := math.Log1p(sd * sd / (mu * mu))
+	return 0, 1, math.Inf(-1), LineWarp(math.Log(mu)-s2/2, math.Sqrt(s2))
+}
+
+// fittedLink is the link's fitted marginal: a normal fit is the matched law
+// of its mean and SD, the others their tabulated warp.
+func fittedLink(l engine.Link) (float64, float64, float64, *Warp) {
+	if l.Fit == nil || len(l.Fit.LogTime) != len(ZGrid) {
+		m, s, f := matchedLatent(l.Mean, l.SD())
+		return m, s, f, nil
+	}
+	return 0, 1, math.Inf(-1), &Warp{LogTime: l.Fit.LogTime}
 }
 
 // LawByName finds a law; "" is the paper's law.
@@ -69,16 +127,26 @@ func LawByName(name string) (Law, error) {
 	return Laws[i], nil
 }
 
-// LawNames lists the laws' names, comma-separated, for help and errors.
+// LawNames lists the names of the laws a flag or form may choose,
+// comma-separated, for help and errors.
 func LawNames() string {
-	s := ""
-	for i, l := range Laws {
-		if i > 0 {
-			s += ", "
+	var names []string
+	for _, l := range Laws {
+		if !l.FromData {
+			names = append(names, l.Name)
 		}
-		s += l.Name
 	}
-	return s
+	return strings.Join(names, ", ")
+}
+
+// ChooseLaw is LawByName for a flag or a form: a law that comes from data
+// is refused, naming how to get it.
+func ChooseLaw(name string) (Law, error) {
+	l, err := LawByName(name)
+	if err == nil && l.FromData {
+		return Law{}, engine.Errorf(engine.EINVALID, "the %s law comes from observed times: give them (--observations, or ontime networks fit) instead of naming it; the laws to choose are %s", l.Name, LawNames())
+	}
+	return l, err
 }
 
 // Latent is the latent normal's mean and standard deviation and the floor

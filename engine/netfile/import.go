@@ -2,6 +2,7 @@ package netfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
@@ -70,6 +72,9 @@ type ImportOptions struct {
 	// Highways are the OpenStreetMap highway classes kept (none:
 	// DefaultHighways).
 	Highways []string
+	// Period keeps the observation rows whose time_of_day is in it
+	// ("HH:MM-HH:MM"; "": every row), when an observation file is given.
+	Period string
 }
 
 // ImportReport says what an import read, assumed and found wrong.
@@ -79,6 +84,9 @@ type ImportReport struct {
 	Scale    *Scale          `json:"scale,omitempty"` // the link-time scale, in minutes
 	Notes    []string        `json:"notes"`           // what was assumed or changed, said once each
 	Problems engine.Problems `json:"problems"`        // empty when the network was accepted
+	// Fit is what fitting observed times found (the fitted law), when
+	// observations came with the network or were fitted to it later.
+	Fit *fit.Report `json:"fit,omitempty"`
 }
 
 func (r *ImportReport) note(format string, args ...any) {
@@ -145,7 +153,62 @@ func Import(files []File, o ImportOptions) (*engine.Network, *ImportReport, erro
 	if len(rep.Problems) > 0 {
 		return nil, rep, rep.Problems
 	}
+	if obs := observationFile(files); obs != nil {
+		return fitObservations(net, obs, o, rep)
+	}
+	if o.Period != "" {
+		return nil, rep, engine.Errorf(engine.EINVALID, "a period chooses rows of observed times: give an observation file too")
+	}
 	return net, rep, nil
+}
+
+// observationFile is the file of observed link times among files, if any.
+func observationFile(files []File) *File {
+	for i := range files {
+		if isObservations(&files[i]) {
+			return &files[i]
+		}
+	}
+	return nil
+}
+
+func isObservations(f *File) bool {
+	return strings.HasSuffix(strings.ToLower(f.Name), ".csv") && fit.LooksLikeObservations(f.Data)
+}
+
+// fitObservations gives an accepted network the law fitted to the observed
+// times (in the network file's unit); bad observations refuse the import,
+// each named by file, line and field.
+func fitObservations(net *engine.Network, obs *File, o ImportOptions, rep *ImportReport) (*engine.Network, *ImportReport, error) {
+	fail := func(err error) (*engine.Network, *ImportReport, error) {
+		var ps engine.Problems
+		var e *engine.Error
+		switch {
+		case errors.As(err, &ps):
+			rep.Problems = ps
+		case errors.As(err, &e):
+			rep.Problems = engine.Problems{e}
+		default:
+			return nil, rep, err
+		}
+		return nil, rep, rep.Problems
+	}
+	period, err := fit.ParsePeriod(o.Period)
+	if err != nil {
+		return fail(err)
+	}
+	read, err := fit.ReadObservations(obs.Name, obs.Data, net, unitMinutes(o.TimeUnit), period)
+	if err != nil {
+		return fail(err)
+	}
+	fitted, frep, err := fit.Fit(net, read)
+	if err != nil {
+		return fail(err)
+	}
+	rep.Fit = frep
+	rep.note("%s", frep.Summary())
+	fitted.Sources = append(fitted.Sources, engine.SourceFile{Path: obs.Name, SHA256: Digest(obs.Data)})
+	return fitted, rep, nil
 }
 
 // partial keeps a parse's Problems while the rows that parsed are used.
@@ -191,6 +254,8 @@ func sortFiles(files []File) (roles, error) {
 			put(&r.nodes, f, "node coordinate")
 		case tntpFlowName.MatchString(f.Name):
 			put(&r.flow, f, "TNTP _flow")
+		case isObservations(f):
+			// observed link times: fitted once the network is read (Import)
 		case strings.HasSuffix(lower, ".csv") && gmnsKind(f.Data) == "node":
 			put(&r.gmnsNode, f, "GMNS node.csv")
 		case strings.HasSuffix(lower, ".csv") && gmnsKind(f.Data) == "link":

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
@@ -50,6 +53,8 @@ type jsonLink struct {
 	Variance float64 `json:"variance"` // minutes²
 	// Shape is the drawn course between the ends, in the nodes' coordinates.
 	Shape [][2]float64 `json:"shape,omitempty"`
+	// Fit is the marginal fitted from observed times (the fitted law).
+	Fit *engine.LinkFit `json:"fit,omitempty"`
 }
 
 type jsonCorrelation struct {
@@ -59,6 +64,7 @@ type jsonCorrelation struct {
 	Length     float64     `json:"length,omitempty"`
 	Factors    int         `json:"factors,omitempty"`
 	Covariance [][]float64 `json:"covariance,omitempty"`
+	Loadings   [][]float64 `json:"loadings,omitempty"` // fitted-factor: links × K
 }
 
 // WriteJSON writes net in ontime's network format.
@@ -66,12 +72,13 @@ func WriteJSON(w io.Writer, net *engine.Network) error {
 	jn := jsonNetwork{Format: FormatName, Version: FormatVersion, Name: net.Name, Description: net.Description,
 		Coordinates: string(net.Coords), StepCap: net.StepCap, Zones: net.Zones, Law: writtenLaw(net.Law), TimeUnit: net.TimeUnit,
 		Correlation: jsonCorrelation{Model: net.Correlation.Model, Seed: net.Correlation.Seed,
-			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Factors: net.Correlation.Factors, Covariance: net.Correlation.Covariance}}
+			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Factors: net.Correlation.Factors, Covariance: net.Correlation.Covariance,
+			Loadings: net.Correlation.Loadings}}
 	for _, n := range net.Nodes {
 		jn.Nodes = append(jn.Nodes, jsonNode{n.ID, n.Coord[0], n.Coord[1]})
 	}
 	for _, l := range net.Links {
-		jn.Links = append(jn.Links, jsonLink{net.Nodes[l.From].ID, net.Nodes[l.To].ID, l.Mean, l.Var, l.Shape})
+		jn.Links = append(jn.Links, jsonLink{net.Nodes[l.From].ID, net.Nodes[l.To].ID, l.Mean, l.Var, l.Shape, l.Fit})
 	}
 	for _, od := range net.ODs {
 		jn.ODs = append(jn.ODs, net.ODString(od))
@@ -158,11 +165,15 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 				return nil, bad(fmt.Sprintf("%s.shape[%d]", f, k), []any{"links", i}, "point %v is not a pair of finite numbers", p)
 			}
 		}
-		net.Links = append(net.Links, engine.Link{From: from, To: to, Mean: l.Mean, Var: l.Variance, Shape: l.Shape})
+		if err := checkFit(l.Fit); err != "" {
+			return nil, bad(f+".fit", []any{"links", i}, "%s", err)
+		}
+		net.Links = append(net.Links, engine.Link{From: from, To: to, Mean: l.Mean, Var: l.Variance, Shape: l.Shape, Fit: l.Fit})
 	}
 	net.Index()
 	c := jn.Correlation
-	net.Correlation = engine.Correlation{Model: c.Model, Seed: c.Seed, Strength: c.Strength, Length: c.Length, Factors: c.Factors, Covariance: c.Covariance}
+	net.Correlation = engine.Correlation{Model: c.Model, Seed: c.Seed, Strength: c.Strength, Length: c.Length, Factors: c.Factors, Covariance: c.Covariance,
+		Loadings: c.Loadings}
 	if err := checkCorrelation(net, func(field string, path []any, format string, args ...any) error {
 		return bad("correlation"+field, append([]any{"correlation"}, path...), format, args...)
 	}); err != nil {
@@ -203,6 +214,15 @@ func checkCorrelation(net *engine.Network, bad func(field string, path []any, fo
 		if c.Factors < 0 || c.Factors > linktime.MaxFactors {
 			return bad(".factors", []any{"factors"}, "must be 1 to %d (0 or absent: %d), got %d", linktime.MaxFactors, linktime.DefaultFactors, c.Factors)
 		}
+	case c.Model == linktime.FittedFactor:
+		if len(c.Loadings) != len(net.Links) {
+			return bad(".loadings", []any{"loadings"}, "need %d rows (one per link), got %d", len(net.Links), len(c.Loadings))
+		}
+		for i, row := range c.Loadings {
+			if msg := linktime.CheckLoadings(row, len(c.Loadings[0])); msg != "" {
+				return bad(fmt.Sprintf(".loadings[%d]", i), []any{"loadings", i}, "%s", msg)
+			}
+		}
 	case c.Model == linktime.Explicit:
 		n := len(net.Links)
 		if len(c.Covariance) != n {
@@ -223,6 +243,28 @@ func checkCorrelation(net *engine.Network, bad func(field string, path []any, fo
 		}
 	}
 	return nil
+}
+
+// checkFit says what is wrong with a link's fitted marginal ("" if nothing).
+func checkFit(f *engine.LinkFit) string {
+	if f == nil {
+		return ""
+	}
+	if !slices.Contains(fit.FamilyNames(), f.Family) {
+		return fmt.Sprintf("unknown family %q (%s)", f.Family, strings.Join(fit.FamilyNames(), ", "))
+	}
+	if len(f.LogTime) == 0 {
+		return ""
+	}
+	if len(f.LogTime) != len(linktime.ZGrid) {
+		return fmt.Sprintf("log_time needs %d values (one per grid point), got %d", len(linktime.ZGrid), len(f.LogTime))
+	}
+	for k, v := range f.LogTime {
+		if !finite(v) || k > 0 && !(v > f.LogTime[k-1]) {
+			return fmt.Sprintf("log_time[%d] = %v: the values must be finite and increasing", k, v)
+		}
+	}
+	return ""
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

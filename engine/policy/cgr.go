@@ -93,8 +93,8 @@ func (c *CGR) continuations(j, d int) []contPath {
 		for _, e := range links {
 			p[i].mean += c.model.Mean[e]
 			if p[i].load != nil {
-				floats.Add(p[i].load, c.model.F.RawRowView(e))
-				p[i].own += c.model.IdioVar(e)
+				floats.Add(p[i].load, c.model.SumRow(e))
+				p[i].own += c.model.SumIdioVar(e)
 			}
 		}
 	}
@@ -152,8 +152,8 @@ func (c *CGR) act(o *engine.Observation, cond *linktime.Conditional, avoid map[i
 				route = append(append(route[:0], e), p.links...)
 				mean, sd = cond.Sum(route)
 			} else {
-				floats.AddTo(load, p.load, c.model.F.RawRowView(e))
-				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load, p.own+c.model.IdioVar(e))
+				floats.AddTo(load, p.load, c.model.SumRow(e))
+				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load, p.own+c.model.SumIdioVar(e))
 			}
 			best.offer(e, onTime(o.Remaining, mean, sd), fe, mean)
 		}

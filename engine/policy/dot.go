@@ -77,6 +77,10 @@ func NewDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *DOT {
 	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, hops: map[int][]int{}, let: NewLET(net)}
 	d.pmf = make([]linkPMF, len(net.Links))
 	for e := range net.Links {
+		if model.Warped(e) {
+			d.pmf[e] = discretizeWarped(model, e, model.Latent[e], model.SD[e], delta)
+			continue
+		}
 		d.pmf[e] = discretize(model.Latent[e], model.SD[e], model.Floors[e], delta)
 	}
 	return d
@@ -99,6 +103,27 @@ func discretize(mu, sd, floor, delta float64) linkPMF {
 			a = math.Inf(-1) // the floor gathers all mass below it
 		}
 		p[k-lo] = phi((b-mu)/sd) - phi((a-mu)/sd)
+	}
+	return linkPMF{lo: lo, p: p}
+}
+
+// discretizeWarped bins a warped link's law (a skewed law's), its latent
+// N(mu, sd²): bin k holds P((k−1)Δ < X ≤ kΔ), the law's times between the
+// latent's ± 6 sd, the first bin all mass below it, every time at least
+// one step.
+func discretizeWarped(model *linktime.Gaussian, e int, mu, sd, delta float64) linkPMF {
+	tlo, thi := model.TimeRange(e, mu, sd)
+	if sd == 0 {
+		return linkPMF{lo: max(1, int(math.Ceil(tlo/delta-1e-9))), p: []float64{1}}
+	}
+	lo := max(1, int(math.Ceil(tlo/delta-1e-9)))
+	hi := max(lo, int(math.Ceil(thi/delta-1e-9)))
+	p := make([]float64, hi-lo+1)
+	prev := 0.0 // the first bin gathers all mass below it
+	for k := lo; k <= hi; k++ {
+		cur := model.TimeCDF(e, mu, sd, float64(k)*delta)
+		p[k-lo] = cur - prev
+		prev = cur
 	}
 	return linkPMF{lo: lo, p: p}
 }

@@ -74,7 +74,7 @@ func (f *fmaSearch) search(t sim.Task) []int {
 func (f *fmaSearch) bound(links []int, budget float64) float64 {
 	m := [5]float64{1, -budget, budget * budget, -budget * budget * budget, budget * budget * budget * budget}
 	for _, e := range links {
-		m = addMoments(m, linktime.RawMoments(f.model.Latent[e], f.model.SD[e], f.model.Floors[e]))
+		m = addMoments(m, f.model.LinkMoments(e))
 	}
 	return f.lp.upper(m)
 }

@@ -139,6 +139,10 @@ type Method struct {
 	Doc string
 	// Reference cites the method's source.
 	Reference string
+	// Skewed says what the method approximates under a skewed law
+	// (log-normal, fitted: a Gaussian copula whose marginals are not
+	// normal); "" where it uses the law as it is (sampled or exact).
+	Skewed string
 	// Color is the method's fixed colour on every page and plot.
 	Color string
 	Kind  Kind
@@ -247,6 +251,7 @@ func init() {
 				return NewLET(env.Net, env.Destinations()...), map[string]any{"tie_tolerance": engine.TieTolerance}, nil
 			}},
 		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", RolloutBase: true, Lessons: map[string]string{"adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+			Skewed:    "nothing: each link's own law is binned exactly, whatever its shape",
 			Doc:       "Prakash's time-discretized SOTA dynamic program on the marginal link laws",
 			Reference: "Prakash (2020), Algorithms for most reliable routes on stochastic and time-dependent networks, Transportation Research Part B 138, 202–220: the SOTA recursion swept in decreasing order of time on a grid.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -254,6 +259,7 @@ func init() {
 				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.EpisodeCap(), "uses": "marginals"}, nil
 			}},
 		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
+			Skewed:    "nothing for the next link (its law given the times seen is exact in the latent Gaussian, then binned); the links after it as dot",
 			Doc:       "DOT with the next link's law conditioned on the observed links",
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -261,6 +267,7 @@ func init() {
 				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
 			}},
 		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+			Skewed:    "each continuation's time as a Gaussian: every skewed link linearized (its exact mean and SD, its latent correlation), so the sum's skew is lost and a conditional mean moves linearly",
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
 			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -272,6 +279,7 @@ func init() {
 				return NewCGR(env.Net, env.Model, k), settings, nil
 			}},
 		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#ee0044", Kind: Planner, Offered: true, Bench: true,
+			Skewed:    "nothing in a link's moments (each link's exact four moments under its law); the path's moments add them as if links were independent, as under any law",
 			Doc:       "fourth-moment approach: path local search from LET on the sharp four-moment lateness bound",
 			Reference: "Fourth-moment approach to navigation with time limits (sharp moment bound on the path's lateness; ontime solves the bound as a linear programme).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -284,6 +292,7 @@ func init() {
 				return newMLR(env, 1000, 30), map[string]any{"samples": 1000, "iterations": 30, "training": "stream batch 0"}, nil
 			}},
 		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Lessons: map[string]string{"adapt": "fixed"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
+			Skewed:    "each path's time as a Gaussian of its exact mean and the linearized covariance, so a skewed path's on-time probability is approximate",
 			Doc:       "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
 			Reference: "Best a-priori path: the highest exact Gaussian on-time probability among the k shortest paths by mean (Yen).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -298,6 +307,7 @@ func init() {
 				return p, map[string]any{"samples": s.Samples, "bins": s.Bins, "max_sweeps": s.MaxSweeps, "per": "destination", "cached": hit}, err
 			}},
 		{Name: "ctd", Label: "learns each node's mean and spread of time to go", Color: "#117733", Kind: Learner, Offered: true, Bench: true,
+			Skewed:    "acts on Φ((b − μ)/σ) of the learned cost-to-go mean and spread: a Gaussian reading of a skewed time to go",
 			Doc:       "cascaded TD learning (Guo et al. 2022) of cost-to-go mean and second moment; acts on Φ((b−μ)/σ)",
 			Reference: "Guo, Hou & Peng (2022), Cascaded temporal difference learning for the mean–standard-deviation shortest path, IEEE Transactions on Intelligent Transportation Systems.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -325,6 +335,7 @@ func init() {
 			Reference: "Bertsekas, Tsitsiklis & Wu (1997), Rollout algorithms for combinatorial optimization, Journal of Heuristics 3, 245–262; Bertsekas (2019), Reinforcement Learning and Optimal Control, ch. 2. Never worse than its base in expectation.",
 			New:       newRolloutMethod},
 		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#661100", Lessons: map[string]string{"history": "rule"}, Kind: Planner, Offered: true,
+			Skewed:    "the next link and LET continuation summed as a Gaussian (skewed links linearized)",
 			Doc:       "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
 			Reference: "The five-node example's closed-form optimum, generalized: at each node, the next link whose on-time probability (next link, then the LET path) is highest given the observed times.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
@@ -35,10 +36,17 @@ type Spec struct {
 	// Law is the link-time law; under any law but the paper's, the trainer
 	// draws max(LatentMean + F z, Floors) with SD and Factor on the latent
 	// scale (the paper's law: LatentMean = Mean, every floor Floor).
-	Law         string    `json:"law,omitempty"`
-	LatentMean  []float64 `json:"latent_mean,omitempty"`
-	Floors      []float64 `json:"floors,omitempty"`
-	Correlation string    `json:"correlation"`
+	Law        string    `json:"law,omitempty"`
+	LatentMean []float64 `json:"latent_mean,omitempty"`
+	Floors     []float64 `json:"floors,omitempty"`
+	// Under a skewed law, the warped links (WarpLinks) draw
+	// exp(the piecewise-linear function through (ZGrid, WarpLogTime[i]))
+	// of their standardized latent value (x − LatentMean)/SD instead, as
+	// linktime.Warp; their floor is 0.
+	ZGrid       []float64   `json:"z_grid,omitempty"`
+	WarpLinks   []int       `json:"warp_links,omitempty"`
+	WarpLogTime [][]float64 `json:"warp_log_time,omitempty"`
+	Correlation string      `json:"correlation"`
 	// ODs are the pairs the model covers; ODWeights how often training
 	// draws each; ValidationODs (indices into ODs) and ValidationFactors the
 	// tasks the checkpoint rule validates on.
@@ -94,6 +102,17 @@ func Write(dir string, net *engine.Network, m *linktime.Gaussian, o Options) (*S
 		ValidationFactors: o.ValidationFactors, ODWeights: o.ODWeights}
 	if m.Law != linktime.PaperLaw {
 		s.Law, s.LatentMean, s.Floors = m.Law, m.Latent, m.Floors
+	}
+	if m.Warps != nil {
+		s.Floors = slices.Clone(m.Floors)
+		s.ZGrid = linktime.ZGrid
+		for e, w := range m.Warps {
+			if w != nil {
+				s.Floors[e] = 0 // −∞ latent: JSON has no infinity, and a warped time is positive
+				s.WarpLinks = append(s.WarpLinks, e)
+				s.WarpLogTime = append(s.WarpLogTime, w.LogTime)
+			}
+		}
 	}
 	for _, l := range net.Links {
 		s.Links = append(s.Links, [2]int{l.From, l.To})

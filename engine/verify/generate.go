@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -117,6 +118,10 @@ func Generated(big bool) []Case {
 	addGrid(grid{name: "asymmetric", w: 7, h: 7, mean: uniform(1, 3), cv: 0.4, oneWay: true,
 		corr: engine.Correlation{Model: "spatial", Strength: 0.6, Length: 200}, ods: corners(7, 7), seed: 6},
 		"one-way streets alternating by row, strong spatial correlation")
+	addGrid(grid{name: "skewed", w: 7, h: 7, mean: uniform(1, 4), cv: 0.5, corr: engine.Correlation{Model: "random-psd", Seed: 3},
+		law: linktime.LogNormalLaw, ods: corners(7, 7), seed: 12},
+		"log-normal link times (σ/μ = 0.5: skew 1.6), random-psd correlation of the normal scores")
+	cases = append(cases, fitted())
 	cases = append(cases, disconnected())
 	cases = append(cases, series())
 	if big {
@@ -125,6 +130,23 @@ func Generated(big bool) []Case {
 		addGrid(g, fmt.Sprintf("%d links: over the dense models' limit of %d (spatial-factor)", 4*33*32, linktime.DenseLinkLimit))
 	}
 	return cases
+}
+
+// fitted is a grid under the law fitted to 500 simulated days of a
+// log-normal spatial truth, a fifth of the entries missing: gamma,
+// log-normal, normal and empirical marginals side by side, fitted-factor
+// correlation.
+func fitted() Case {
+	truth := grid{name: "fitted", w: 6, h: 6, mean: uniform(1, 4), cv: 0.4,
+		corr: engine.Correlation{Model: "spatial", Strength: 0.7, Length: 250}, law: linktime.LogNormalLaw, ods: corners(6, 6), seed: 13}.build()
+	obs, err := fit.Simulate(truth, 500, 0.2, 13)
+	if err == nil {
+		var net *engine.Network
+		if net, _, err = fit.Fit(truth, obs); err == nil {
+			return Case{Name: "fitted", Kind: "generated", Net: net, Note: "the fitted law of 500 simulated days (20% missing) of a log-normal spatial truth"}
+		}
+	}
+	return Case{Name: "fitted", Kind: "generated", Net: truth, Note: "the fit failed: " + engine.ErrorMessage(err)}
 }
 
 // disconnected is two grids with no link between them; trips stay in one.

@@ -36,16 +36,7 @@ func TestBatteryFastSubset(t *testing.T) {
 	if len(results) != len(cases) {
 		t.Fatalf("%d results for %d cases", len(results), len(cases))
 	}
-	for _, r := range results {
-		if r.Err != "" {
-			t.Errorf("%s: %s", r.Name, r.Err)
-		}
-		for _, c := range r.Checks {
-			if !c.OK {
-				t.Errorf("%s: %s%s: %.4f against %.4f (%s)", r.Name, c.Invariant, factor(c.Factor), c.Value, c.Bound, c.Detail)
-			}
-		}
-	}
+	noViolations(t, results)
 	var b strings.Builder
 	Markdown(&b, results, "test")
 	if !strings.Contains(b.String(), "**0 violations**") {
@@ -120,6 +111,33 @@ func TestUnitInvariance(t *testing.T) {
 		}
 		if float64(same) < 0.995*float64(n) {
 			t.Errorf("%s: %d of %d episodes agree between hours and minutes", m, same, n)
+		}
+	}
+}
+
+// The skewed laws hold every invariant: the log-normal grid and the grid
+// under a law fitted to simulated observations (gamma, log-normal, normal
+// and empirical marginals; fitted-factor correlation).
+func TestBatterySkewedLaws(t *testing.T) {
+	testenv.Large(t)
+	cases := pick(Generated(false), "skewed", "fitted")
+	if cases[1].Net.Law != linktime.FittedLaw {
+		t.Fatalf("the fitted case is not fitted: %s", cases[1].Note)
+	}
+	noViolations(t, Run(context.Background(), cases, Options{Pools: 2, PoolSize: 400, MaxODs: 2, Logf: t.Logf}))
+}
+
+// noViolations fails for every case that erred and every check broken.
+func noViolations(t *testing.T, results []CaseResult) {
+	t.Helper()
+	for _, r := range results {
+		if r.Err != "" {
+			t.Errorf("%s: %s", r.Name, r.Err)
+		}
+		for _, c := range r.Checks {
+			if !c.OK {
+				t.Errorf("%s: %s%s: %.4f against %.4f (%s)", r.Name, c.Invariant, factor(c.Factor), c.Value, c.Bound, c.Detail)
+			}
 		}
 	}
 }

@@ -55,6 +55,13 @@ class World:
                        if spec.get("latent_mean") else self.mean)
         self.floor = (torch.tensor(spec["floors"], dtype=torch.float32, device=device)
                       if spec.get("floors") else torch.full_like(self.mean, spec["floor"]))
+        # a skewed law's warped links: exp of the piecewise-linear function through
+        # (z_grid, warp_log_time[i]) of the standardized latent, extended linearly (linktime.Warp)
+        self.warp_links = None
+        if spec.get("warp_links"):
+            self.warp_links = torch.tensor(spec["warp_links"], dtype=torch.long, device=device)
+            self.zgrid = torch.tensor(spec["z_grid"], dtype=torch.float32, device=device)
+            self.warp_lt = torch.tensor(spec["warp_log_time"], dtype=torch.float32, device=device)
         amask = torch.zeros(self.N, self.E, dtype=torch.bool)
         for i, out in enumerate(spec["out_links"]):
             for e in out:
@@ -91,6 +98,22 @@ class World:
         x = self.latent + (z @ self.factor.T if self.factor is not None else z * self.sd)
         if self.idio is not None:
             x = x + torch.randn(n, self.E, generator=gen, device=self.dev) * self.idio
+        return self.times(x)
+
+    def times(self, x):
+        """Link times of latent draws x (rows × links): warped links through their tables,
+        then every link floored (a warped link's floor is 0)."""
+        if self.warp_links is not None:
+            w = self.warp_links
+            z = (x[:, w] - self.latent[w]) / self.sd[w]
+            g = self.zgrid
+            step = g[1] - g[0]
+            k = torch.clamp(torch.floor((z - g[0]) / step).long(), 0, g.shape[0] - 2)
+            table = self.warp_lt.unsqueeze(0).expand(x.shape[0], -1, -1)
+            l0 = table.gather(2, k.unsqueeze(2)).squeeze(2)
+            l1 = table.gather(2, (k + 1).unsqueeze(2)).squeeze(2)
+            x = x.clone()
+            x[:, w] = torch.exp(l0 + (z - g[k]) * (l1 - l0) / (g[k + 1] - g[k]))
         return torch.maximum(x, self.floor)
 
 
@@ -310,6 +333,16 @@ def cmd_validate(args, spec, w, gen):
     log(phase="validate", validation=means)
 
 
+def cmd_law(args, spec, w, gen):
+    """The law check Go runs (trainspec's cross-language test): the times of the latent rows in
+    --latent (float32, rows × links) written to --out, and --draws draws of this sampler to
+    --out.draws, both float32 rows × links."""
+    lat = torch.from_numpy(np.fromfile(args.latent, dtype=np.float32).reshape(-1, w.E)).to(w.dev)
+    w.times(lat).cpu().numpy().astype(np.float32).tofile(args.out)
+    w.sample(args.draws, gen).cpu().numpy().astype(np.float32).tofile(args.out + ".draws")
+    log(phase="law", rows=lat.shape[0], draws=args.draws)
+
+
 def cmd_pg(args, spec, w, gen):
     """The generalized policy gradient (the paper's estimator): the mean over sampled episodes of
     (1{G <= T} - b) * sum_k grad log pi(a_k | h_k, c_k), b the batch's mean outcome for the same
@@ -394,6 +427,9 @@ def main():
     va = sub.add_parser("validate", parents=[common])
     va.add_argument("--actions", help="also write each episode's links (JSON) for Go's episode-rule check")
     sub.add_parser("export", parents=[common])
+    la = sub.add_parser("law", parents=[common])
+    la.add_argument("--latent", required=True)
+    la.add_argument("--draws", type=int, required=True)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     dev = torch.device("cuda" if args.device == "cuda" and torch.cuda.is_available() else "cpu")
@@ -405,7 +441,7 @@ def main():
     torch.manual_seed(args.seed)
     gen = torch.Generator(device=dev).manual_seed(args.seed + 1)
     {"imitate": cmd_imitate, "fit": cmd_fit, "collect": cmd_collect, "pg": cmd_pg, "validate": cmd_validate,
-     "export": cmd_export}[args.cmd](args, spec, w, gen)
+     "export": cmd_export, "law": cmd_law}[args.cmd](args, spec, w, gen)
 
 
 if __name__ == "__main__":

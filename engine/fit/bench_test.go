@@ -1,0 +1,75 @@
+package fit_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/fit"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// cityGrid is a w × h grid of two-way streets (about 4wh links) under the
+// log-normal law with spatial-factor correlation: a stand-in city whose
+// observations a benchmark fits.
+func cityGrid(w, h int) *engine.Network {
+	net := &engine.Network{Name: fmt.Sprintf("grid%dx%d", w, h), Coords: engine.CoordPlanar, Law: linktime.LogNormalLaw,
+		Correlation: engine.Correlation{Model: linktime.SpatialFactor, Strength: 0.6, Length: float64(max(w, h)) * 15, Factors: 16}}
+	for y := range h {
+		for x := range w {
+			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(y*w + x), Coord: [2]float64{float64(x) * 100, float64(y) * 100}})
+		}
+	}
+	add := func(a, b int) {
+		m := 1 + float64((a*7+b*13)%17)/4
+		net.Links = append(net.Links, engine.Link{From: a, To: b, Mean: m, Var: 0.09 * m * m})
+	}
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			if x+1 < w {
+				add(i, i+1)
+				add(i+1, i)
+			}
+			if y+1 < h {
+				add(i, i+w)
+				add(i+w, i)
+			}
+		}
+	}
+	net.Project()
+	net.Index()
+	return net
+}
+
+func benchFit(b *testing.B, w, h, days int) {
+	net := cityGrid(w, h)
+	obs, err := fit.Simulate(net, days, 0.1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		t0 := time.Now()
+		_, rep, err := fit.Fit(net, obs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(time.Since(t0).Seconds(), "s/fit")
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), "MB-allocated")
+		b.Logf("%d links × %d days (%d rows): rank %d, explained %.2f, %v", len(net.Links), days, obs.Rows, rep.Rank, rep.Explained, time.Since(t0))
+	}
+}
+
+// BenchmarkFit3000Links1000Days is the first speed target (under 30 s).
+func BenchmarkFit3000Links1000Days(b *testing.B) { benchFit(b, 28, 28, 1000) }
+
+// BenchmarkFit40000Links365Days is the city target (under 5 min, 4 GB).
+func BenchmarkFit40000Links365Days(b *testing.B) { benchFit(b, 100, 100, 365) }

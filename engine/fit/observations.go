@@ -1,0 +1,266 @@
+package fit
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ontime-routing/ontime/engine"
+)
+
+// Observations are observed link times: per link (the network's order),
+// each observation's index (a day or time slot) and time in minutes.
+type Observations struct {
+	File  string
+	Days  []string // observation ids, in order of first appearance
+	Links [][]Obs
+	Rows  int // rows read (after the period filter)
+}
+
+// Obs is one observed time of a link.
+type Obs struct {
+	Day  int
+	Time float64
+	Line int // the file's line, for errors
+}
+
+// Period keeps the rows whose time of day is in [From, To) minutes after
+// midnight (From > To wraps past midnight); the zero value keeps all.
+type Period struct{ From, To float64 }
+
+// ParsePeriod reads "HH:MM-HH:MM" ("" keeps every row).
+func ParsePeriod(s string) (*Period, error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return nil, nil
+	}
+	a, b, ok := strings.Cut(s, "-")
+	from, err1 := clock(a)
+	to, err2 := clock(b)
+	if !ok || err1 != nil || err2 != nil || from == to {
+		return nil, engine.Errorf(engine.EINVALID, "period %q: give HH:MM-HH:MM, for example 07:00-09:00", s)
+	}
+	return &Period{from, to}, nil
+}
+
+// clock reads HH:MM[:SS] as minutes after midnight.
+func clock(s string) (float64, error) {
+	parts := strings.Split(strings.TrimSpace(s), ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, errors.New("not HH:MM")
+	}
+	lim := []float64{24, 60, 60}
+	v := 0.0
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil || x < 0 || float64(x) >= lim[i] {
+			return 0, errors.New("not HH:MM")
+		}
+		v += float64(x) * []float64{60, 1, 1.0 / 60}[i]
+	}
+	return v, nil
+}
+
+func (p *Period) keeps(t float64) bool {
+	if p.From < p.To {
+		return t >= p.From && t < p.To
+	}
+	return t >= p.From || t < p.To
+}
+
+// Columns the observation file may have (case and spaces ignored); the
+// first name of each is the documented one.
+var (
+	colLink = []string{"link", "link_id"}
+	colFrom = []string{"from", "from_node", "a_node"}
+	colTo   = []string{"to", "to_node", "b_node"}
+	colDay  = []string{"observation", "day", "slot", "date"}
+	colTime = []string{"time", "travel_time"}
+	colTOD  = []string{"time_of_day", "tod", "clock"}
+)
+
+// LooksLikeObservations tells an observation file from a network's CSV by
+// its header: an observation column and a time column.
+func LooksLikeObservations(data []byte) bool {
+	line, _, _ := bytes.Cut(data[:min(len(data), 4096)], []byte("\n"))
+	has := func(names []string) bool {
+		for _, c := range strings.Split(strings.TrimPrefix(string(line), "\ufeff"), ",") {
+			c = strings.ToLower(strings.Trim(strings.TrimSpace(c), `"`))
+			if slices.Contains(names, c) {
+				return true
+			}
+		}
+		return false
+	}
+	return has(colDay) && has(colTime)
+}
+
+// MaxProblems bounds the problems one file reports.
+const MaxProblems = 100
+
+// ReadObservations reads a long CSV of observed times: a header naming a
+// link (link: its 1-based position in the network's link list, or from and
+// to: its end nodes' ids), an observation id (observation, day or slot) and
+// a time; optionally time_of_day (HH:MM) for period to choose rows. Times
+// are in the unit unit (minutes per unit: 1 for minutes). Every problem
+// names the file, line and field.
+func ReadObservations(file string, data []byte, net *engine.Network, minutesPerUnit float64, period *Period) (*Observations, error) {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	r.ReuseRecord = true
+	head, err := r.Read()
+	if err != nil {
+		return nil, engine.InputError(file, 1, "", "no header: give link (or from,to), observation and time columns")
+	}
+	head = slices.Clone(head) // ReuseRecord: the next Read overwrites it
+	find := func(names []string) int {
+		for i, h := range head {
+			h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+			for _, n := range names {
+				if h == n {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	iLink, iFrom, iTo, iDay, iTime, iTOD := find(colLink), find(colFrom), find(colTo), find(colDay), find(colTime), find(colTOD)
+	var probs engine.Problems
+	switch {
+	case iLink < 0 && (iFrom < 0 || iTo < 0):
+		probs = append(probs, engine.InputError(file, 1, "link", "the header names no link: give a link column (its 1-based position in the network) or from and to"))
+	case iDay < 0:
+		probs = append(probs, engine.InputError(file, 1, "observation", "the header names no observation column (observation, day or slot)"))
+	case iTime < 0:
+		probs = append(probs, engine.InputError(file, 1, "time", "the header names no time column"))
+	case period != nil && iTOD < 0:
+		probs = append(probs, engine.InputError(file, 1, "time_of_day", "a period was asked for, but the header has no time_of_day column"))
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	o := &Observations{File: file, Links: make([][]Obs, len(net.Links))}
+	days := map[string]int{}
+	linkOf := map[[2]int]int{}
+	for e, l := range net.Links {
+		if _, dup := linkOf[[2]int{l.From, l.To}]; !dup {
+			linkOf[[2]int{l.From, l.To}] = e
+		}
+	}
+	seen := map[[2]int]int{} // (link, day) → line
+	add := func(p *engine.Error) bool {
+		probs = append(probs, p)
+		return len(probs) < MaxProblems
+	}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			if !add(engine.InputError(file, line, "", "%v", err)) {
+				break
+			}
+			continue
+		}
+		field := func(i int) string {
+			if i < 0 || i >= len(rec) {
+				return ""
+			}
+			return strings.TrimSpace(rec[i])
+		}
+		if period != nil {
+			t, err := clock(field(iTOD))
+			if err != nil {
+				if !add(engine.InputError(file, line, "time_of_day", "%q is not HH:MM", field(iTOD))) {
+					break
+				}
+				continue
+			}
+			if !period.keeps(t) {
+				continue
+			}
+		}
+		e, msg, fieldName := linkIndex(net, linkOf, field(iLink), field(iFrom), field(iTo), iLink >= 0)
+		if msg != "" {
+			if !add(engine.InputError(file, line, fieldName, "%s", msg)) {
+				break
+			}
+			continue
+		}
+		x, err := strconv.ParseFloat(field(iTime), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+			if !add(engine.InputError(file, line, "time", "%q: a time must be a positive finite number", field(iTime))) {
+				break
+			}
+			continue
+		}
+		dayID := field(iDay)
+		if dayID == "" {
+			if !add(engine.InputError(file, line, head[iDay], "empty observation id")) {
+				break
+			}
+			continue
+		}
+		d, ok := days[dayID]
+		if !ok {
+			d = len(o.Days)
+			days[dayID] = d
+			o.Days = append(o.Days, dayID)
+		}
+		if first, dup := seen[[2]int{e, d}]; dup {
+			if !add(engine.InputError(file, line, head[iDay], "link %s was observed twice in observation %q (first on line %d)", linkName(net, e), dayID, first)) {
+				break
+			}
+			continue
+		}
+		seen[[2]int{e, d}] = line
+		o.Links[e] = append(o.Links[e], Obs{Day: d, Time: x * minutesPerUnit, Line: line})
+		o.Rows++
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	if o.Rows == 0 {
+		return nil, engine.InputError(file, 0, "", "no observation rows%s", map[bool]string{true: " in the period", false: ""}[period != nil])
+	}
+	return o, nil
+}
+
+// linkIndex finds the row's link: by its 1-based position, or by its end
+// nodes. msg says what is wrong, naming field.
+func linkIndex(net *engine.Network, linkOf map[[2]int]int, id, from, to string, byID bool) (e int, msg, field string) {
+	if byID {
+		k, err := strconv.Atoi(id)
+		if err != nil || k < 1 || k > len(net.Links) {
+			return 0, fmt.Sprintf("%q is not a link of network %s (give 1 to %d)", id, net.Name, len(net.Links)), "link"
+		}
+		return k - 1, "", ""
+	}
+	a, ok := net.NodeIndex(from)
+	if !ok {
+		return 0, fmt.Sprintf("%q is not a node of network %s", from, net.Name), "from"
+	}
+	b, ok := net.NodeIndex(to)
+	if !ok {
+		return 0, fmt.Sprintf("%q is not a node of network %s", to, net.Name), "to"
+	}
+	e, ok = linkOf[[2]int{a, b}]
+	if !ok {
+		return 0, fmt.Sprintf("network %s has no link %s→%s", net.Name, from, to), "to"
+	}
+	return e, "", ""
+}
+
+// linkName is a link as its end nodes' ids, from→to.
+func linkName(net *engine.Network, e int) string {
+	l := net.Links[e]
+	return net.Nodes[l.From].ID + "→" + net.Nodes[l.To].ID
+}

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// uploadParts posts the Add-a-network form with files under their own
+// fields (files, observations) and settings.
+func uploadParts(t *testing.T, url string, parts map[string]map[string]string, fields map[string]string) (*http.Response, *goquery.Document) {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for field, files := range parts {
+		for name, content := range files {
+			w, _ := mw.CreateFormFile(field, name)
+			io.WriteString(w, content)
+		}
+	}
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	mw.Close()
+	res, err := http.Post(url, mw.FormDataContentType(), &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, doc
+}
+
+// Observed times uploaded with a network are fitted at import: the report
+// says so, the saved network has the fitted law; bad rows and a bad period
+// are refused naming file, line and field, and nothing is stored.
+func TestUploadWithObservations(t *testing.T) {
+	ts := newTestServer(t)
+	csv := "From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"
+	var obs strings.Builder
+	obs.WriteString("from,to,day,time,time_of_day\n")
+	for d := range 60 {
+		for i, l := range [][2]int{{1, 2}, {2, 4}, {1, 3}, {3, 4}} {
+			x := 8 + 4*math.Exp(math.Sin(float64(d*(i+3)))) // skewed, distinct
+			fmt.Fprintf(&obs, "%d,%d,d%d,%.3f,07:%02d\n", l[0], l[1], d, x, d%60)
+		}
+	}
+	res, doc := uploadParts(t, ts.URL+"/networks/add", map[string]map[string]string{"files": {"grid.csv": csv}, "observations": {"obs.csv": obs.String()}},
+		map[string]string{"ods": "1-4", "period": "07:00-08:00"})
+	notes := doc.Find(`[data-testid="import-report"]`).Text()
+	if res.StatusCode != 200 || !strings.Contains(notes, "fitted to obs.csv (240 rows, 60 observations): 4 links observed") {
+		t.Fatalf("preview with observations: %d\n%s", res.StatusCode, notes)
+	}
+	bad := strings.Replace(obs.String(), "\n1,2,d1,", "\n1,2,d1,-", 1)
+	res, doc = uploadParts(t, ts.URL+"/networks/add", map[string]map[string]string{"files": {"grid.csv": csv}, "observations": {"obs.csv": bad}}, nil)
+	if probs := doc.Find(`[data-testid="import-problems"]`).Text(); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(probs, "obs.csv:6: field time") {
+		t.Errorf("a negative time: %d %s", res.StatusCode, probs)
+	}
+	res, doc = uploadParts(t, ts.URL+"/networks/add", map[string]map[string]string{"files": {"grid.csv": csv}, "observations": {"obs.csv": obs.String()}},
+		map[string]string{"period": "7-9"})
+	if res.StatusCode != http.StatusBadRequest || !strings.Contains(doc.Text(), "period") {
+		t.Errorf("a bad period: %d", res.StatusCode)
+	}
+}
