@@ -217,5 +217,5 @@ func (s *server) storedInfo(r *http.Request, name string, v *web.NetworkView) {
 	if err != nil {
 		return
 	}
-	v.Stored, v.Notes = true, rep.Notes
+	v.Stored, v.Notes, v.Fitted = true, rep.Notes, rep.Fit != nil
 }

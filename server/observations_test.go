@@ -7,6 +7,7 @@ import (
 	"math"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -60,6 +61,32 @@ func TestUploadWithObservations(t *testing.T) {
 	notes := doc.Find(`[data-testid="import-report"]`).Text()
 	if res.StatusCode != 200 || !strings.Contains(notes, "fitted to obs.csv (240 rows, 60 observations): 4 links observed") {
 		t.Fatalf("preview with observations: %d\n%s", res.StatusCode, notes)
+	}
+	// Saved, it has a data page: figures and downloads from the fit.
+	action, _ := doc.Find(`[data-testid="import-save-form"]`).Attr("action")
+	if res, err := noRedirect.PostForm(ts.URL+action, url.Values{"name": {"probed"}}); err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %v", err)
+	}
+	if _, body := get(t, ts, "/networks/probed"); !strings.Contains(body, `data-testid="data-page-link"`) {
+		t.Error("the network page does not link its data page")
+	}
+	res, body := get(t, ts, "/networks/probed/data?link=3")
+	if res.StatusCode != 200 || !strings.Contains(body, `data-testid="fit-histogram"`) || !strings.Contains(body, "rank") {
+		t.Fatalf("data page: %d", res.StatusCode)
+	}
+	for _, u := range []string{"/networks/probed/data/histogram.svg?link=3", "/networks/probed/data/qq.svg?link=1", "/networks/probed/data/correlation.svg"} {
+		if res, body := get(t, ts, u); res.StatusCode != 200 || !strings.Contains(body, "<svg") {
+			t.Errorf("%s: %d", u, res.StatusCode)
+		}
+	}
+	if res, body := get(t, ts, "/networks/probed/data/links.csv"); res.StatusCode != 200 || !strings.HasPrefix(body, "link,from_to,n,family,ks") || strings.Count(body, "\n") != 5 {
+		t.Errorf("links.csv: %d %q", res.StatusCode, body)
+	}
+	if res, _ := get(t, ts, "/networks/probed/data?link=99"); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("link 99: %d", res.StatusCode)
+	}
+	if res, _ := get(t, ts, "/networks/probed/data/other.csv"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("other.csv: %d", res.StatusCode)
 	}
 	bad := strings.Replace(obs.String(), "\n1,2,d1,", "\n1,2,d1,-", 1)
 	res, doc = uploadParts(t, ts.URL+"/networks/add", map[string]map[string]string{"files": {"grid.csv": csv}, "observations": {"obs.csv": bad}}, nil)

@@ -163,3 +163,4 @@ func chosenMethods(ms []MethodOption) string {
 	}
 	return strings.Join(names, ", ")
 }
+func pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }

@@ -3,10 +3,13 @@ package fit
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -39,6 +42,22 @@ type Report struct {
 	Rank       int         `json:"rank"`
 	Explained  float64     `json:"explained"`
 	RankScores []RankScore `json:"rank_scores"`
+	// Pairs are seeded random pairs of observed links (every pair of a
+	// small network) with their observed and fitted correlations of normal
+	// scores and the distance between their midpoints: the data page's
+	// correlation figure.
+	Pairs []PairCorr `json:"pairs,omitempty"`
+}
+
+// PairCorr is one pair of links' correlation of normal scores, as
+// observed (over the observations both have) and as fitted.
+type PairCorr struct {
+	A        int     `json:"a"`
+	B        int     `json:"b"`
+	Distance float64 `json:"distance"` // between midpoints, drawing-frame units; −1 without coordinates
+	N        int     `json:"n"`        // observations both have
+	Observed float64 `json:"observed"`
+	Fitted   float64 `json:"fitted"`
 }
 
 // LinkReport is one observed link's fit.
@@ -51,7 +70,14 @@ type LinkReport struct {
 	Shrink float64 `json:"shrink,omitempty"`
 	Mean   float64 `json:"mean"`
 	SD     float64 `json:"sd"`
+	// Quantiles are the observed times' quantiles at 0, 5%, …, 100%
+	// (QuantileSteps + 1 of them): the data page's histogram and QQ plot.
+	Quantiles []float64 `json:"quantiles"`
 }
+
+// QuantileSteps is how many equal-probability steps a link's observed
+// quantiles are kept at.
+const QuantileSteps = 20
 
 // Fit returns a copy of net under the fitted law: every observed link's
 // marginal and the normal scores' factor correlation. net is not changed;
@@ -117,7 +143,9 @@ func Fit(net *engine.Network, obs *Observations) (*engine.Network, *Report, erro
 		}
 	}
 	sort.Slice(rep.Links, func(i, j int) bool { return rep.Links[i].Link < rep.Links[j].Link })
-	loadings, fm := factorFit(scores(obs, len(net.Links)), len(obs.Days))
+	sc := scores(obs, len(net.Links))
+	loadings, fm := factorFit(sc, len(obs.Days))
+	rep.Pairs = pairCorrelations(net, sc, loadings, len(obs.Days))
 	rep.Rank, rep.Explained, rep.RankScores = fm.rank, fm.explained, fm.scores
 	if fm.rank == 0 {
 		out.Correlation = engine.Correlation{Model: linktime.Independent}
@@ -148,6 +176,104 @@ func (r *Report) Summary() string {
 	return s
 }
 
+// sampleQuantiles are xs's quantiles at k/QuantileSteps (linear between
+// order statistics).
+func sampleQuantiles(xs []float64) []float64 {
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	out := make([]float64, QuantileSteps+1)
+	for k := range out {
+		pos := float64(k) / QuantileSteps * float64(len(s)-1)
+		i := min(int(pos), len(s)-2)
+		out[k] = s[i] + (pos-float64(i))*(s[i+1]-s[i])
+	}
+	return out
+}
+
+// maxPairs bounds Report.Pairs; a network with fewer observed pairs keeps
+// them all.
+const maxPairs = 3000
+
+// pairCorrelations samples pairs of observed links (seeded) and gives each
+// its observed correlation of normal scores (over the days both were seen,
+// at least 10) and its fitted one.
+func pairCorrelations(net *engine.Network, sc [][]Obs, loadings [][]float64, days int) []PairCorr {
+	var seen []int
+	for e, xs := range sc {
+		if len(xs) > 0 {
+			seen = append(seen, e)
+		}
+	}
+	var pairs [][2]int
+	if n := len(seen); n*(n-1)/2 <= maxPairs {
+		for i := range seen {
+			for j := i + 1; j < len(seen); j++ {
+				pairs = append(pairs, [2]int{seen[i], seen[j]})
+			}
+		}
+	} else {
+		rng := rand.New(rand.NewPCG(uint64(n), 0x7061697273)) // "pairs"
+		for len(pairs) < maxPairs {
+			a, b := seen[rng.IntN(n)], seen[rng.IntN(n)]
+			if a != b {
+				pairs = append(pairs, [2]int{min(a, b), max(a, b)})
+			}
+		}
+	}
+	byDay := func(e int) []float64 {
+		v := make([]float64, days)
+		for d := range v {
+			v[d] = math.NaN()
+		}
+		for _, o := range sc[e] {
+			v[o.Day] = o.Time
+		}
+		return v
+	}
+	cache := map[int][]float64{}
+	get := func(e int) []float64 {
+		if v, ok := cache[e]; ok {
+			return v
+		}
+		if len(cache) > 4*maxPairs {
+			clear(cache)
+		}
+		cache[e] = byDay(e)
+		return cache[e]
+	}
+	var out []PairCorr
+	for _, p := range pairs {
+		a, b := get(p[0]), get(p[1])
+		var xs, ys []float64
+		for d := range a {
+			if !math.IsNaN(a[d]) && !math.IsNaN(b[d]) {
+				xs, ys = append(xs, a[d]), append(ys, b[d])
+			}
+		}
+		if len(xs) < 10 {
+			continue
+		}
+		out = append(out, PairCorr{A: p[0], B: p[1], Distance: midpointDistance(net, p[0], p[1]), N: len(xs),
+			Observed: stat.Correlation(xs, ys, nil), Fitted: floats.Dot(loadings[p[0]], loadings[p[1]])})
+	}
+	return out
+}
+
+// midpointDistance is the distance between two links' midpoints in the
+// drawing frame, −1 when the network has no coordinates.
+func midpointDistance(net *engine.Network, a, b int) float64 {
+	if net.Coords == engine.CoordNone {
+		return -1
+	}
+	mid := func(e int) (float64, float64) {
+		l := net.Links[e]
+		return (net.Nodes[l.From].X + net.Nodes[l.To].X) / 2, (net.Nodes[l.From].Y + net.Nodes[l.To].Y) / 2
+	}
+	ax, ay := mid(a)
+	bx, by := mid(b)
+	return math.Hypot(ax-bx, ay-by)
+}
+
 func constant(xs []Obs) bool {
 	for _, x := range xs[1:] {
 		if x.Time != xs[0].Time {
@@ -165,7 +291,7 @@ func setLink(net *engine.Network, e int, f fitted, xs []float64, shrink float64,
 	}
 	net.Links[e].Mean, net.Links[e].Var, net.Links[e].Fit = mean, variance, &lf
 	rep.Links = append(rep.Links, LinkReport{Link: e, Name: linkName(net, e), N: lf.N, Family: lf.Family, KS: lf.KS, Shrink: shrink,
-		Mean: mean, SD: math.Sqrt(variance)})
+		Mean: mean, SD: math.Sqrt(variance), Quantiles: sampleQuantiles(xs)})
 	return nil
 }
 

@@ -43,6 +43,7 @@ new MutationObserver(() => {
 }).observe(document.body, { childList: true, subtree: true });
 window.addEventListener("resize", focusableScrollers);
 focusableScrollers();
+labelCells();
 workingForms();
 // A folded method list's summary names what is ticked.
 for (const d of document.querySelectorAll("details.methods-choice")) {

@@ -1,0 +1,238 @@
+package server
+
+import (
+	"image/color"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/web"
+)
+
+// fitWorst is how many of the worst-fitting links the data page lists.
+const fitWorst = 15
+
+// handleFitData is a fitted network's data page.
+func (s *server) handleFitData(w http.ResponseWriter, r *http.Request) {
+	d, e, err := s.fitLink(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p := s.page(r, "networks", "Observed times of "+d.Net.Name)
+	p.Network = d.Net.Name
+	v := web.FitDataView{Name: d.Net.Name, Fit: d.Fit, Link: e, Links: d.Fit.Links}
+	v.Worst = slices.Clone(d.Fit.Links)
+	slices.SortStableFunc(v.Worst, func(a, b lab.FitLinkReport) int { return -cmpFloat(a.KS, b.KS) })
+	v.Worst = v.Worst[:min(fitWorst, len(v.Worst))]
+	render(w, r, web.FitData(p, v))
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// fitLink reads the request's network's fit and the link it asks for
+// (?link=N, 1-based; default: the worst-fitting observed link).
+func (s *server) fitLink(r *http.Request) (*lab.FitData, int, error) {
+	d, err := s.Lab.FitData(r.Context(), chi.URLParam(r, "name"))
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(d.Fit.Links) == 0 {
+		return nil, 0, engine.Errorf(engine.ENOTFOUND, "network %s has no observed link", d.Net.Name)
+	}
+	q := r.URL.Query().Get("link")
+	if q == "" {
+		worst := d.Fit.Links[0]
+		for _, l := range d.Fit.Links {
+			if l.KS > worst.KS {
+				worst = l
+			}
+		}
+		return d, worst.Link, nil
+	}
+	k, err := strconv.Atoi(q)
+	if err != nil || k < 1 || k > len(d.Net.Links) {
+		return nil, 0, engine.InputError("", 0, "link", "%q: give a link number from 1 to %d", q, len(d.Net.Links))
+	}
+	return d, k - 1, nil
+}
+
+// handleFitFigure draws one link's histogram or QQ plot, or the pairs'
+// correlation against distance, as SVG.
+func (s *server) handleFitFigure(w http.ResponseWriter, r *http.Request) {
+	d, e, err := s.fitLink(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var p *plot.Plot
+	switch chi.URLParam(r, "figure") {
+	case "histogram", "qq":
+		f, err := d.LinkFigure(e)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if chi.URLParam(r, "figure") == "qq" {
+			p, err = qqPlot(f)
+		} else {
+			p, err = histogramPlot(f)
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	case "correlation":
+		if p, err = correlationPlot(d); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	default:
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no figure %q (histogram, qq, correlation)", chi.URLParam(r, "figure")))
+		return
+	}
+	w0, h0 := 6*vg.Inch, 4*vg.Inch
+	if chi.URLParam(r, "figure") == "correlation" {
+		w0 = 9 * vg.Inch
+	}
+	b, err := svgBytes(p, w0, h0)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Write(b)
+}
+
+// handleFitCSV downloads the per-link fit or the pairs' correlations.
+func (s *server) handleFitCSV(w http.ResponseWriter, r *http.Request) {
+	d, err := s.Lab.FitData(r.Context(), chi.URLParam(r, "name"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var rows [][]string
+	switch chi.URLParam(r, "table") {
+	case "links":
+		rows = d.LinksCSV()
+	case "pairs":
+		rows = d.PairsCSV()
+	default:
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no table %q (links, pairs)", chi.URLParam(r, "table")))
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+d.Net.Name+"-"+chi.URLParam(r, "table")+`.csv"`)
+	w.Write([]byte(csvText(rows)))
+}
+
+var (
+	observedColor = color.RGBA{0x55, 0x55, 0x55, 255}
+	fittedColor   = color.RGBA{0xc2, 0x0a, 0xa3, 255}
+)
+
+func histogramPlot(f *lab.LinkFigure) (*plot.Plot, error) {
+	l := f.Link
+	p := newPlot("Link "+strconv.Itoa(l.Link+1)+": "+strconv.Itoa(l.N)+" times, "+l.Family+" fit (KS "+strconv.FormatFloat(l.KS, 'f', 3, 64)+")",
+		"time (min)", "density")
+	for i, b := range f.Bars {
+		poly, err := plotter.NewPolygon(plotter.XYs{{X: b.Lo, Y: 0}, {X: b.Hi, Y: 0}, {X: b.Hi, Y: b.Density}, {X: b.Lo, Y: b.Density}})
+		if err != nil {
+			return nil, err
+		}
+		poly.Color, poly.LineStyle.Color = color.RGBA{0xd8, 0xd8, 0xd8, 255}, observedColor
+		p.Add(poly)
+		if i == 0 {
+			p.Legend.Add("observed (equal-probability bars)", poly)
+		}
+	}
+	var xy plotter.XYs
+	for _, pt := range f.Density {
+		if !math.IsNaN(pt.Y) && !math.IsInf(pt.Y, 0) {
+			xy = append(xy, plotter.XY{X: pt.X, Y: pt.Y})
+		}
+	}
+	line, err := plotter.NewLine(xy)
+	if err != nil {
+		return nil, err
+	}
+	line.Color, line.Width = fittedColor, vg.Points(2)
+	p.Add(line)
+	p.Legend.Add("fitted density", line)
+	return p, nil
+}
+
+func qqPlot(f *lab.LinkFigure) (*plot.Plot, error) {
+	p := newPlot("Link "+strconv.Itoa(f.Link.Link+1)+": quantiles at 5%, 10%, …, 95%", "observed quantile (min)", "fitted quantile (min)")
+	var xy plotter.XYs
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pt := range f.QQ {
+		xy = append(xy, plotter.XY{X: pt.X, Y: pt.Y})
+		lo, hi = math.Min(lo, math.Min(pt.X, pt.Y)), math.Max(hi, math.Max(pt.X, pt.Y))
+	}
+	diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
+	if err != nil {
+		return nil, err
+	}
+	diag.Color, diag.Dashes = color.Black, []vg.Length{vg.Points(3), vg.Points(3)}
+	pts, err := plotter.NewScatter(xy)
+	if err != nil {
+		return nil, err
+	}
+	pts.Color, pts.Radius = fittedColor, vg.Points(3)
+	p.Add(diag, pts)
+	p.Legend.Add("equal quantiles", diag)
+	p.Legend.Add("observed against fitted", pts)
+	return p, nil
+}
+
+func correlationPlot(d *lab.FitData) (*plot.Plot, error) {
+	withDistance := len(d.Fit.Pairs) > 0 && d.Fit.Pairs[0].Distance >= 0
+	x := "distance between the links' midpoints (drawing units)"
+	if !withDistance {
+		x = "pair (the network has no coordinates)"
+	}
+	p := newPlot("Correlation of normal scores: observed and fitted", x, "correlation ρ")
+	var obs, fitted plotter.XYs
+	for i, pr := range d.Fit.Pairs {
+		xv := pr.Distance
+		if !withDistance {
+			xv = float64(i)
+		}
+		obs = append(obs, plotter.XY{X: xv, Y: pr.Observed})
+		fitted = append(fitted, plotter.XY{X: xv, Y: pr.Fitted})
+	}
+	if len(obs) == 0 {
+		return p, nil
+	}
+	so, err := plotter.NewScatter(obs)
+	if err != nil {
+		return nil, err
+	}
+	so.Color, so.Radius = observedColor, vg.Points(1.5)
+	sf, err := plotter.NewScatter(fitted)
+	if err != nil {
+		return nil, err
+	}
+	sf.Color, sf.Radius = fittedColor, vg.Points(1.5)
+	p.Add(so, sf)
+	p.Legend.Add("observed", so)
+	p.Legend.Add("fitted (factor model)", sf)
+	return p, nil
+}
