@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -20,7 +19,7 @@ import (
 const maxUpload = 64 << 20
 
 func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
-	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{Mean: lab.MeanAuto, Zones: lab.ZonesAuto, Corr: "default", ReadLimit: s.Lab.ReadTime()}, nil))
+	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{ReadLimit: s.Lab.ReadTime()}, nil))
 }
 
 // handleAddNetworkPreview reads the uploaded files with the form's
@@ -68,48 +67,18 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), form, v))
 }
 
-// importForm reads the import settings; a bad value names its field.
+// importForm reads the import settings (lab.ImportSettings, the table the
+// command line's flags come from); a bad value names its field.
 func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
-	get := func(k string) string { return strings.TrimSpace(f.Get(k)) }
-	form := web.ImportForm{Name: get("name"), Mean: get("mean"), CV: get("cv"), Corr: get("corr"), CorrSeed: get("corr_seed"),
-		Strength: get("strength"), Length: get("length"), Factors: get("factors"), StepCap: get("cap"), ODs: get("ods"), Zones: get("zones"),
-		Coords: get("coords"), Project: get("psd") == "project", TimeUnit: get("time_unit"), Law: get("law"), SkipBadRows: get("skip_bad_rows") != "", Highways: get("highways"),
-		Period: get("period")}
-	o := lab.ImportOptions{Name: form.Name, Mean: form.Mean, Zones: form.Zones, Coords: form.Coords, PSDProject: form.Project,
-		Law: form.Law, SkipBadRows: form.SkipBadRows, Highways: engine.SplitList(form.Highways), Period: form.Period}
-	if _, err := lab.ParsePeriod(form.Period); err != nil {
-		return form, o, engine.InputError("", 0, "period", "%s", engine.ErrorMessage(err))
+	form := web.ImportForm{Name: strings.TrimSpace(f.Get("name")), Values: map[string]string{}}
+	for _, st := range lab.ImportSettings() {
+		form.Values[st.Name] = strings.TrimSpace(f.Get(st.FormField()))
 	}
-	var err error
-	if o.TimeUnit, err = lab.ParseTimeUnit("time_unit", form.TimeUnit); err != nil {
-		return form, o, err
-	}
-	if err := lab.CheckLaw("law", form.Law); err != nil {
-		return form, o, err
-	}
-	num := func(field, v string, lo, hi float64) (float64, error) {
-		if v == "" {
-			return 0, nil
-		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil || x < lo || x > hi || x != x {
-			return 0, engine.Errorf(engine.EINVALID, "%s=%q: give a number from %g to %g", field, v, lo, hi)
-		}
-		return x, nil
-	}
-	if o.CV, err = num("cv", form.CV, 0, 5); err != nil {
-		return form, o, err
-	}
-	capf, err := num("cap", form.StepCap, 0, 10000)
-	if err != nil {
-		return form, o, err
-	}
-	o.StepCap = int(capf)
-	if o.Corr, err = lab.ParseImportCorr(get); err != nil {
-		return form, o, err
-	}
-	o.ODs = strings.FieldsFunc(form.ODs, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
-	return form, o, nil
+	var o lab.ImportOptions
+	err := lab.ApplyImportSettings(&o, func(st lab.ImportSetting) string { return form.Values[st.Name] },
+		func(st lab.ImportSetting) string { return st.FormField() })
+	o.Name = form.Name
+	return form, o, err
 }
 
 func (s *server) handleAddNetworkSave(w http.ResponseWriter, r *http.Request) {

@@ -13,7 +13,6 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 )
 
@@ -22,21 +21,17 @@ import (
 // prints every problem (file, line, field) and stores nothing.
 func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	name := fs.String("name", "", "name to store it under (default: from the file name)")
-	mean := fs.String("mean", netfile.MeanAuto, "link means: auto (the flow file's cost if given, else free-flow time), freeflow or flow")
-	cv := fs.Float64("cv", 0, fmt.Sprintf("σ = CV × mean on every link (default: the file's variances, else %g)", netfile.DefaultCV))
-	var corr corrFlags
-	corr.register(fs, "correlation (default: random-psd seed 1 up to 4,000 links, else spatial-factor, or independent without coordinates)", fmt.Sprint(linktime.DefaultCorrSeed))
-	stepCap := fs.Int("cap", 0, "step cap: links per trip (default: 1.5 × the longest LET path of the OD pairs, at least 12)")
-	ods := fs.String("ods", "", "OD pairs O-D,O-D with node ids (default: five picked by rule)")
-	zones := fs.String("zones", netfile.ZonesAuto, "zone centroids: auto (trip ends only where the TNTP file has a first thru node), block or through")
-	coords := fs.String("coords", "", "coordinates: planar or lonlat (default: lon/lat when every point is within ±180/±90)")
-	psd := fs.String("psd", "", "project: replace a covariance that is not positive semi-definite by its projection")
-	law := fs.String("law", "", "link-time law: "+linktime.LawNames()+" (default: "+linktime.MatchedLaw+"; a JSON file's own)")
-	unit := fs.String("time-unit", "", "unit of the file's times: s, min or h (default min; converted to minutes)")
-	highways := fs.String("highways", "", "OpenStreetMap highway classes to keep, comma-separated (default: "+strings.Join(netfile.DefaultHighways, ",")+", leaving out the lowest when a city is over the limits)")
+	// The import settings are netfile's table: the form reads the same rows.
+	given := map[string]*string{}
+	for _, st := range netfile.ImportSettings {
+		if st.Switch {
+			given[st.Name] = new(string)
+			fs.Var(switchFlag{given[st.Name]}, st.Name, st.Help)
+			continue
+		}
+		given[st.Name] = fs.String(st.Name, "", st.Help)
+	}
 	observations := fs.String("observations", "", "a CSV of observed link times (link or from,to; observation; time[; time_of_day]): each link's law is fitted to them (law fitted)")
-	period := fs.String("period", "", "with --observations: keep the rows whose time_of_day is in HH:MM-HH:MM")
-	skipBad := fs.Bool("skip-bad-rows", false, "skip link rows that do not parse, naming each in the report, instead of refusing the file")
 	dry := fs.Bool("dry-run", false, "check and report, store nothing")
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
 	files, err := parseInterspersed(fs, args)
@@ -46,30 +41,12 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	if len(files) == 0 {
 		return fmt.Errorf("give the network's files: ontime networks add FILE... (a TNTP _net.tntp finds its _node/_flow siblings): %w", errUsage)
 	}
-	o := netfile.ImportOptions{Name: *name, Mean: *mean, CV: *cv, StepCap: *stepCap, Zones: *zones, Coords: *coords, PSDProject: *psd == "project",
-		Law: *law, SkipBadRows: *skipBad}
-	o.Highways = engine.SplitList(*highways)
-	if o.TimeUnit, err = netfile.ParseTimeUnit("--time-unit", *unit); err != nil {
+	var o netfile.ImportOptions
+	if err := netfile.ApplySettings(&o, func(st netfile.ImportSetting) string { return *given[st.Name] },
+		func(st netfile.ImportSetting) string { return "--" + st.Name }); err != nil {
 		return err
 	}
-	if *law != "" {
-		if _, err := linktime.ChooseLaw(*law); err != nil {
-			return engine.Errorf(engine.EINVALID, "--law: %s", engine.ErrorMessage(err))
-		}
-	}
-	switch *psd {
-	case "", "project":
-	default:
-		return engine.Errorf(engine.EINVALID, "--psd %q: the only choice is project", *psd)
-	}
-	choice, err := corr.choice()
-	if err != nil {
-		return err
-	}
-	o.Corr = choice.Correlation()
-	if *ods != "" {
-		o.ODs = strings.Split(*ods, ",")
-	}
+	o.Name = *name
 	read, err := netfile.ReadFiles(files...)
 	if err != nil {
 		return err
@@ -84,7 +61,6 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 		}
 		read = append(read, obs)
 	}
-	o.Period = *period
 	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv)})
 	defer l.Close()
 	imp, err := l.ReadImport(read, o)
@@ -160,6 +136,19 @@ func runNetworksFit(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	fmt.Fprintf(stdout, "stored as %q (%s is kept as it was): use --network %s\n", name, pos[0], name)
 	return nil
 }
+
+// switchFlag is a setting that is on or off: given alone (--skip-bad-rows)
+// it is "true"; its text goes to the settings' parser like any other.
+type switchFlag struct{ v *string }
+
+func (f switchFlag) String() string {
+	if f.v == nil || *f.v == "" {
+		return "false"
+	}
+	return *f.v
+}
+func (f switchFlag) Set(s string) error { *f.v = s; return nil }
+func (f switchFlag) IsBoolFlag() bool   { return true }
 
 func odList(net *engine.Network) string {
 	s := make([]string, len(net.ODs))

@@ -77,8 +77,5 @@ func fitTimes(net *engine.Network, obs netfile.File, o FitOptions) (*engine.Netw
 	return fit.Fit(net, read)
 }
 
-// ParsePeriod checks a period of the day ("HH:MM-HH:MM"; "": every row).
-func ParsePeriod(s string) (*fit.Period, error) { return fit.ParsePeriod(s) }
-
 // LooksLikeObservations tells an observation file by its header.
 func LooksLikeObservations(f netfile.File) bool { return fit.LooksLikeObservations(f.Data) }

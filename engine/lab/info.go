@@ -9,7 +9,6 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
-	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
@@ -144,35 +143,3 @@ var endNames = map[sim.End]string{sim.Arrived: "arrived", sim.OverTime: "over_ti
 
 // EndName names how an episode ended, for the streams.
 func EndName(e sim.End) string { return endNames[e] }
-
-// LawInfo is a link-time law as the import form lists it.
-type LawInfo struct{ Name, Label string }
-
-// Laws lists the link-time laws the import form offers (linktime.Laws
-// but those that come from data), the default first.
-func Laws() []LawInfo {
-	var out []LawInfo
-	for _, l := range linktime.Laws {
-		if !l.FromData {
-			out = append(out, LawInfo{l.Name, l.Label})
-		}
-	}
-	return out
-}
-
-// DefaultLaw is the law an import gets when none is asked for.
-func DefaultLaw() string { return linktime.MatchedLaw }
-
-// CheckLaw checks a law's name ("" : the default); the error names field.
-func CheckLaw(field, name string) error {
-	if name == "" {
-		return nil
-	}
-	if _, err := linktime.ChooseLaw(name); err != nil {
-		return engine.InputError("", 0, field, "%s", engine.ErrorMessage(err))
-	}
-	return nil
-}
-
-// ParseTimeUnit checks a time unit (s, min or h; "" : minutes).
-func ParseTimeUnit(field, u string) (string, error) { return netfile.ParseTimeUnit(field, u) }

@@ -31,17 +31,6 @@ type (
 	TrainRequest  = train.Request    // a training run as a person states it
 )
 
-// Import defaults, for forms.
-const (
-	MeanAuto        = netfile.MeanAuto
-	ZonesAuto       = netfile.ZonesAuto
-	DefaultCV       = netfile.DefaultCV
-	DefaultCorrSeed = netfile.DefaultCorrSeed
-)
-
-// DefaultHighways are the OpenStreetMap road classes an import keeps.
-var DefaultHighways = netfile.DefaultHighways
-
 // The marks of a benchmark table's cells.
 const (
 	MarkPlain = bench.Plain
