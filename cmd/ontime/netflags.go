@@ -30,7 +30,7 @@ func (nf *netFlags) stored() bool {
 }
 
 func (nf *netFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&nf.network, "network", builtin.Example, "built-in network ("+strings.Join(builtin.Names, ", ")+"), a stored network's name, or a network file (.json, .csv, TNTP _net.tntp, OpenStreetMap .osm.pbf/.osm/.osm.bz2)")
+	fs.StringVar(&nf.network, "network", builtin.Example, "built-in network ("+strings.Join(builtin.Names, ", ")+"), a stored network's name, or a network's files: "+netfile.FormatList())
 	fs.StringVar(&nf.data, "data", "", "benchmark data directory (default $ONTIME_DATA)")
 	fs.StringVar(&nf.state, "state", "", "state directory of stored networks (default $ONTIME_STATE, else "+defaultStateHint+")")
 	nf.corr.register(fs, "override the correlation", "the network's")

@@ -15,3 +15,7 @@ func ImportSettings() []ImportSetting { return netfile.ImportSettings }
 func ApplyImportSettings(o *ImportOptions, value, field func(ImportSetting) string) error {
 	return netfile.ApplySettings(o, value, field)
 }
+
+// NetworkFormats lists how each network format is given (netfile.Formats),
+// for the upload page's hint.
+func NetworkFormats() string { return netfile.FormatList() }

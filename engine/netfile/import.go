@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,133 +219,11 @@ func partial(err error, probs *problemList) error {
 	return err
 }
 
-// roles sorts input files by what they hold.
-type roles struct {
-	net, nodes, flow, csv, json, osm *File
-	gmnsNode, gmnsLink               *File
-}
-
-var (
-	tntpNetName  = regexp.MustCompile(`(?i)_net\.tntp$`)
-	tntpNodeName = regexp.MustCompile(`(?i)_node\.tntp$`)
-	tntpFlowName = regexp.MustCompile(`(?i)_flow\.tntp$`)
-)
-
-func sortFiles(files []File) (roles, error) {
-	var r roles
-	var probs engine.Problems
-	put := func(dst **File, f *File, what string) {
-		if *dst != nil {
-			probs = append(probs, engine.InputError(f.Name, 0, "", "a second %s file (%s already given)", what, (*dst).Name))
-			return
-		}
-		*dst = f
-	}
-	for i := range files {
-		f := &files[i]
-		lower := strings.ToLower(f.Name)
-		switch {
-		case tntpNetName.MatchString(f.Name):
-			put(&r.net, f, "TNTP _net")
-		case isOSM(f.Name):
-			put(&r.osm, f, "OpenStreetMap")
-		case tntpNodeName.MatchString(f.Name) || strings.HasSuffix(lower, ".geojson"):
-			put(&r.nodes, f, "node coordinate")
-		case tntpFlowName.MatchString(f.Name):
-			put(&r.flow, f, "TNTP _flow")
-		case isObservations(f):
-			// observed link times: fitted once the network is read (Import)
-		case strings.HasSuffix(lower, ".csv") && gmnsKind(f.Data) == "node":
-			put(&r.gmnsNode, f, "GMNS node.csv")
-		case strings.HasSuffix(lower, ".csv") && gmnsKind(f.Data) == "link":
-			put(&r.gmnsLink, f, "GMNS link.csv")
-		case strings.HasSuffix(lower, ".csv"):
-			put(&r.csv, f, "link CSV")
-		case strings.HasSuffix(lower, ".json"):
-			if bytes.Contains(f.Data[:min(len(f.Data), 4096)], []byte(`"FeatureCollection"`)) {
-				put(&r.nodes, f, "node coordinate")
-			} else {
-				put(&r.json, f, "ontime JSON")
-			}
-		case strings.HasSuffix(lower, "_trips.tntp"):
-			// Demand is not used; accepted so a whole TNTP folder can be given.
-		default:
-			probs = append(probs, engine.InputError(f.Name, 0, "", "unknown kind of file: give a TNTP _net.tntp (with _node.tntp, nodes .geojson, _flow.tntp), a link .csv (From,To,Cost,Var[,Volume]), ontime's .json, an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2) or a GMNS node.csv and link.csv"))
-		}
-	}
-	main := 0
-	for _, f := range []*File{r.net, r.csv, r.json, r.osm, r.gmnsLink} {
-		if f != nil {
-			main++
-		}
-	}
-	switch {
-	case len(files) == 0:
-		probs = append(probs, engine.Errorf(engine.EINVALID, "no file given"))
-	case main == 0 && len(probs) == 0 && r.gmnsNode == nil:
-		probs = append(probs, engine.InputError(files[0].Name, 0, "", "no link file: give a TNTP _net.tntp, a link .csv, ontime's .json, an OpenStreetMap extract or a GMNS node.csv and link.csv"))
-	case main > 1:
-		probs = append(probs, engine.Errorf(engine.EINVALID, "give one network (TNTP _net, CSV, JSON, an OpenStreetMap extract or a GMNS pair), not %d", main))
-	}
-	if r.json != nil && (r.nodes != nil || r.flow != nil) {
-		probs = append(probs, engine.InputError(r.json.Name, 0, "", "ontime's JSON holds the whole network: give it alone"))
-	}
-	if r.osm != nil && (r.nodes != nil || r.flow != nil) {
-		probs = append(probs, engine.InputError(r.osm.Name, 0, "", "an OpenStreetMap extract holds its own coordinates: give it alone"))
-	}
-	if r.gmnsLink != nil && (r.gmnsNode == nil || r.nodes != nil || r.flow != nil) {
-		probs = append(probs, engine.InputError(r.gmnsLink.Name, 0, "", "a GMNS link.csv goes with its node.csv, and with nothing else"))
-	}
-	if r.gmnsNode != nil && r.gmnsLink == nil {
-		probs = append(probs, engine.InputError(r.gmnsNode.Name, 0, "", "a GMNS node.csv needs its link.csv (columns link_id, from_node_id, to_node_id, directed)"))
-	}
-	if r.csv != nil && r.flow != nil {
-		probs = append(probs, engine.InputError(r.flow.Name, 0, "", "a _flow file goes with a TNTP _net file, not a CSV"))
-	}
-	return r, probs.Err()
-}
-
-func readFiles(files []File, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
-	r, err := sortFiles(files)
-	if err != nil {
-		return nil, nil, err
-	}
-	switch {
-	case r.json != nil:
-		rep.Format = "ontime JSON"
-		net, err := ReadJSON(bytes.NewReader(r.json.Data), r.json.Name)
-		if err != nil {
-			return nil, nil, err
-		}
-		src := &source{odFile: r.json.Name}
-		for i := range net.Links {
-			src.links = append(src.links, linkSource{r.json.Name, 0, fmt.Sprintf("links[%d].mean", i), fmt.Sprintf("links[%d].variance", i)})
-		}
-		net.Sources = []engine.SourceFile{{Path: r.json.Name, SHA256: Digest(r.json.Data)}}
-		if o.CV == 0 {
-			rep.note("means, variances and correlation as in %s", r.json.Name)
-		}
-		return net, src, nil
-	case r.csv != nil:
-		rep.Format = "link CSV"
-		return readCSVNetwork(r, o, rep)
-	case r.osm != nil:
-		rep.Format = "OpenStreetMap"
-		return readOSMNetwork(r, o, rep)
-	case r.gmnsLink != nil:
-		rep.Format = "GMNS"
-		return readGMNSNetwork(r, o, rep)
-	default:
-		rep.Format = "TNTP"
-		return readTNTPNetwork(r, o, rep)
-	}
-}
-
 // baseName is a network name from a file name: the TNTP stem or the name
 // without its ending, lower case.
 func baseName(file string) string {
 	b := filepath.Base(file)
-	for _, suf := range []string{"_net.tntp", ".tntp", ".csv", ".json", ".osm.pbf", ".osm.bz2", ".osm", ".pbf"} {
+	for _, suf := range FormatEndings() {
 		if len(b) > len(suf) && strings.EqualFold(b[len(b)-len(suf):], suf) {
 			b = b[:len(b)-len(suf)]
 			break

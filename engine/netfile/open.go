@@ -15,10 +15,7 @@ func LooksLikePath(s string) bool {
 		return true
 	}
 	lower := strings.ToLower(s)
-	if isOSM(s) {
-		return true
-	}
-	for _, ext := range []string{".json", ".csv", ".tntp", ".geojson"} {
+	for _, ext := range append(FormatEndings(), ".geojson") {
 		if strings.HasSuffix(lower, ext) {
 			return true
 		}

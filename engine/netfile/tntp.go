@@ -1,7 +1,7 @@
-// Package netfile reads and writes network files: TNTP (_net, _flow, _node),
-// GeoJSON node points, the link CSV form used by the SEGAC benchmark, and
-// ontime's own JSON format. Every reader reports bad input with the file,
-// line and field.
+// Package netfile reads and writes network files: the formats of the
+// Formats table (its rows say how each is recognised, read and written)
+// and the import settings of ImportSettings. Every reader reports bad
+// input with the file, line and field.
 package netfile
 
 import (
