@@ -459,8 +459,8 @@ await test("compare opens on a comparison whose methods differ, each with P(on t
 // mode fits a projector's screen; a printed lesson is a handout.
 await test("lessons: predict, then reveal; each figure follows its control; arrow keys step between lessons", async () => {
   await visit("lessons", `${base}/teach`);
-  assert.equal(await page.locator('[data-testid^="lesson-"]').count(), 5);
-  for (const slug of ["mean", "budget", "adapt", "learning"]) {
+  assert.equal(await page.locator('[data-testid^="lesson-"]').count(), 6);
+  for (const slug of ["mean", "budget", "adapt", "data", "learning"]) {
     await visit(`lesson ${slug}`, `${base}/teach/${slug}`);
     const figure = page.locator('[data-testid="lesson-figure"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson-figure"]').innerHTML.length > 0);
@@ -494,6 +494,11 @@ await test("lessons: predict, then reveal; each figure follows its control; arro
       assert.ok(high.every((v, i) => v >= low[i]) && high.some((v, i) => v > low[i]), `${slug}: a larger budget counts more trips on time: ${low} → ${high}`);
     }
     if (slug === "learning") assert.equal(await page.locator('[data-testid="lesson-ylabel"]').textContent(), "change in validation P(on time)");
+    if (slug === "data") {
+      // Skew shows: the route's histogram (with the answer) marks a mean above its median.
+      assert.equal(await page.locator('[data-testid="lesson-skew"]').isVisible(), true, "data: the route's histogram with the answer");
+      assert.match(await page.locator('[data-testid="lesson-answer"]').textContent(), /its mean [\d.]+ min is above its median/);
+    }
     const text = await page.locator("main").textContent();
     assert.ok(!/ontime (train|bench|serve)|run `/.test(text), `${slug}: no command line on a teaching page`);
     await checkDownloads(`lesson-${slug}`);
@@ -513,7 +518,7 @@ await test("lessons: predict, then reveal; each figure follows its control; arro
   // Presentation mode: every lesson fits a 1280×800 and a 1920×1080 screen.
   for (const [w, h] of [[1280, 800], [1920, 1080]]) {
     await page.setViewportSize({ width: w, height: h });
-    for (const slug of ["mean", "budget", "adapt", "history", "learning"]) {
+    for (const slug of ["mean", "budget", "adapt", "history", "data", "learning"]) {
       await page.goto(`${base}/teach/${slug}?present=1`);
       await ready();
       const tall = await page.evaluate(() => document.documentElement.scrollHeight);

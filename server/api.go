@@ -259,6 +259,16 @@ func (s *server) handleLessonAdapt(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, a)
 }
 
+// handleLessonData answers the data lesson's days (lab.DataLesson).
+func (s *server) handleLessonData(w http.ResponseWriter, r *http.Request) {
+	d, err := s.Lab.DataLesson(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, d)
+}
+
 // handleLessonLearning answers the learning lesson's curve: the model
 // card's validation at each checkpoint.
 func (s *server) handleLessonLearning(w http.ResponseWriter, r *http.Request) {

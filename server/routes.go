@@ -74,6 +74,7 @@ func (s *server) routes(r chi.Router) {
 		r.With(s.formBody(maxSketchBytes, "the sketch is over %d KB, the limit (upload a larger network as a file)")).Post("/api/sketch", s.handleSketchRun)
 		r.Get("/api/lessons/adapt", s.handleLessonAdapt)
 		r.Get("/api/lessons/learning", s.handleLessonLearning)
+		r.Get("/api/lessons/data", s.handleLessonData)
 		r.With(form).Post("/api/bench", s.handleBenchStart)
 		r.Get("/api/bench/{file}", s.handleBenchJob)
 		r.Get("/api/bench/published/{file}", s.handleBenchPublished)

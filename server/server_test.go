@@ -60,6 +60,7 @@ func TestPagesRender(t *testing.T) {
 		{"/compare?net=twobranch", 200, []string{"compare-form", "factor", "preset-1.00", "method-let", "method-condrule", "results"}},
 		{"/live?net=twobranch", 200, []string{"live-form", "episodes", "rates", "progress"}},
 		{"/teach", 200, []string{"lessons", "lesson-mean", "lesson-learning", "present-link"}},
+		{"/teach/data", 200, []string{"lesson", "lesson-control", "lesson-figure", "lesson-predict", "exercises", "exercise-answer", "lesson-next"}},
 		{"/teach/mean", 200, []string{"lesson", "lesson-control", "lesson-figure", "lesson-predict", "exercises", "exercise-answer", "lesson-next"}},
 		{"/teach/learning?present=1", 200, []string{"lesson", "lesson-prev", "present-exit"}},
 		{"/teach/adapt", 200, []string{"lesson", "method-words", "lesson-predict", "exercises"}},

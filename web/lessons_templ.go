@@ -461,32 +461,37 @@ func Lesson(p Page, v LessonView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
+			case "data":
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<p class=\"lead\">Measured travel times are not the tidy bell curve of the earlier lessons. A jam makes a trip much longer; nothing makes it much shorter, so times lean right. And roads jam together, so the first links of a trip say something about the rest. Here ontime's town has log-normal roads, and 1,000 days of probe times were simulated and fitted back, as your own measurements would be (ontime networks fit). Each dot is one day of one route: the time on its first three links across, the rest of the route up.</p>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
 			case "learning":
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<p class=\"lead\">ontime's learned policy (GPG-HT: a Transformer that reads the route so far and the time left) first imitates the best planners (checkpoint 0), then improves on its own episodes: each round it plays, is told which choices a planner would have improved, and refits. Every checkpoint is scored on a validation pool, never on the test pools.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<p class=\"lead\">ontime's learned policy (GPG-HT: a Transformer that reads the route so far and the time left) first imitates the best planners (checkpoint 0), then improves on its own episodes: each round it plays, is told which choices a planner would have improved, and refits. Every checkpoint is scored on a validation pool, never on the test pools.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
 			if v.Unavailable != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<p class=\"notice\" data-testid=\"lesson-unavailable\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<p class=\"notice\" data-testid=\"lesson-unavailable\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var23 string
 				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(v.Unavailable)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/lessons.templ`, Line: 108, Col: 70}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/lessons.templ`, Line: 117, Col: 70}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<div class=\"lesson-control\"><label for=\"lesson-control\" id=\"lesson-control-label\">Setting</label> <input type=\"range\" id=\"lesson-control\" data-testid=\"lesson-control\" min=\"0\" max=\"0\" value=\"0\"> <output id=\"lesson-out\" for=\"lesson-control\" data-testid=\"lesson-out\"></output></div><div id=\"lesson-figure\" class=\"lesson-figure\" data-testid=\"lesson-figure\" aria-live=\"polite\"></div><section id=\"lesson-predict\" class=\"predict\" data-testid=\"lesson-predict\" aria-label=\"Your prediction\"></section>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<div class=\"lesson-control\"><label for=\"lesson-control\" id=\"lesson-control-label\">Setting</label> <input type=\"range\" id=\"lesson-control\" data-testid=\"lesson-control\" min=\"0\" max=\"0\" value=\"0\"> <output id=\"lesson-out\" for=\"lesson-control\" data-testid=\"lesson-out\"></output></div><div id=\"lesson-figure\" class=\"lesson-figure\" data-testid=\"lesson-figure\" aria-live=\"polite\"></div><section id=\"lesson-predict\" class=\"predict\" data-testid=\"lesson-predict\" aria-label=\"Your prediction\"></section>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -499,7 +504,7 @@ func Lesson(p Page, v LessonView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "</article>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "</article>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -49,7 +49,11 @@ type LinkFigure struct {
 }
 
 // Bar is a histogram bar: the observed times in [Lo, Hi), as a density.
-type Bar struct{ Lo, Hi, Density float64 }
+type Bar struct {
+	Lo      float64 `json:"lo"`
+	Hi      float64 `json:"hi"`
+	Density float64 `json:"density"`
+}
 
 // LinkFigure is observed link e's figure.
 func (d *FitData) LinkFigure(e int) (*LinkFigure, error) {

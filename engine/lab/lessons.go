@@ -16,6 +16,7 @@ var Lessons = []Lesson{
 	{"budget", "The budget decides", "tight budgets favour the gamble, loose ones the steady route."},
 	{"adapt", "Adapting on the way beats any fixed path", "a policy that decides at each node against the best route fixed before departure."},
 	{"history", "History and correlation: the five-node example", "what was seen on the way says what is coming."},
+	{"data", "Real travel times: skewed, and telling", "measured times lean right, and a slow start says the rest will be slow too."},
 	{"learning", "How a policy learns from episodes", "GPG-HT's validation curve: imitation first, then improvement on its own episodes."},
 }
 

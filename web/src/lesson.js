@@ -37,7 +37,7 @@ export async function lessonPage() {
   lessonFrame();
   const lesson = $("#lesson");
   const slug = lesson.dataset.lesson;
-  const setup = { mean, budget, adapt, learning }[slug];
+  const setup = { mean, budget, adapt, data, learning }[slug];
   if (setup && !lesson.dataset.unavailable) {
     $("#lesson-figure").after(downloads(`lesson-${slug}`, () => ({
       svg: current.svg || standaloneSVG($("#lesson-figure svg"), $("#lesson-figure .story-legend")), csv: current.csv,
@@ -214,6 +214,92 @@ function behind(a, fixed) {
   if (!low.length) return "";
   return `: ${low.map((m) => `${escapeHTML(m)} (${escapeHTML(a.labels[m] || m)}, ${fmt(a.rates[m], 3)})`).join(" and ")} ${low.length > 1 ? "fall" : "falls"} below the best fixed route here. ` +
     "An adaptive method is only as good as the law it plans with: one that plans with each link's own law is blind to how these roads move together";
+}
+
+// (d′) Real travel times: skewed, and telling. Each day's time on a
+// route's first links against the rest; the slider picks a quarter of the
+// days by how their first links went, and the question asks what the rest
+// did on those days before the dots and the means show it.
+const QUARTERS = ["the fastest quarter", "the second quarter", "the third quarter", "the slowest quarter"];
+async function data(slider, lesson) {
+  const d = await getJSON("/api/lessons/data");
+  const quarter = (x) => d.quarters.filter((q) => x >= q).length;
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const restAll = mean(d.rest);
+  const restIn = [0, 1, 2, 3].map((q) => mean(d.rest.filter((_, i) => quarter(d.first[i]) === q)));
+  let k = 3;
+  const truthOf = (q) => (restIn[q] > restAll * 1.01 ? "slower" : restIn[q] < restAll * 0.99 ? "faster" : "same");
+  const choices = [
+    { value: "faster", label: "faster than on an average day" },
+    { value: "same", label: "about the same (within 1%)" },
+    { value: "slower", label: "slower than on an average day" },
+  ];
+  const ask = predict($("#lesson-predict"), lesson, {
+    choices,
+    judge: ({ choice }) => `${choice === truthOf(k) ? "Right" : "Not this time"}: the rest took ${fmt(restIn[k], 2)} min on those days, ${fmt(restAll, 2)} on an average day.`,
+  });
+  control(slider, "Days whose first links were in", 4, 3, (kk) => {
+    k = kk;
+    $("#lesson-out").textContent = QUARTERS[k];
+    ask.setQuestion(`On the days when the route's first ${3} links were in ${QUARTERS[k]} of their times, was the rest of the route…`);
+    ask.setAnswer(`On those days the rest took ${fmt(restIn[k], 2)} min on average, against ${fmt(restAll, 2)} on all days ` +
+      `(the first links' time and the rest's are correlated: ${fmt(d.correlation, 2)}). Roads jam together, so what the first links took says what is coming: ` +
+      `cdot, cgr, rollout and the learned policy condition on it; dot and any fixed route cannot. ` +
+      `And the whole route leans right: its mean ${fmt(d.mean, 2)} min is above its median ${fmt(d.median, 2)} (skew ${fmt(d.skew, 2)}), ` +
+      `so at a budget equal to the mean it is on time on more than half the days, and its bad days are worse than a bell curve says. ` +
+      `The fit found ${Object.entries(d.families).map(([f, n]) => `${n} ${f}`).join(", ")} links and a correlation of rank ${d.rank}.`);
+    current.csv = csv([["day", "first_links_minutes", "rest_minutes", "quarter"], ...d.first.map((f, i) => [i + 1, f, d.rest[i], quarter(f) + 1])]);
+    current.svg = "";
+    $("#lesson-figure").innerHTML = `<p class="muted">${escapeHTML(d.network)}, OD ${escapeHTML(d.od)}: the fastest route's ${d.links} links on ${d.first.length} days.</p>` +
+      `<div class="data-figures"><div>${daysSVG(d, k, quarter, restIn[k], restAll)}</div><div class="until-revealed">${skewSVG(d)}</div></div>` +
+      `<p class="muted lesson-hidden-note">The days' dots and the route's histogram appear once you lock your answer.</p>`;
+  });
+}
+
+// daysSVG is the days as dots (first links across, the rest up), the
+// chosen quarter's in colour with its mean line against all days' mean;
+// the dots wait for the answer.
+function daysSVG(d, k, quarter, restK, restAll) {
+  const W = 560, H = 260, pad = { l: 56, r: 12, t: 10, b: 36 };
+  const x0 = Math.min(...d.first), x1 = Math.max(...d.first), y0 = Math.min(...d.rest), y1 = Math.max(...d.rest);
+  const x = (v) => pad.l + ((v - x0) / (x1 - x0)) * (W - pad.l - pad.r);
+  const y = (v) => H - pad.b - ((v - y0) / (y1 - y0)) * (H - pad.t - pad.b);
+  const dots = d.first.map((f, i) => `<circle cx="${x(f).toFixed(1)}" cy="${y(d.rest[i]).toFixed(1)}" r="${quarter(f) === k ? 2.4 : 1.6}" fill="${quarter(f) === k ? COLORS[0] : "#9a9a9a"}"/>`).join("");
+  const line = (v, color, dash) => `<line x1="${pad.l}" x2="${W - pad.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="${color}" stroke-width="2"${dash ? ' stroke-dasharray="5 3"' : ""}/>`;
+  return `<div class="story-legend"><span class="story-key"><span class="swatch" style="background:${COLORS[0]}"></span>days in ${QUARTERS[k]} (line: their mean rest)</span> ` +
+    `<span class="story-key"><span class="swatch" style="background:#555"></span>all days (dashed: their mean rest)</span></div>` +
+    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Each day's time on the first links against the rest of the route" data-testid="lesson-svg">` +
+    `<line x1="${pad.l}" x2="${W - pad.r}" y1="${H - pad.b}" y2="${H - pad.b}" stroke="#555"/><line x1="${pad.l}" x2="${pad.l}" y1="${pad.t}" y2="${H - pad.b}" stroke="#555"/>` +
+    `<g class="until-revealed">${dots}${line(restAll, "#555", true)}${line(restK, COLORS[0], false)}` +
+    `<text x="${pad.l - 6}" y="${y(y1) + 4}" text-anchor="end">${fmt(y1, 1)}</text><text x="${pad.l - 6}" y="${y(y0) + 4}" text-anchor="end">${fmt(y0, 1)}</text></g>` +
+    `<text x="${x(x0)}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(x0, 1)}</text><text x="${x(x1)}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(x1, 1)}</text>` +
+    `<text x="${(W + pad.l) / 2}" y="${H - 4}" text-anchor="middle">first 3 links (min)</text>` +
+    `<text transform="translate(12 ${(H - pad.b + pad.t) / 2}) rotate(-90)" text-anchor="middle">rest of the route (min)</text></svg>`;
+}
+
+// skewSVG is the whole route's time as a histogram against the bell curve
+// of the same mean and SD, with the mean and the median marked.
+function skewSVG(d) {
+  const W = 560, H = 200, pad = { l: 40, r: 12, t: 10, b: 36 };
+  const lo = d.bins[0].lo, hi = d.bins[d.bins.length - 1].hi;
+  const normal = (t) => Math.exp(-0.5 * ((t - d.mean) / d.sd) ** 2) / (d.sd * Math.sqrt(2 * Math.PI));
+  const top = Math.max(...d.bins.map((b) => b.density), normal(d.mean));
+  const x = (v) => pad.l + ((v - lo) / (hi - lo)) * (W - pad.l - pad.r);
+  const y = (v) => H - pad.b - (v / top) * (H - pad.t - pad.b);
+  const bars = d.bins.map((b) => `<rect x="${x(b.lo).toFixed(1)}" y="${y(b.density).toFixed(1)}" width="${(x(b.hi) - x(b.lo)).toFixed(1)}" height="${(H - pad.b - y(b.density)).toFixed(1)}" fill="#d8d8d8" stroke="#888"/>`).join("");
+  const pts = [];
+  for (let i = 0; i <= 120; i++) { const t = lo + ((hi - lo) * i) / 120; pts.push(`${x(t).toFixed(1)},${y(normal(t)).toFixed(1)}`); }
+  // the median left of its line, the mean right of its own: they lie close
+  const mark = (v, label, color, side) => `<line x1="${x(v)}" x2="${x(v)}" y1="${pad.t}" y2="${H - pad.b}" stroke="${color}" stroke-width="2"/>` +
+    `<text x="${x(v) + (side < 0 ? -4 : 4)}" y="${pad.t + 12}" fill="${color}" text-anchor="${side < 0 ? "end" : "start"}">${label}</text>`;
+  return `<div class="story-legend"><span class="story-key"><span class="swatch" style="background:#d8d8d8"></span>the whole route's time on ${d.first.length} days</span> ` +
+    `<span class="story-key"><span class="swatch" style="background:${COLORS[1]}"></span>the bell curve of the same mean and SD</span></div>` +
+    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="The route's time: histogram against the bell curve of the same mean and SD" data-testid="lesson-skew">` +
+    `${bars}<polyline fill="none" stroke="${COLORS[1]}" stroke-width="2" points="${pts.join(" ")}"/>` +
+    `${mark(d.median, `median ${fmt(d.median, 2)}`, "#333", -1)}${mark(d.mean, `mean ${fmt(d.mean, 2)}`, COLORS[0], 1)}` +
+    `<line x1="${pad.l}" x2="${W - pad.r}" y1="${H - pad.b}" y2="${H - pad.b}" stroke="#555"/>` +
+    `<text x="${x(lo)}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(lo, 1)}</text><text x="${x(hi)}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(hi, 1)}</text>` +
+    `<text x="${(W + pad.l) / 2}" y="${H - 4}" text-anchor="middle">the route's time (min)</text></svg>`;
 }
 
 // (e) How a policy learns from episodes. The page says beforehand when no
