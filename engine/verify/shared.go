@@ -3,9 +3,12 @@ package verify
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/fit"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 )
@@ -68,6 +71,29 @@ func Shared(dataDir string, logf func(string, ...any)) []Case {
 			continue
 		}
 		cases = append(cases, Case{Name: net.Name, Kind: "shared", Net: net, Note: "imported with every default from " + rel})
+		if slices.Contains(SkewedShared, rel) {
+			cases = append(cases, skewedCases(net, rel)...)
+		}
 	}
 	return cases
+}
+
+// SkewedShared are the shared networks also checked under the skewed laws:
+// the log-normal law of their stated means and SDs, and the law fitted to
+// 500 days simulated from it (a fifth of the times missing).
+var SkewedShared = []string{"tntp/SiouxFalls_net.tntp", "tntp/berlin-mitte-center_net.tntp"}
+
+func skewedCases(net *engine.Network, rel string) []Case {
+	ln := *net
+	ln.Name, ln.Law = net.Name+"-lognormal", linktime.LogNormalLaw
+	out := []Case{{Name: ln.Name, Kind: "shared", Net: &ln, Note: "the log-normal law of " + rel + "'s stated means and SDs"}}
+	obs, err := fit.Simulate(&ln, 500, 0.2, 45)
+	if err == nil {
+		var fitted *engine.Network
+		if fitted, _, err = fit.Fit(&ln, obs); err == nil {
+			fitted.Name = net.Name + "-fitted"
+			return append(out, Case{Name: fitted.Name, Kind: "shared", Net: fitted, Note: "the law fitted to 500 simulated days of " + ln.Name})
+		}
+	}
+	return out
 }

@@ -141,3 +141,20 @@ func noViolations(t *testing.T, results []CaseResult) {
 		}
 	}
 }
+
+// Sioux Falls under the skewed laws (the shared battery's skewed cases):
+// every invariant holds.
+func TestBatterySkewedSiouxFalls(t *testing.T) {
+	testenv.Large(t)
+	dir := testenv.DataDir(t)
+	var cases []Case
+	for _, c := range Shared(dir, t.Logf) {
+		if strings.HasPrefix(c.Name, "siouxfalls-") {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) != 2 {
+		t.Fatalf("%d skewed Sioux Falls cases", len(cases))
+	}
+	noViolations(t, Run(context.Background(), cases, Options{Pools: 2, PoolSize: 400, MaxODs: 2, Logf: t.Logf}))
+}
