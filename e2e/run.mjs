@@ -811,6 +811,11 @@ await test("observed times uploaded with a network are fitted; its data page sho
     assert.ok(natural > 0 && shown >= 300, `${id}: ${natural} px drawn, ${shown} px shown`);
   }
   assert.match(await page.locator('[data-testid="fit-histogram"]').getAttribute("src"), /link=3$/);
+  // A link picked on the map shows that link (the map's link paths first, then its nodes).
+  await page.locator('[data-testid="fit-map"] path.leaflet-interactive').first().click({ force: true });
+  await page.waitForURL(/\?link=1$/);
+  await ready();
+  assert.match(await page.locator('[data-testid="fit-qq"]').getAttribute("src"), /link=1$/);
   const csv = await (await page.request.get(`${base}/networks/probed/data/links.csv`)).text();
   assert.equal(csv.trim().split("\n").length, 5, csv);
   await shot("fit-data");

@@ -17,6 +17,10 @@ import (
 	"github.com/ontime-routing/ontime/web"
 )
 
+// fitMapLinks bounds the networks whose data page draws a map to pick
+// links on (the map's link-by-link layer; larger maps draw by shade).
+const fitMapLinks = 3000
+
 // fitWorst is how many of the worst-fitting links the data page lists.
 const fitWorst = 15
 
@@ -29,7 +33,7 @@ func (s *server) handleFitData(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.page(r, "networks", "Observed times of "+d.Net.Name)
 	p.Network = d.Net.Name
-	v := web.FitDataView{Name: d.Net.Name, Fit: d.Fit, Link: e, Links: d.Fit.Links}
+	v := web.FitDataView{Name: d.Net.Name, Fit: d.Fit, Link: e, Links: d.Fit.Links, Map: len(d.Net.Links) <= fitMapLinks}
 	v.Worst = slices.Clone(d.Fit.Links)
 	slices.SortStableFunc(v.Worst, func(a, b lab.FitLinkReport) int { return -cmpFloat(a.KS, b.KS) })
 	v.Worst = v.Worst[:min(fitWorst, len(v.Worst))]

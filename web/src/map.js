@@ -25,7 +25,7 @@ export function loadNetwork(name, src) {
   return getJSON(src || `/api/networks/${encodeURIComponent(name)}`);
 }
 
-export function drawNetwork(el, net, { onNodeClick } = {}) {
+export function drawNetwork(el, net, { onNodeClick, onLinkClick } = {}) {
   if (net.links.length > BIG_LINKS) return drawBigNetwork(el, net, { onNodeClick }, { ramp, fmt });
   const { map, ll: at } = baseMap(el, net);
   const ll = (n) => at(n.x, n.y);
@@ -43,7 +43,8 @@ export function drawNetwork(el, net, { onNodeClick } = {}) {
     const a = escapeHTML(net.nodes[l.from].id), b = escapeHTML(net.nodes[l.to].id);
     line.bindTooltip(`link ${escapeHTML(l.id)}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true });
     line.on("mouseover", () => line.setStyle({ weight: 6 }));
-    line.on("mouseout", () => line.setStyle({ weight: 3 }));
+    line.on("mouseout", () => line.setStyle({ weight: line.options.picked ? 7 : 3 }));
+    if (onLinkClick) line.on("click", () => onLinkClick(net.links.indexOf(l)));
     return line.addTo(map);
   });
   const radius = net.nodes.length > 100 ? 3 : 7;

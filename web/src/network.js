@@ -4,6 +4,19 @@ import { $, addODPair } from "./util.js";
 export async function networkPage() {
   const el = $("#map");
   const net = await loadNetwork(el.dataset.network, el.dataset.src);
+  if (el.dataset.pickLink) {
+    // A fitted network's data page: a click on a link shows that link's
+    // observed times (the menu beside it does the same by keyboard).
+    const shown = Number(el.dataset.pickLink) - 1;
+    const m = drawNetwork(el, net, {
+      onLinkClick(e) { location.search = `?link=${e + 1}`; },
+    });
+    legend($("#legend"), m.colorBy("cv"));
+    const line = m.links[shown];
+    if (line) { line.options.picked = true; line.setStyle({ color: "#c20aa3", weight: 7 }); line.bringToFront(); }
+    document.body.dataset.ready = "1";
+    return;
+  }
   if (el.dataset.src) {
     // An upload's preview, coloured by mean time: a click on an origin,
     // then on a destination, adds the pair to the OD field saved with it.
