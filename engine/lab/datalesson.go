@@ -12,12 +12,14 @@ import (
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/policy"
 )
 
 // The data lesson: Ringtown's roads under the log-normal law, 1,000 days
 // of probe times simulated by the product, fitted back as a user's would
 // be; a route's days split by how its first links went.
 const (
+	dataLesson      = "data"
 	dataLessonDays  = 1000
 	dataLessonFirst = 3 // the links "seen so far"
 	dataLessonSeed  = 45
@@ -44,6 +46,11 @@ type DataLesson struct {
 	Correlation float64        `json:"correlation"` // of first and rest, over the days
 	Families    map[string]int `json:"families"`    // the fit's families, by links
 	Rank        int            `json:"rank"`        // the fit's factor rank
+	// Conditions and Marginal are the methods that use what the first
+	// links took and those that plan with each link's own law (the
+	// registry's roles in this lesson).
+	Conditions []MethodWord `json:"conditions"`
+	Marginal   []MethodWord `json:"marginal"`
 }
 
 // DataLesson computes the data lesson's figure (a second or two).
@@ -67,7 +74,8 @@ func (l *Lab) DataLesson(ctx context.Context) (*DataLesson, error) {
 		return nil, engine.Errorf(engine.EINTERNAL, "the data lesson's route has %d links", len(path))
 	}
 	d := &DataLesson{Network: net.Name + " (log-normal roads, " + strconv.Itoa(dataLessonDays) + " simulated days)", OD: net.ODString(od), Links: len(path),
-		Families: map[string]int{}, Rank: rep.Rank}
+		Families: map[string]int{}, Rank: rep.Rank,
+		Conditions: MethodWords(policy.LessonNames(dataLesson, "conditions")), Marginal: MethodWords(policy.LessonNames(dataLesson, "marginal"))}
 	for _, lr := range rep.Links {
 		d.Families[lr.Family]++
 	}

@@ -63,7 +63,10 @@ func (n *Net) Adapt(ctx context.Context, factor float64) (*AdaptRates, error) {
 
 // MethodWord introduces a method by its code and what it is, so a lesson
 // says what a code means before it shows one.
-type MethodWord struct{ Code, Label string }
+type MethodWord struct {
+	Code  string `json:"code"`
+	Label string `json:"label"`
+}
 
 // MethodWords are the named methods' codes and labels from the registry,
 // in the order given.

@@ -244,13 +244,13 @@ var Methods []Method
 
 func init() {
 	Methods = []Method{
-		{Name: "let", Label: "the route fastest on average", Color: "#7f7f7f", Lessons: map[string]string{"adapt": "fixed", "history": "baseline"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "let", Label: "the route fastest on average", Color: "#7f7f7f", Lessons: map[string]string{"data": "marginal", "adapt": "fixed", "history": "baseline"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Doc:       "follow the least-expected-time path",
 			Reference: "Least-expected-time path (Dijkstra on mean link times); ties broken by fewest links, then link ids.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewLET(env.Net, env.Destinations()...), map[string]any{"tie_tolerance": engine.TieTolerance}, nil
 			}},
-		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", RolloutBase: true, Lessons: map[string]string{"adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", RolloutBase: true, Lessons: map[string]string{"data": "marginal", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Skewed:    "nothing: each link's own law is binned exactly, whatever its shape",
 			Doc:       "Prakash's time-discretized SOTA dynamic program on the marginal link laws",
 			Reference: "Prakash (2020), Algorithms for most reliable routes on stochastic and time-dependent networks, Transportation Research Part B 138, 202–220: the SOTA recursion swept in decreasing order of time on a grid.",
@@ -258,7 +258,7 @@ func init() {
 				d := env.DOT()
 				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.EpisodeCap(), "uses": "marginals"}, nil
 			}},
-		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"data": "conditions", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Skewed:    "nothing for the next link (its law given the times seen is exact in the latent Gaussian, then binned); the links after it as dot",
 			Doc:       "DOT with the next link's law conditioned on the observed links",
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
@@ -266,7 +266,7 @@ func init() {
 				d := env.DOT()
 				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
 			}},
-		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Skewed:    "each continuation's time as a Gaussian: every skewed link linearized (its exact mean and SD, its latent correlation), so the sum's skew is lost and a conditional mean moves linearly",
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
 			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
@@ -291,7 +291,7 @@ func init() {
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newMLR(env, 1000, 30), map[string]any{"samples": 1000, "iterations": 30, "training": "stream batch 0"}, nil
 			}},
-		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Lessons: map[string]string{"adapt": "fixed"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Lessons: map[string]string{"data": "marginal", "adapt": "fixed"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Skewed:    "each path's time as a Gaussian of its exact mean and the linearized covariance, so a skewed path's on-time probability is approximate",
 			Doc:       "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
 			Reference: "Best a-priori path: the highest exact Gaussian on-time probability among the k shortest paths by mean (Yen).",
@@ -330,11 +330,11 @@ func init() {
 					LR: 1e-3, CriticLR: 3e-3, Entropy: 0.003, RhoMax: 2, Explore: 0.1})
 			}},
 		gpghtMethod(""),
-		{Name: "rollout", Label: "tries each next link in sampled futures, then follows a planner", Color: "#332288", Kind: Planner, Offered: true,
+		{Name: "rollout", Label: "tries each next link in sampled futures, then follows a planner", Color: "#332288", Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true,
 			Doc:       "Bertsekas' rollout: each next link scored by the on-time rate of 'take it, then follow the base (dot, cdot or cgr)' on conditional draws of the unseen links",
 			Reference: "Bertsekas, Tsitsiklis & Wu (1997), Rollout algorithms for combinatorial optimization, Journal of Heuristics 3, 245–262; Bertsekas (2019), Reinforcement Learning and Optimal Control, ch. 2. Never worse than its base in expectation.",
 			New:       newRolloutMethod},
-		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#661100", Lessons: map[string]string{"history": "rule"}, Kind: Planner, Offered: true,
+		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#661100", Lessons: map[string]string{"data": "conditions", "history": "rule"}, Kind: Planner, Offered: true,
 			Skewed:    "the next link and LET continuation summed as a Gaussian (skewed links linearized)",
 			Doc:       "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
 			Reference: "The five-node example's closed-form optimum, generalized: at each node, the next link whose on-time probability (next link, then the LET path) is highest given the observed times.",

@@ -244,7 +244,7 @@ async function data(slider, lesson) {
     ask.setQuestion(`On the days when the route's first ${3} links were in ${QUARTERS[k]} of their times, was the rest of the route…`);
     ask.setAnswer(`On those days the rest took ${fmt(restIn[k], 2)} min on average, against ${fmt(restAll, 2)} on all days ` +
       `(the first links' time and the rest's are correlated: ${fmt(d.correlation, 2)}). Roads jam together, so what the first links took says what is coming: ` +
-      `cdot, cgr, rollout and the learned policy condition on it; dot and any fixed route cannot. ` +
+      `${words(d.conditions)} condition on it; ${words(d.marginal)} cannot. ` +
       `And the whole route leans right: its mean ${fmt(d.mean, 2)} min is above its median ${fmt(d.median, 2)} (skew ${fmt(d.skew, 2)}), ` +
       `so at a budget equal to the mean it is on time on more than half the days, and its bad days are worse than a bell curve says. ` +
       `The fit found ${Object.entries(d.families).map(([f, n]) => `${n} ${f}`).join(", ")} links and a correlation of rank ${d.rank}.`);
@@ -254,6 +254,11 @@ async function data(slider, lesson) {
       `<div class="data-figures"><div>${daysSVG(d, k, quarter, restIn[k], restAll)}</div><div class="until-revealed">${skewSVG(d)}</div></div>` +
       `<p class="muted lesson-hidden-note">The days' dots and the route's histogram appear once you lock your answer.</p>`;
   });
+}
+
+// words names methods as the registry words them (code: label).
+function words(ms) {
+  return ms.map((m) => `${escapeHTML(m.code)} (${escapeHTML(m.label)})`).join(", ");
 }
 
 // daysSVG is the days as dots (first links across, the rest up), the
