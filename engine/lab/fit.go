@@ -62,19 +62,11 @@ func (l *Lab) NextVersion(ctx context.Context, name string) string {
 }
 
 func fitTimes(net *engine.Network, obs netfile.File, o FitOptions) (*engine.Network, *fit.Report, error) {
-	period, err := fit.ParsePeriod(o.Period)
-	if err != nil {
-		return nil, nil, err
-	}
 	unit, err := netfile.ParseTimeUnit("time-unit", o.TimeUnit)
 	if err != nil {
 		return nil, nil, err
 	}
-	read, err := fit.ReadObservations(obs.Name, obs.Data, net, netfile.MinutesPer(unit), period)
-	if err != nil {
-		return nil, nil, err
-	}
-	return fit.Fit(net, read)
+	return netfile.FitFile(net, obs, o.Period, unit)
 }
 
 // LooksLikeObservations tells an observation file by its header.

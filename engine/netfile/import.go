@@ -192,21 +192,32 @@ func fitObservations(net *engine.Network, obs *File, o ImportOptions, rep *Impor
 		}
 		return nil, rep, rep.Problems
 	}
-	period, err := fit.ParsePeriod(o.Period)
-	if err != nil {
-		return fail(err)
-	}
-	read, err := fit.ReadObservations(obs.Name, obs.Data, net, unitMinutes(o.TimeUnit), period)
-	if err != nil {
-		return fail(err)
-	}
-	fitted, frep, err := fit.Fit(net, read)
+	fitted, frep, err := FitFile(net, *obs, o.Period, o.TimeUnit)
 	if err != nil {
 		return fail(err)
 	}
 	rep.Fit = frep
 	rep.note("%s", frep.Summary())
-	fitted.Sources = append(fitted.Sources, engine.SourceFile{Path: obs.Name, SHA256: Digest(obs.Data)})
+	return fitted, rep, nil
+}
+
+// FitFile fits the observed times in obs (in timeUnit, "" minutes; rows of
+// period, "" all) to net: a copy under the fitted law, its sources naming
+// obs. Bad rows name the file, line and field.
+func FitFile(net *engine.Network, obs File, period, timeUnit string) (*engine.Network, *fit.Report, error) {
+	p, err := fit.ParsePeriod(period)
+	if err != nil {
+		return nil, nil, err
+	}
+	read, err := fit.ReadObservations(obs.Name, obs.Data, net, unitMinutes(timeUnit), p)
+	if err != nil {
+		return nil, nil, err
+	}
+	fitted, rep, err := fit.Fit(net, read)
+	if err != nil {
+		return nil, nil, err
+	}
+	fitted.Sources = append(slices.Clone(fitted.Sources), engine.SourceFile{Path: obs.Name, SHA256: Digest(obs.Data)})
 	return fitted, rep, nil
 }
 

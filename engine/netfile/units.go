@@ -31,9 +31,6 @@ func ParseTimeUnit(field, u string) (string, error) {
 	return "", engine.InputError("", 0, field, "time unit %q: use s, min or h", u)
 }
 
-// MinutesPer is how many minutes one unit is ("" is minutes).
-func MinutesPer(u string) float64 { return unitMinutes(u) }
-
 // unitMinutes is how many minutes one unit is.
 func unitMinutes(u string) float64 {
 	switch u {
