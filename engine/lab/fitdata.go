@@ -42,10 +42,7 @@ type LinkFigure struct {
 	Link    fit.LinkReport
 	Bars    []Bar
 	Density []Point
-	// Atom is the fitted law's mass at its floor (a censored normal's),
-	// at Floor; 0 for a skewed law.
-	Atom, Floor float64
-	QQ          []Point
+	QQ      []Point
 }
 
 // Bar is a histogram bar: the observed times in [Lo, Hi), as a density.
@@ -83,9 +80,6 @@ func (d *FitData) LinkFigure(e int) (*LinkFigure, error) {
 	for i := range 161 {
 		x := lo - pad + (hi-lo+2*pad)*float64(i)/160
 		f.Density = append(f.Density, Point{x, mg.PDF(x)})
-	}
-	if fl := mg.Quantile(0); mg.CDF(fl) > 0 && mg.PDF(fl) == 0 {
-		f.Atom, f.Floor = mg.CDF(fl), fl
 	}
 	for k := 1; k < fit.QuantileSteps; k++ {
 		f.QQ = append(f.QQ, Point{q[k], mg.Quantile(float64(k) / fit.QuantileSteps)})
