@@ -146,6 +146,7 @@ func newFromFactor(net *engine.Network, path string) (*Gaussian, error) {
 	g.Spec = net.Correlation
 	g.F = mat.NewDense(n, r, raw)
 	g.Stats = CorrStats{Clipped: int(hdr[2]), Rank: int(hdr[3]), MeanAbs: stats[0], MaxAbs: stats[1]}
+	g.sumScales(net) // a skewed law's realized-scale loadings, from the cached factor
 	return g, nil
 }
 

@@ -150,3 +150,31 @@ func TestWarpedConditioningMatchesTheSimulator(t *testing.T) {
 		}
 	}
 }
+
+// A skewed law's model read from the factor cache is the model built: the
+// same realized-scale loadings that cgr and the path laws sum (a cached
+// factor once came without them, and cgr summed latent loadings).
+func TestCachedSkewedModelEqualsBuilt(t *testing.T) {
+	net := grid(3, engine.Correlation{Model: RandomPSD, Seed: 6})
+	net.Law = LogNormalLaw
+	dir := t.TempDir()
+	built, err := NewCached(net, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached, err := NewCached(net, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e := range net.Links {
+		a, b := built.SumRow(e), cached.SumRow(e)
+		for j := range a {
+			if a[j] != b[j] {
+				t.Fatalf("link %d: loading %d is %v built, %v cached", e, j, a[j], b[j])
+			}
+		}
+		if built.SumSD(e) != cached.SumSD(e) || built.SumIdioVar(e) != cached.SumIdioVar(e) {
+			t.Fatalf("link %d: SD %v/%v", e, built.SumSD(e), cached.SumSD(e))
+		}
+	}
+}
