@@ -76,10 +76,7 @@ func (d *Draws) At(i, e int) float64 {
 			x += g.Idio[e] * d.own(i, e)
 		}
 	}
-	x = max(x, g.Floors[e])
-	if g.Warps != nil && g.Warps[e] != nil {
-		x = g.Warps[e].TimeAt((x - g.Latent[e]) / g.SD[e])
-	}
+	x = g.TimeOf(e, x)
 	d.x[j] = x
 	d.made[j>>6] |= 1 << (j & 63)
 	return x
