@@ -333,15 +333,18 @@ func chooseFamily(xs []float64) fitted {
 			best, bestLL = i, ll
 		}
 	}
-	if best < 0 {
-		best = 1 // lognormal: every positive sample of two distinct values fits it
+	// The fallback is the log-normal: every positive sample of two
+	// distinct values fits it.
+	fam := familyByName("lognormal")
+	if best >= 0 {
+		fam = Families[best]
 	}
-	m, ok := Families[best].fit(xs)
+	m, ok := fam.fit(xs)
 	if !ok {
-		best = 1
-		m, _ = Families[best].fit(xs)
+		fam = familyByName("lognormal")
+		m, _ = fam.fit(xs)
 	}
-	return fitted{Families[best], m}
+	return fitted{fam, m}
 }
 
 // neighbourLogSD is the mean log-SD of the well-observed links that share
