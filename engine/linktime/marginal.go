@@ -34,25 +34,6 @@ func (mg Marginal) Quantile(p float64) float64 {
 	return math.Max(y, mg.floor)
 }
 
-// CDF is P(X ≤ x).
-func (mg Marginal) CDF(x float64) float64 {
-	switch {
-	case mg.w != nil:
-		if x <= 0 {
-			return 0
-		}
-		return normCDF(mg.w.LatentOf(x))
-	case x < mg.floor:
-		return 0
-	case mg.s == 0:
-		if x < mg.m {
-			return 0
-		}
-		return 1
-	}
-	return normCDF((x - mg.m) / mg.s)
-}
-
 // PDF is the density of the law's continuous part at x (a censored
 // normal's floor holds an atom of mass CDF(floor) besides).
 func (mg Marginal) PDF(x float64) float64 {
