@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -53,8 +54,14 @@ type DataLesson struct {
 	Marginal   []MethodWord `json:"marginal"`
 }
 
-// DataLesson computes the data lesson's figure (a second or two).
-func (l *Lab) DataLesson(ctx context.Context) (*DataLesson, error) {
+// DataLesson is the data lesson's figure. It is the same on every visit
+// (a fixed network, law and seed), so it is computed once, on the first
+// (a second or two: the simulation and the fit).
+func (l *Lab) DataLesson(ctx context.Context) (*DataLesson, error) { return dataLessonOnce() }
+
+var dataLessonOnce = sync.OnceValues(computeDataLesson)
+
+func computeDataLesson() (*DataLesson, error) {
 	net, err := builtin.Load(builtin.Ringtown, "")
 	if err != nil {
 		return nil, err
