@@ -3,8 +3,10 @@ package fit_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -120,17 +122,101 @@ func recovery(t *testing.T, truth *engine.Network, methods []string, pool int) {
 		return
 	}
 	// The same tasks (pairs and budgets in minutes, the true law's LET
-	// times × the factors) under both laws: each law's own LET time would
+	// times × the factors) under each law: each law's own LET time would
 	// move the budgets apart (the fitted LET time is the least of noisy
 	// path means, biased low; at 500 days that alone moved dot by −1.1 pp
 	// on Sioux Falls, and by 0.1 pp at 10,000 days).
+	//
+	// A rate under the fitted law differs from the true law's for two
+	// reasons: the days observed (a route's mean from 500 days is off by
+	// about 1/√500 of its SD, which moves a rate near the median by about
+	// 1.8 pp for any estimator), and the fitter's own error (the family, the
+	// correlation, the shrinkage). The oracle law separates them: the true
+	// family and correlation with each link's parameters estimated from the
+	// same observations. The fitter is held to its own error, fitted
+	// against oracle; fitted against true is logged. The oracle's draws
+	// share the true law's random numbers, and the fitted law's loadings are
+	// rotated onto the true factors where the ranks agree (a rotation leaves
+	// the law unchanged), so the pools' own noise mostly cancels.
+	oracle := oracleLaw(t, truth, obs)
+	align(got, tm)
 	tasks := sim.Tasks(truth, truth.ODs, truth.BudgetFactors())
-	r0, r1 := rates(t, truth, tasks, methods, pool), rates(t, got, tasks, methods, pool)
+	r0, ro, r1 := rates(t, truth, tasks, methods, pool), rates(t, oracle, tasks, methods, pool), rates(t, got, tasks, methods, pool)
 	for _, m := range methods {
-		t.Logf("%s: true law %.4f, fitted law %.4f (%+.2f pp)", m, r0[m], r1[m], 100*(r1[m]-r0[m]))
-		if math.Abs(r1[m]-r0[m]) > rateGap {
-			t.Errorf("%s: on-time rate %.4f under the fitted law, %.4f under the true law: more than %g pp apart", m, r1[m], r0[m], 100*rateGap)
+		t.Logf("%s: true law %.4f, oracle %.4f (%+.2f pp, the days observed), fitted law %.4f (%+.2f pp against true, %+.2f pp against oracle)",
+			m, r0[m], ro[m], 100*(ro[m]-r0[m]), r1[m], 100*(r1[m]-r0[m]), 100*(r1[m]-ro[m]))
+		if math.Abs(r1[m]-ro[m]) > rateGap {
+			t.Errorf("%s: on-time rate %.4f under the fitted law, %.4f under the oracle law of the same days: more than %g pp apart", m, r1[m], ro[m], 100*rateGap)
 		}
+	}
+}
+
+// oracleLaw is truth's law (its log-normal family and its correlation)
+// with each link's mean and SD those of the log-normal fitted by maximum
+// likelihood to the link's observations: what an estimator that knew the
+// family and the correlation would get from the same days.
+func oracleLaw(t *testing.T, truth *engine.Network, obs *fit.Observations) *engine.Network {
+	t.Helper()
+	if truth.Law != linktime.LogNormalLaw {
+		t.Fatalf("the oracle law is written for a log-normal truth, not %s", truth.Law)
+	}
+	o := *truth
+	o.Links = slices.Clone(truth.Links)
+	for e, xs := range obs.Links {
+		if len(xs) < 2 {
+			continue
+		}
+		var m, m2 float64
+		for _, x := range xs {
+			l := math.Log(x.Time)
+			m += l
+			m2 += l * l
+		}
+		k := float64(len(xs))
+		m /= k
+		s2 := (m2 - k*m*m) / (k - 1)
+		o.Links[e].Mean = math.Exp(m + s2/2)
+		o.Links[e].Var = math.Expm1(s2) * o.Links[e].Mean * o.Links[e].Mean
+	}
+	return &o
+}
+
+// align rotates got's fitted loadings onto the true model's factors
+// (orthogonal Procrustes: Q = U Vᵀ from Lᵀ F = U Σ Vᵀ), when the truth is
+// a factor model of latent SD 1 and the same rank. L Q is the same law as
+// L; it only lets the two laws' pools, drawn factor variates first, share
+// their random numbers.
+func align(got *engine.Network, tm *linktime.Gaussian) {
+	L := got.Correlation.Loadings
+	if tm.F == nil || tm.Idio == nil || len(L) == 0 {
+		return
+	}
+	n, k := tm.F.Dims()
+	if len(L) != n || len(L[0]) != k || k == 0 {
+		return
+	}
+	for _, sd := range tm.SD {
+		if sd != 1 {
+			return
+		}
+	}
+	Lm := mat.NewDense(n, k, nil)
+	for e, row := range L {
+		Lm.SetRow(e, row)
+	}
+	var M mat.Dense
+	M.Mul(Lm.T(), tm.F)
+	var svd mat.SVD
+	if !svd.Factorize(&M, mat.SVDThin) {
+		return
+	}
+	var U, V, Q, R mat.Dense
+	svd.UTo(&U)
+	svd.VTo(&V)
+	Q.Mul(&U, V.T())
+	R.Mul(Lm, &Q)
+	for e := range L {
+		L[e] = mat.Row(nil, e, &R)
 	}
 }
 
@@ -162,7 +248,7 @@ func TestRecoveryCity(t *testing.T) {
 	testenv.Large(t)
 	net := cityGrid(28, 28)
 	net.ODs = []engine.OD{{Origin: 0, Destination: len(net.Nodes) - 1}}
-	recovery(t, net, []string{"dot", "cdot", "cgr"}, 1000)
+	recovery(t, net, []string{"dot", "cdot", "cgr"}, 3000)
 }
 
 // rates are each method's mean on-time rate over tasks on a pool of size

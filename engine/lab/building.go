@@ -79,21 +79,31 @@ func aboutDuration(d time.Duration) string {
 }
 
 // denseRate is the seconds per link³ of a dense factorization: measured
-// here on two cores (2,950 links in 173 s), then learnt from each build.
+// here on two cores (referenceDenseRate), then learnt from each build.
 type denseRate struct {
 	mu       sync.Mutex
 	rate     float64
 	measured bool
 }
 
-const referenceDenseRate = 173.0 / (2950.0 * 2950.0 * 2950.0)
+// referenceDenseRate is the seconds per link³ that a dense model of 2,950
+// links (Chicago Sketch, random-psd) took to build here on two cores, by
+// the solver that decomposes it: gonum 173 s, the system's LAPACK
+// (OpenBLAS's dsyevd) 6.5 s.
+func referenceDenseRate(links int) float64 {
+	s := 173.0
+	if linktime.EigenSolver(links) != "gonum" {
+		s = 6.5
+	}
+	return s / (2950.0 * 2950.0 * 2950.0)
+}
 
 func (r *denseRate) estimate(links int) (time.Duration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rate := r.rate
 	if rate == 0 {
-		rate = referenceDenseRate
+		rate = referenceDenseRate(links)
 	}
 	n := float64(links)
 	return time.Duration(rate * n * n * n * float64(time.Second)), r.measured

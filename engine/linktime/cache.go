@@ -18,9 +18,10 @@ import (
 	"github.com/ontime-routing/ontime/internal/atomicfile"
 )
 
-// A dense correlation model of a city network takes minutes to build (the
-// eigendecomposition of a links × links matrix: 2,836 links, about two and a
-// half minutes on two cores). NewCached keeps each built factor in a cache
+// A dense correlation model of a city network takes seconds to minutes to
+// build (the eigendecomposition of a links × links matrix: 2,836 links,
+// about two and a half minutes on two cores with gonum, seconds with the
+// system's LAPACK; see symEigen). NewCached keeps each built factor in a cache
 // directory under a key of everything it depends on (the network's
 // fingerprint: links, means, variances, correlation and law; and, for the
 // spatial model, the links' midpoints), so a network's model is built once
@@ -69,6 +70,9 @@ func factorKey(net *engine.Network) (string, bool) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "v1|%s|", engine.Fingerprint(net, net.Correlation))
+	if n := len(net.Links); n > lapackFrom { // the solver's rounding is in the factor
+		fmt.Fprintf(h, "%s|", EigenSolver(n))
+	}
 	if m, _ := LookupCorrModel(net.Correlation.Model); m.Dense && m.Spatial { // the factor reads coordinates the fingerprint does not hold
 		for _, l := range net.Links {
 			a, b := net.Nodes[l.From], net.Nodes[l.To]

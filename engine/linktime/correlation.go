@@ -16,13 +16,10 @@ import (
 // where Cholesky would fail. Eigenvalues below -negTol·λmax are an error;
 // smaller negative ones are rounding and are dropped (and counted).
 func eigenFactor(a *mat.SymDense, negTol float64) (*mat.Dense, int, error) {
-	var eig mat.EigenSym
-	if !eig.Factorize(a, true) {
+	vals, vecs, ok := symEigen(a)
+	if !ok {
 		return nil, 0, fmt.Errorf("eigendecomposition did not converge")
 	}
-	vals := eig.Values(nil)
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
 	lmax := 0.0
 	for _, v := range vals {
 		lmax = math.Max(lmax, v)
@@ -73,11 +70,7 @@ func randomPSDFactor(n int, seed uint64) (*mat.Dense, int) {
 			s.SetSym(i, j, (a.At(i, j)+a.At(j, i))/2)
 		}
 	}
-	var eig mat.EigenSym
-	eig.Factorize(s, true)
-	vals := eig.Values(nil)
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
+	vals, vecs, _ := symEigen(s)
 	var keep []int
 	clipped := 0
 	for i, v := range vals {

@@ -60,20 +60,28 @@ var SharedFiles = []string{
 func Shared(dataDir string, logf func(string, ...any)) []Case {
 	var cases []Case
 	for _, rel := range SharedFiles {
-		path := filepath.Join(dataDir, rel)
-		if _, err := os.Stat(path); err != nil {
-			logf("verify: %s skipped: not in %s", rel, dataDir)
-			continue
-		}
-		net, err := netfile.OpenFile(path, netfile.ImportOptions{})
-		if err != nil {
-			logf("verify: %s skipped: %v", rel, engine.ErrorMessage(err))
-			continue
-		}
-		cases = append(cases, Case{Name: net.Name, Kind: "shared", Net: net, Note: "imported with every default from " + rel})
-		if slices.Contains(SkewedShared, rel) {
-			cases = append(cases, skewedCases(net, rel)...)
-		}
+		cases = append(cases, SharedCases(dataDir, rel, logf)...)
+	}
+	return cases
+}
+
+// SharedCases are one shared file's cases: the network imported with every
+// default, and under the skewed laws when it is one of SkewedShared (none,
+// with a note, when the file is missing or does not import).
+func SharedCases(dataDir, rel string, logf func(string, ...any)) []Case {
+	path := filepath.Join(dataDir, rel)
+	if _, err := os.Stat(path); err != nil {
+		logf("verify: %s skipped: not in %s", rel, dataDir)
+		return nil
+	}
+	net, err := netfile.OpenFile(path, netfile.ImportOptions{})
+	if err != nil {
+		logf("verify: %s skipped: %v", rel, engine.ErrorMessage(err))
+		return nil
+	}
+	cases := []Case{{Name: net.Name, Kind: "shared", Net: net, Note: "imported with every default from " + rel}}
+	if slices.Contains(SkewedShared, rel) {
+		cases = append(cases, skewedCases(net, rel)...)
 	}
 	return cases
 }

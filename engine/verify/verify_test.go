@@ -142,19 +142,22 @@ func noViolations(t *testing.T, results []CaseResult) {
 	}
 }
 
-// Sioux Falls under the skewed laws (the shared battery's skewed cases):
-// every invariant holds.
-func TestBatterySkewedSiouxFalls(t *testing.T) {
+// The shared networks under the skewed laws (the shared battery's skewed
+// cases: Sioux Falls and Berlin Mitte, log-normal and fitted): every
+// invariant holds.
+func TestBatterySkewedShared(t *testing.T) {
 	testenv.Large(t)
 	dir := testenv.DataDir(t)
 	var cases []Case
-	for _, c := range Shared(dir, t.Logf) {
-		if strings.HasPrefix(c.Name, "siouxfalls-") {
-			cases = append(cases, c)
+	for _, rel := range SkewedShared {
+		for _, c := range SharedCases(dir, rel, t.Logf) {
+			if law, err := linktime.LawByName(c.Net.Law); err == nil && law.Skewed {
+				cases = append(cases, c)
+			}
 		}
 	}
-	if len(cases) != 2 {
-		t.Fatalf("%d skewed Sioux Falls cases", len(cases))
+	if len(cases) != 2*len(SkewedShared) {
+		t.Fatalf("%d skewed shared cases, want %d", len(cases), 2*len(SkewedShared))
 	}
 	noViolations(t, Run(context.Background(), cases, Options{Pools: 2, PoolSize: 400, MaxODs: 2, Logf: t.Logf}))
 }
