@@ -59,7 +59,8 @@ func Kinds() []string {
 type Command struct {
 	Path string
 	Args []string
-	// Memory is the child's address-space limit in bytes (0: none); Time
+	// Memory limits the address space the child's work may add to what it
+	// holds at start, in bytes (0: none); Time
 	// bounds each run (0: only the context). The child's CPU time is
 	// limited to twice its wall-clock limit (RLIMIT_CPU), so that a child
 	// whose parent cannot stop it still ends.
@@ -168,7 +169,13 @@ const (
 // (as the answer's own field, see netfile's import) by the handler.
 func Serve(kind string, r io.Reader, w io.Writer) error {
 	if limit, err := strconv.ParseInt(os.Getenv(memoryEnv), 10, 64); err == nil && limit > 0 {
-		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)})
+		// The limit is on the address space the work adds to the child's own
+		// at start: a Go binary with cgo has reserved over a gigabyte before
+		// main (arenas, libraries, thread stacks), so an absolute limit below
+		// that let no new mapping succeed at all, and a small upload failed
+		// whenever a loaded machine made the runtime start one more thread.
+		as := uint64(limit) + addressSpace()
+		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: as, Max: as})
 		debug.SetMemoryLimit(limit * 3 / 4) // collect hard before the wall
 	}
 	if secs, err := strconv.ParseUint(os.Getenv(cpuEnv), 10, 64); err == nil && secs > 0 {
@@ -194,4 +201,22 @@ func Serve(kind string, r io.Reader, w io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(w).Encode(rep)
+}
+
+// addressSpace is the process's mapped address space in bytes (the first
+// field of /proc/self/statm, in pages); 0 where it cannot be read.
+func addressSpace() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	pages, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * uint64(os.Getpagesize())
 }
