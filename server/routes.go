@@ -71,6 +71,7 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/api/imports/{token}", s.handleImportJSON)
 		r.Get("/api/teach", s.handleTeachJSON)
 		r.Get("/api/story", s.handleStoryJSON)
+		r.Get("/api/plan", s.handlePlanJSON)
 		r.With(s.formBody(maxSketchBytes, "the sketch is over %d KB, the limit (upload a larger network as a file)")).Post("/api/sketch", s.handleSketchRun)
 		r.Get("/api/lessons/adapt", s.handleLessonAdapt)
 		r.Get("/api/lessons/learning", s.handleLessonLearning)

@@ -49,12 +49,7 @@ func runLive(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	defer l.Close()
 	req := lab.LiveRequest{Factor: *factor, Methods: engine.SplitList(*methods), Episodes: *episodes, Curve: lab.LiveCurveFactors}
-	if *od == "" {
-		if len(n.Net.ODs) == 0 {
-			return engine.Errorf(engine.EINVALID, "network %s has no benchmark OD pairs: give --od ORIGIN-DEST", n.Net.Name)
-		}
-		req.OD = n.Net.ODs[0]
-	} else if req.OD, err = n.Net.ParseOD(*od); err != nil {
+	if req.OD, err = odOrFirst(n.Net, *od); err != nil {
 		return err
 	}
 	res, err := n.Live(ctx, req, func(lab.LiveUpdate) error { return nil })
@@ -91,13 +86,30 @@ func printRates(w io.Writer, od string, res *lab.LiveResult, format string) erro
 		return writeCSV(w, rows)
 	}
 	fmt.Fprintf(w, "OD %s, budget %.2f min (LET %.2f min)\n\n", od, res.Budget, res.LETTime)
+	writeMarkdown(w, rows)
+	return nil
+}
+
+// writeMarkdown writes rows as a Markdown table, the first as its header.
+func writeMarkdown(w io.Writer, rows [][]string) {
 	for i, row := range rows {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		if i == 0 {
 			fmt.Fprintln(w, "|"+strings.Repeat("---|", len(row)))
 		}
 	}
-	return nil
+}
+
+// odOrFirst is the pair --od names (ORIGIN-DEST), or the network's first
+// benchmark pair when it names none.
+func odOrFirst(net *engine.Network, od string) (engine.OD, error) {
+	if od != "" {
+		return net.ParseOD(od)
+	}
+	if len(net.ODs) == 0 {
+		return engine.OD{}, engine.Errorf(engine.EINVALID, "network %s has no benchmark OD pairs: give --od ORIGIN-DEST", net.Name)
+	}
+	return net.ODs[0], nil
 }
 
 func writeCSV(w io.Writer, rows [][]string) error {

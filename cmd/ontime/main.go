@@ -39,6 +39,7 @@ func commands() []command {
 		{"serve", "start the dashboard (http://127.0.0.1:8080/)", runServe, nil},
 		{"bench", "evaluate routing methods on common sample pools (paired statistics)", runBench, nil},
 		{"live", "play the Live page's run: rates with intervals, or a figure's data as CSV", runLive, nil},
+		{"plan", "how much time to allow: each method's least budget for a target on-time rate", runPlan, nil},
 		{"train", "train a GPG-HT policy for a network (PyTorch), export it to ONNX", runTrain, nil},
 		{"networks", "list, show, export, fetch, add, remove or rename networks", runNetworks, networksVerbs},
 		{"jobs", "list or show the dashboard's background jobs, cancel or restart one", runJobs, jobsVerbs},

@@ -2,10 +2,10 @@ package lab
 
 import (
 	"context"
-	"math"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/stats"
 )
 
 // LiveRequest streams episodes of the common test pools for some methods.
@@ -112,7 +112,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 				res.Times[rates[i].Method] = append(res.Times[rates[i].Method], o.Time)
 			}
 			rates[i].Rate = float64(rates[i].OnTime) / float64(rates[i].N)
-			rates[i].Lo, rates[i].Hi = Wilson(rates[i].OnTime, rates[i].N)
+			rates[i].Lo, rates[i].Hi = stats.Wilson(rates[i].OnTime, rates[i].N)
 		}
 		done += size
 		if emit != nil {
@@ -201,18 +201,4 @@ func (lp *livePools) get(i int) *sim.Pool {
 	}
 	lp.last = p
 	return p
-}
-
-// Wilson is the 95% Wilson score interval of k successes in n trials.
-func Wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.959963984540054
-	p := float64(k) / float64(n)
-	nf := float64(n)
-	den := 1 + z*z/nf
-	mid := (p + z*z/(2*nf)) / den
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return math.Max(0, mid-half), math.Min(1, mid+half)
 }

@@ -254,6 +254,36 @@ func (d *DOT) Value(dest, i int, remaining float64, left int) float64 {
 	return float64(t.u[t.level(left)][i*t.n+b])
 }
 
+// LeastBudget is the least budget on the table's grid (a multiple of
+// Delta) from which the table's value at origin, with every link left,
+// reaches alpha, searched up to maxBudget: the table's own answer to "how
+// much time for α", exact for the links' marginal laws with times rounded
+// up to the grid (so at least the exact least budget of those laws, and
+// within a step of it per link of the route). ok is false when the value
+// at maxBudget stays below alpha. The value grows with the budget, so
+// bisection over the grid's bins finds it.
+func (d *DOT) LeastBudget(dest, origin int, alpha, maxBudget float64) (budget float64, ok bool) {
+	left := d.cap
+	hi := int(math.Floor(maxBudget/d.Delta + 1e-9))
+	if d.Value(dest, origin, float64(hi)*d.Delta, left) < float32ToAlpha(alpha) {
+		return 0, false
+	}
+	lo := -1 // the value at bin lo is below alpha (bin −1: no time at all)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if d.Value(dest, origin, float64(mid)*d.Delta, left) >= float32ToAlpha(alpha) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return float64(hi) * d.Delta, true
+}
+
+// float32ToAlpha is alpha as the table stores values (float32), so that a
+// value equal to alpha in float32 counts as reaching it.
+func float32ToAlpha(alpha float64) float64 { return float64(float32(alpha)) }
+
 func (d *DOT) table(dest int, remaining float64) *dotTable {
 	d.mu.Lock()
 	t, ok := d.tabs[dest]

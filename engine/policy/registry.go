@@ -167,6 +167,11 @@ type Method struct {
 	Lessons map[string]string
 	// New builds the policy and reports its settings for provenance.
 	New func(env *Env) (engine.Policy, map[string]any, error)
+	// LeastBudget, where the method's own tables answer "how much time for
+	// an on-time rate of alpha" exactly, gives that budget on od (searched
+	// up to maxBudget) and the tables' step; ok is false out of reach. nil:
+	// the budget is found by simulation only.
+	LeastBudget func(env *Env, od engine.OD, alpha, maxBudget float64) (budget, step float64, ok bool)
 }
 
 // NetworkModelMethod is the method that runs the network's own trained
@@ -257,6 +262,11 @@ func init() {
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.EpisodeCap(), "uses": "marginals"}, nil
+			},
+			LeastBudget: func(env *Env, od engine.OD, alpha, maxBudget float64) (float64, float64, bool) {
+				d := env.DOT()
+				b, ok := d.LeastBudget(od.Destination, od.Origin, alpha, maxBudget)
+				return b, d.Delta, ok
 			}},
 		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"data": "conditions", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Skewed:    "nothing for the next link (its law given the times seen is exact in the latent Gaussian, then binned); the links after it as dot",

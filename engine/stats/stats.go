@@ -1,6 +1,7 @@
 // Package stats holds the paired comparison used by every report: the
 // two-sided paired Student t test with its confidence interval, and Holm's
-// step-down correction for a family of tests.
+// step-down correction for a family of tests; and the Wilson interval of an
+// on-time rate.
 package stats
 
 import (
@@ -81,4 +82,18 @@ func Holm(p []float64) []float64 {
 		adj[i] = run
 	}
 	return adj
+}
+
+// Wilson is the 95% Wilson score interval of k successes in n trials.
+func Wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nf := float64(n)
+	den := 1 + z*z/nf
+	mid := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return math.Max(0, mid-half), math.Min(1, mid+half)
 }

@@ -98,3 +98,19 @@ func TestHolm(t *testing.T) {
 		t.Errorf("Holm caps at 1: %v", got)
 	}
 }
+
+func TestWilson(t *testing.T) {
+	for _, tc := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{50, 100, 0.4038, 0.5962}, // textbook values
+		{0, 10, 0, 0.2775},
+		{10, 10, 0.7225, 1},
+	} {
+		lo, hi := Wilson(tc.k, tc.n)
+		if !scalar.EqualWithinAbs(lo, tc.lo, 1e-4) || !scalar.EqualWithinAbs(hi, tc.hi, 1e-4) {
+			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/lab"
+)
+
+// runPlan answers "how much time must I allow": each method's least budget
+// for a target on-time rate on one OD pair, with its 95% interval, found on
+// the same test realizations for every method; and DOT's exact answer from
+// its value table.
+func runPlan(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var nf netFlags
+	nf.register(fs)
+	od := fs.String("od", "", "OD pair ORIGIN-DEST (default: the network's first benchmark pair)")
+	alpha := fs.Float64("reliability", 0.95, "target on-time rate, in (0, 1)")
+	methods := fs.String("methods", "let,dot,cdot", "comma-separated methods: "+methodNames())
+	episodes := fs.Int("episodes", lab.PoolSize, "common test realizations each budget is tried on")
+	maxFactor := fs.Float64("max-factor", lab.DefaultPlanMaxFactor, "search budgets up to this × the pair's LET time")
+	format := fs.String("format", "md", "output format: md or csv")
+	models := fs.String("models", "", "directory of trained models (default: as bench)")
+	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	if fs.NArg() > 0 {
+		return engine.Errorf(engine.EINVALID, "plan takes no arguments, got %q", fs.Args())
+	}
+	if *format != "md" && *format != "csv" {
+		return engine.Errorf(engine.EINVALID, "--format %q: use md or csv", *format)
+	}
+	if !(*alpha > 0 && *alpha < 1) {
+		return engine.Errorf(engine.EINVALID, "--reliability %v: give a target on-time rate between 0 and 1 (exclusive), such as 0.95", *alpha)
+	}
+	l, n, err := stateLab(ctx, &nf, getenv, lab.Options{ModelsDir: *models}, stderr)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	req := lab.PlanRequest{Alpha: *alpha, Methods: engine.SplitList(*methods), Episodes: *episodes, MaxFactor: *maxFactor}
+	if req.OD, err = odOrFirst(n.Net, *od); err != nil {
+		return err
+	}
+	p, err := n.Plan(ctx, req)
+	if err != nil {
+		return err
+	}
+	return printPlan(stdout, n.Net.ODString(req.OD), p, *format)
+}
+
+// printPlan prints each method's budget (minutes and × the LET time), its
+// interval, the rate observed there, and its tables' answer.
+func printPlan(w io.Writer, od string, p *lab.Plan, format string) error {
+	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+	rows := [][]string{{"method", "budget_min", "factor", "lo95_min", "hi95_min", "rate", "episodes", "table_budget_min", "note"}}
+	for _, r := range p.Rows {
+		table := ""
+		if r.Table != nil && r.Table.Err == "" {
+			table = ff(r.Table.Budget)
+		}
+		if r.Err != "" {
+			rows = append(rows, []string{r.Method, "", "", "", "", "", "", table, r.Err})
+			continue
+		}
+		hi := fmt.Sprintf("> %s", ff(p.Max))
+		if r.Hi != nil {
+			hi = ff(*r.Hi)
+		}
+		note := ""
+		if r.Table != nil {
+			note = fmt.Sprintf("table: step %.3g min, links' own laws, correlation ignored", r.Table.Step)
+			if r.Table.Err != "" {
+				note = "table: " + r.Table.Err
+			}
+		}
+		rows = append(rows, []string{r.Method, ff(r.Budget.Budget), strconv.FormatFloat(r.Budget.Budget/p.LETTime, 'f', 3, 64),
+			ff(r.Lo), hi, strconv.FormatFloat(r.Rate, 'f', 4, 64), fmt.Sprint(r.N), table, note})
+	}
+	if format == "csv" {
+		return writeCSV(w, rows)
+	}
+	fmt.Fprintf(w, "OD %s: the least budget with P(on time) ≥ %v (LET time %.2f min; searched up to %.2f min)\n\n", od, p.Alpha, p.LETTime, p.Max)
+	writeMarkdown(w, rows)
+	return nil
+}

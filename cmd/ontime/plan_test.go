@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/csv"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// `ontime plan` prints each method's least budget for a target rate: a
+// larger target asks more time of every method, each budget lies in its
+// interval, and dot's row carries its table's answer.
+func TestPlanCLI(t *testing.T) {
+	budgets := func(alpha string) map[string][]float64 {
+		t.Helper()
+		out, errOut, err := runCLI(t, nil, "plan", "--network", "ringtown", "--methods", "let,dot", "--episodes", "400", "--reliability", alpha, "--format", "csv")
+		if err != nil {
+			t.Fatalf("%v: %s", err, errOut)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(rows) != 3 || rows[0][1] != "budget_min" {
+			t.Fatalf("want a header and two rows (%v): %q", err, out)
+		}
+		got := map[string][]float64{}
+		for _, r := range rows[1:] {
+			for _, c := range []int{1, 3, 4, 7} {
+				v, err := strconv.ParseFloat(r[c], 64)
+				if err != nil && !(c == 7 && r[0] != "dot") {
+					t.Fatalf("%s: column %s: %q", r[0], rows[0][c], r[c])
+				}
+				got[r[0]] = append(got[r[0]], v)
+			}
+		}
+		return got
+	}
+	lo, hi := budgets("0.8"), budgets("0.95")
+	for _, m := range []string{"let", "dot"} {
+		b := hi[m]
+		if !(b[1] <= b[0] && b[0] <= b[2]) || hi[m][0] <= lo[m][0] {
+			t.Errorf("%s: at 0.95 %v (budget, lo, hi), at 0.8 %v", m, hi[m], lo[m])
+		}
+	}
+	if hi["dot"][3] <= 0 {
+		t.Errorf("dot's table budget: %v", hi["dot"])
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--reliability", "1.2"}, "between 0 and 1"},
+		{[]string{"--od", "1-999"}, "999"},
+		{[]string{"--format", "xml"}, "use md or csv"},
+	} {
+		_, _, err := runCLI(t, nil, append([]string{"plan", "--network", "ringtown", "--episodes", "200"}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

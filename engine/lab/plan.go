@@ -1,0 +1,154 @@
+package lab
+
+import (
+	"context"
+	"math"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/reliability"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// PlanRequest asks each method's least budget for a target on-time rate on
+// one OD pair.
+type PlanRequest struct {
+	OD      engine.OD
+	Alpha   float64
+	Methods []string
+	// Episodes are the common test realizations every method is run on
+	// (from test pool 0 onwards; 0: PoolSize).
+	Episodes int
+	// MaxFactor bounds the search: budgets up to MaxFactor × the pair's
+	// LET time (0: DefaultPlanMaxFactor).
+	MaxFactor float64
+}
+
+// DefaultPlanMaxFactor is how far a plan searches by default: three times
+// the LET time covers a 0.99 target at σ/μ = 0.3 on every shared network.
+const DefaultPlanMaxFactor = 3.0
+
+// Plan is each method's least budget for the request's target.
+type Plan struct {
+	OD      engine.OD `json:"-"`
+	Pair    string    `json:"od"` // ORIGIN-DEST by node ids
+	Alpha   float64   `json:"alpha"`
+	LETTime float64   `json:"let_time"`
+	Max     float64   `json:"max_budget"` // the largest budget searched, minutes
+	Rows    []PlanRow `json:"methods"`
+}
+
+// TableBudget is a method's least budget from its own tables (DOT's value
+// table: exact for the links' marginal laws, correlation ignored).
+type TableBudget struct {
+	Budget float64 `json:"budget"`
+	Step   float64 `json:"step"`            // the tables' step: the budget is a multiple of it
+	Err    string  `json:"error,omitempty"` // why there is none (out of the tables' reach)
+}
+
+// PlanRow is one method's least budget, found by bisection on the common
+// realizations, or why it has none; and its tables' answer where it has one.
+type PlanRow struct {
+	Method string `json:"method"`
+	reliability.Budget
+	Err   string       `json:"error,omitempty"`
+	Table *TableBudget `json:"table,omitempty"`
+}
+
+// Plan finds each method's least budget reaching req.Alpha: by bisection on
+// the same realizations for every method (so the budgets are paired), and
+// from DOT's value table.
+func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
+	let, err := n.Validate(req.OD, 1)
+	if err != nil {
+		return nil, err
+	}
+	if !(req.Alpha > 0 && req.Alpha < 1) {
+		e := engine.Errorf(engine.EINVALID, "target on-time rate %v: give a probability between 0 and 1 (exclusive), such as 0.95", req.Alpha)
+		e.Field = "reliability"
+		return nil, e
+	}
+	episodes := req.Episodes
+	if episodes == 0 {
+		episodes = PoolSize
+	}
+	if episodes < 100 || episodes > 100*PoolSize {
+		return nil, engine.Errorf(engine.EINVALID, "episodes %d: give 100 to %d", episodes, 100*PoolSize)
+	}
+	maxFactor := req.MaxFactor
+	if maxFactor == 0 {
+		maxFactor = DefaultPlanMaxFactor
+	}
+	if !(maxFactor > 1 && maxFactor <= 20) {
+		return nil, engine.Errorf(engine.EINVALID, "largest budget factor %v: give a factor in (1, 20]", maxFactor)
+	}
+	p := &Plan{OD: req.OD, Pair: n.Net.ODString(req.OD), Alpha: req.Alpha, LETTime: let, Max: maxFactor * let}
+	pools := &livePools{n: n, kept: map[int]*sim.Pool{}}
+	tol := math.Max(1e-3*let, 1e-3) // a thousandth of the LET time
+	for _, m := range req.Methods {
+		row := PlanRow{Method: m}
+		p.Rows = append(p.Rows, row)
+		r := &p.Rows[len(p.Rows)-1]
+		if !n.Runnable(m, req.OD) {
+			r.Err = n.Scope(m, req.OD, 1)
+			continue
+		}
+		pol, err := n.Policy(m)
+		if err != nil {
+			r.Err = err.Error()
+			continue
+		}
+		r.Table = n.tableBudget(m, req.OD, req.Alpha, p.Max)
+		rate := func(ctx context.Context, budget float64) (int, int, error) {
+			return onTimeOn(ctx, n, pol, sim.Task{OD: req.OD, Budget: budget, Cap: n.Net.StepCap}, pools, episodes)
+		}
+		b, err := reliability.Search(ctx, rate, req.Alpha, p.Max, tol)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			r.Err = engine.ErrorMessage(err)
+			continue
+		}
+		r.Budget = b
+	}
+	return p, nil
+}
+
+// tableBudget is method's answer from its own tables, where it has one.
+func (n *Net) tableBudget(method string, od engine.OD, alpha, max float64) *TableBudget {
+	m, err := policy.Lookup(method)
+	if err != nil || m.LeastBudget == nil {
+		return nil
+	}
+	b, step, ok := m.LeastBudget(n.env, od, alpha, max)
+	if !ok {
+		return &TableBudget{Step: step, Err: "its tables' value stays below the target within the range"}
+	}
+	return &TableBudget{Budget: b, Step: step}
+}
+
+// onTimeOn counts pol's on-time episodes of task on the first episodes
+// common test realizations.
+func onTimeOn(ctx context.Context, n *Net, pol engine.Policy, task sim.Task, pools *livePools, episodes int) (int, int, error) {
+	r := &sim.Runner{Net: n.Net}
+	out := make([]sim.Result, min(PoolSize, episodes))
+	k := 0
+	for pi := 0; pi*PoolSize < episodes; pi++ {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, err
+		}
+		p := pools.get(pi)
+		size := min(PoolSize, episodes-pi*PoolSize)
+		sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[:size*p.Dim]}
+		if err := r.Run(pol, task, sub, out[:size]); err != nil {
+			return 0, 0, err
+		}
+		for _, o := range out[:size] {
+			if o.OnTime {
+				k++
+			}
+		}
+	}
+	return k, episodes, nil
+}
