@@ -739,6 +739,44 @@ await test("compare and live tables fit at 1280 px", async () => {
   }
 });
 
+// "How much time must I allow?": the plan box answers for the form's pair
+// and methods, each budget inside its interval at a rate reaching the
+// target; a row's button moves the budget slider there and the comparison
+// reruns at it. Looked at on a desktop and on a phone.
+await test("how much time for 95%: each method's least budget, then the slider takes it", async () => {
+  for (const [w, h, name] of [[1280, 900, "compare-plan"], [390, 844, "compare-plan-phone"]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await visit(name, `${base}/compare?net=${net}&m=let,dot,cdot`);
+    await done();
+    await page.click('[data-testid="plan"] summary');
+    await page.selectOption('[data-testid="plan-target"]', "0.95");
+    await page.click('[data-testid="plan-run"]');
+    await page.waitForSelector('[data-testid="plan"][data-done]', { timeout: 120000 });
+    assert.equal(await page.getAttribute('[data-testid="plan"]', "data-done"), "1", await page.textContent('[data-testid="plan-status"]'));
+    assert.match(await page.textContent('[data-testid="plan-status"]'), /P\(on time\) ≥ 0\.95/);
+    for (const m of ["let", "dot", "cdot"]) {
+      const row = page.locator(`[data-testid="plan-table"] tr[data-method="${m}"]`);
+      const budget = parseFloat(await page.textContent(`[data-testid="plan-budget-${m}"]`));
+      const [lo, hi] = (await row.locator("td.ci").textContent()).split("–").map((x) => parseFloat(x));
+      const rate = parseFloat(await row.locator("td.rate").textContent());
+      assert.ok(lo <= budget && budget <= hi && rate >= 0.95, `${m}: ${budget} in [${lo}, ${hi}] at ${rate}`);
+    }
+    assert.match(await page.textContent('[data-testid="plan-budget-dot"]'), /its table: [0-9.]+/);
+    const [sw, cw] = await page.locator('[data-testid="plan-table"]').evaluate((t) => [t.scrollWidth, t.clientWidth]);
+    assert.ok(sw <= cw + 1, `${name}: the plan table is ${sw} px in a ${cw}-px box`);
+    await axeCheck(`${name} (answered)`);
+    await shot(name);
+    // The button takes dot's budget: the slider moves there, the drive reruns at it.
+    const factor = Number(await page.getAttribute('[data-testid="plan-use-dot"]', "data-factor"));
+    await page.click('[data-testid="plan-use-dot"]');
+    const slider = Number(await page.inputValue('[data-testid="factor"]'));
+    assert.ok(Math.abs(slider - Math.min(factor, Number(await page.getAttribute('[data-testid="factor"]', "max")))) < 0.006, `slider ${slider}, dot's factor ${factor}`);
+    await page.waitForFunction((f) => new RegExp(`\\(${f} ×`).test(document.querySelector('[data-testid="status"]').textContent), slider.toFixed(2), { timeout: 60000 });
+    await done();
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
 await test("benchmark page opens on the published results, then runs a job in the background", async () => {
   await visit("bench", `${base}/bench?net=${net}`);
   assert.equal(await page.locator('[data-testid="published-note"]').count(), 1, "published results on arrival");

@@ -567,7 +567,15 @@ func Compare(p Page, f RunForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "\" data-testid=\"compare-map\" role=\"region\" aria-label=\"Routes on the map\"></div><table class=\"results phone-cards\" data-testid=\"results\" aria-label=\"Each method's drive\"><thead><tr><th>Method</th><th>Links</th><th>Time (min)</th><th>Budget left</th><th>Outcome</th><th><abbr title=\"estimated on 1,000 common test realizations\">P(on time)</abbr></th><th><abbr title=\"milliseconds per decision: the mean over this drive's steps\">ms/step</abbr></th></tr></thead> <tbody id=\"result-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">P(on time) here is counted on 1,000 days (test pool r's realizations), so it is within about ±0.03 of the truth; Live counts its own episodes and Benchmarks many pools with paired tests. Methods closer than that can swap places from page to page: that is sampling, not a change in the methods.</p><section id=\"compare-trips\" class=\"trips\" aria-labelledby=\"compare-trips-title\" data-testid=\"compare-trips\" hidden><h2 id=\"compare-trips-title\">Drive the 1,000 days</h2><p class=\"muted\">P(on time) above is counted on these days, the same for every method. Drive them one at a time: each trip drops into its method's strip, filled when on time, hollow when late. A trip that runs out of budget is stopped there, so its arrival time is never known: it stands apart as cut off.</p><div id=\"trips-panel\" data-testid=\"trips-panel\"></div></section><ol id=\"steps\" class=\"steps\" data-testid=\"steps\" aria-label=\"Steps as they were streamed\" tabindex=\"0\"></ol>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "\" data-testid=\"compare-map\" role=\"region\" aria-label=\"Routes on the map\"></div><table class=\"results phone-cards\" data-testid=\"results\" aria-label=\"Each method's drive\"><thead><tr><th>Method</th><th>Links</th><th>Time (min)</th><th>Budget left</th><th>Outcome</th><th><abbr title=\"estimated on 1,000 common test realizations\">P(on time)</abbr></th><th><abbr title=\"milliseconds per decision: the mean over this drive's steps\">ms/step</abbr></th></tr></thead> <tbody id=\"result-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">P(on time) here is counted on 1,000 days (test pool r's realizations), so it is within about ±0.03 of the truth; Live counts its own episodes and Benchmarks many pools with paired tests. Methods closer than that can swap places from page to page: that is sampling, not a change in the methods.</p>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = planBox().Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, " <section id=\"compare-trips\" class=\"trips\" aria-labelledby=\"compare-trips-title\" data-testid=\"compare-trips\" hidden><h2 id=\"compare-trips-title\">Drive the 1,000 days</h2><p class=\"muted\">P(on time) above is counted on these days, the same for every method. Drive them one at a time: each trip drops into its method's strip, filled when on time, hollow when late. A trip that runs out of budget is stopped there, so its arrival time is never known: it stands apart as cut off.</p><div id=\"trips-panel\" data-testid=\"trips-panel\"></div></section><ol id=\"steps\" class=\"steps\" data-testid=\"steps\" aria-label=\"Steps as they were streamed\" tabindex=\"0\"></ol>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -614,7 +622,7 @@ func Live(p Page, f RunForm) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "<p class=\"lead\">Episodes from the common test pools (the ones <code>ontime bench</code> uses), streamed for each chosen method: the running on-time rate with its 95% Wilson interval, then the arrival times' histogram and CDF with the budget marked, and the on-time probability against the budget factor.</p><form id=\"run-form\" class=\"run-form\" data-testid=\"live-form\" method=\"get\" action=\"/live\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, "<p class=\"lead\">Episodes from the common test pools (the ones <code>ontime bench</code> uses), streamed for each chosen method: the running on-time rate with its 95% Wilson interval, then the arrival times' histogram and CDF with the budget marked, and the on-time probability against the budget factor.</p><form id=\"run-form\" class=\"run-form\" data-testid=\"live-form\" method=\"get\" action=\"/live\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -622,33 +630,41 @@ func Live(p Page, f RunForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, "<label>Episodes <input type=\"number\" name=\"n\" min=\"100\" max=\"200000\" step=\"100\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "<label>Episodes <input type=\"number\" name=\"n\" min=\"100\" max=\"200000\" step=\"100\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var31 string
 			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(f.Episodes))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 149, Col: 92}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 150, Col: 92}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" data-testid=\"episodes\"></label> <button type=\"submit\" data-testid=\"run\">Run</button> <button type=\"button\" id=\"stop\" data-testid=\"stop\" disabled>Stop</button></form><div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" data-testid=\"status\"></div><progress id=\"progress\" max=\"1\" value=\"0\" data-testid=\"progress\" aria-label=\"Share of the run's work done\"></progress><div class=\"split\"><div id=\"map\" class=\"map live-map\" data-network=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "\" data-testid=\"episodes\"></label> <button type=\"submit\" data-testid=\"run\">Run</button> <button type=\"button\" id=\"stop\" data-testid=\"stop\" disabled>Stop</button></form><div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" data-testid=\"status\"></div><progress id=\"progress\" max=\"1\" value=\"0\" data-testid=\"progress\" aria-label=\"Share of the run's work done\"></progress><div class=\"split\"><div id=\"map\" class=\"map live-map\" data-network=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var32 string
 			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(f.Net)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 157, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/compare.templ`, Line: 158, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "\" data-testid=\"live-map\" role=\"region\" aria-label=\"The network: click an origin, then a destination\"></div><table class=\"results phone-cards\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">Each rate is counted on this run's episodes, with its 95% interval; Compare counts 1,000 days and Benchmarks many pools with paired tests. Methods whose intervals overlap can swap places from page to page: that is sampling, not a change in the methods.</p><div id=\"plots\" class=\"plots\" data-testid=\"plots\"></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "\" data-testid=\"live-map\" role=\"region\" aria-label=\"The network: click an origin, then a destination\"></div><table class=\"results phone-cards\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">Each rate is counted on this run's episodes, with its 95% interval; Compare counts 1,000 days and Benchmarks many pools with paired tests. Methods whose intervals overlap can swap places from page to page: that is sampling, not a change in the methods.</p>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = planBox().Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, " <div id=\"plots\" class=\"plots\" data-testid=\"plots\"></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

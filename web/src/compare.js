@@ -1,6 +1,7 @@
 import { odMap } from "./odmap.js";
 import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal } from "./util.js";
 import { tripsPanel } from "./trips.js";
+import { planBox } from "./plan.js";
 
 const outcomeText = { arrived: "on time", over_time: "late (over budget)", dead_end: "late (dead end)", step_cap: "late (step cap)" };
 
@@ -12,6 +13,7 @@ export async function comparePage() {
   let rerun = 0, armed = false;
   const soon = () => { if (!armed) return; clearTimeout(rerun); rerun = setTimeout(run, 250); };
   budgetControls(form, () => { showBudget(); soon(); });
+  planBox(form);
   form.querySelectorAll('[name="o"],[name="d"]').forEach((s) => s.addEventListener("change", () => { markOD(); soon(); }));
   form.querySelector('[name="net"]').addEventListener("change", () => { location.href = `/compare?net=${form.querySelector('[name="net"]').value}`; });
 

@@ -1,5 +1,6 @@
 import { downloads } from "./figure.js";
 import { odMap } from "./odmap.js";
+import { planBox } from "./plan.js";
 import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal } from "./util.js";
 
 // rateRows keeps one table row per method, updated in place. Each row's
@@ -80,6 +81,7 @@ export async function livePage() {
   let rerun = 0;
   const soon = (ms = 300) => { clearTimeout(rerun); rerun = setTimeout(run, ms); };
   budgetControls(form, () => { showBudget(); soon(); });
+  planBox(form);
   form.querySelectorAll('[name="o"],[name="d"],[name="m"]').forEach((el) => el.addEventListener("change", () => { showBudget(); soon(); }));
   // Charts of the last finished run stay until new ones replace them,
   // marked as the previous run's while another runs or after a stop.

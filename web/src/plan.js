@@ -1,0 +1,64 @@
+// The plan box: "how much time must I allow?" for the run form's pair and
+// methods, answered by /api/plan (each method's least budget for a target
+// on-time rate, on the same test days for every method). A row's button
+// sets the budget slider to that budget.
+import { $, fmt, formParams, getJSON, escapeHTML } from "./util.js";
+
+export function planBox(form) {
+  const box = $("#plan");
+  if (!box) return;
+  const rows = $("#plan-rows");
+  const table = box.querySelector("table");
+  const say = (text, kind = "") => {
+    const el = $("#plan-status");
+    el.textContent = text;
+    el.dataset.kind = kind;
+  };
+  const colour = (name) => form.querySelector(`[data-testid="method-${name}"]`)?.closest("label")?.querySelector(".swatch")?.style.background || "";
+  $("#plan-run").addEventListener("click", async () => {
+    const params = formParams(form);
+    params.delete("f");
+    params.delete("r");
+    params.set("reliability", $("#plan-target").value);
+    table.hidden = true;
+    rows.innerHTML = "";
+    delete box.dataset.done;
+    say("Finding each method's least budget (each tries several budgets on the same days)…");
+    try {
+      const p = await getJSON(`/api/plan?${params}`);
+      for (const r of p.methods) {
+        const tr = document.createElement("tr");
+        tr.dataset.method = r.method;
+        const name = `<th scope="row"><span class="swatch" style="background:${escapeHTML(colour(r.method))}"></span>${escapeHTML(r.method)}</th>`;
+        if (r.error) {
+          tr.innerHTML = `${name}<td colspan="5" class="unavailable">${escapeHTML(r.error)}</td>`;
+        } else {
+          const hi = r.hi === null ? `> ${fmt(p.max_budget, 1)}` : fmt(r.hi, 2);
+          const table = r.table && !r.table.error ? `<br><small class="muted">its table: ${fmt(r.table.budget, 2)}</small>` : "";
+          const factor = r.budget / p.let_time;
+          tr.innerHTML = `${name}<td class="num" data-testid="plan-budget-${escapeHTML(r.method)}">${fmt(r.budget, 2)}${table}</td><td class="num">${fmt(factor, 2)}</td>` +
+            `<td class="ci">${fmt(r.lo, 2)} – ${hi}</td><td class="rate">${fmt(r.rate, 3)}</td>` +
+            `<td><button type="button" class="plan-use" data-factor="${factor}" data-testid="plan-use-${escapeHTML(r.method)}">Use this budget</button></td>`;
+        }
+        rows.append(tr);
+      }
+      table.hidden = false;
+      say(`OD ${p.od}: budgets for P(on time) ≥ ${p.alpha} (LET time ${fmt(p.let_time, 2)} min).`);
+      box.dataset.done = "1";
+    } catch (err) {
+      say(String(err.message || err), "error");
+      box.dataset.done = "error";
+    }
+  });
+  rows.addEventListener("click", (e) => {
+    const b = e.target.closest(".plan-use");
+    if (!b) return;
+    const slider = form.querySelector('[name="f"]');
+    const want = Number(b.dataset.factor);
+    const f = Math.min(Math.max(want, Number(slider.min)), Number(slider.max));
+    slider.value = f.toFixed(2);
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+    slider.focus();
+    if (Math.abs(f - want) > 0.005) say(`The slider reaches ${fmt(f, 2)} × LET; ${b.closest("tr").dataset.method} needs ${fmt(want, 2)}.`);
+  });
+}
