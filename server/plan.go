@@ -10,7 +10,8 @@ import (
 // handlePlanJSON answers "how much time to allow": each method's least
 // budget for the on-time rate ?reliability= (0.95 by default) on the pair
 // ?o=&d= of ?net=, on ?n= common test realizations (2,000), for the methods
-// ?m= (the default comparison's); as `ontime plan`.
+// ?m= (the default comparison's); with ?routes=K, also the reliability
+// indices of the pair's K fastest routes on average; as `ontime plan`.
 func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rq, err := s.parseRun(q)
@@ -25,7 +26,14 @@ func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	p, err := rq.net.Plan(r.Context(), lab.PlanRequest{OD: rq.od, Alpha: alpha, Methods: rq.methods, Episodes: rq.episodes})
+	routes := 0
+	if v := q.Get("routes"); v != "" {
+		if routes, err = strconv.Atoi(v); err != nil || routes < 0 || routes > 20 {
+			s.fail(w, r, fieldErr("routes", "routes=%q: give 0 to 20 routes whose reliability indices to add", v))
+			return
+		}
+	}
+	p, err := rq.net.Plan(r.Context(), lab.PlanRequest{OD: rq.od, Alpha: alpha, Methods: rq.methods, Episodes: rq.episodes, Routes: routes})
 	if err != nil {
 		s.fail(w, r, err)
 		return

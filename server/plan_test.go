@@ -12,7 +12,7 @@ import (
 // node is a 400 naming the field.
 func TestPlanJSON(t *testing.T) {
 	ts := newTestServer(t)
-	res, body := get(t, ts, "/api/plan?net=ringtown&reliability=0.9&m=let&m=dot&n=300")
+	res, body := get(t, ts, "/api/plan?net=ringtown&reliability=0.9&m=let&m=dot&n=300&routes=2")
 	var p struct {
 		OD      string  `json:"od"`
 		Alpha   float64 `json:"alpha"`
@@ -27,9 +27,18 @@ func TestPlanJSON(t *testing.T) {
 				Budget float64 `json:"budget"`
 			} `json:"table"`
 		} `json:"methods"`
+		Routes []struct {
+			Nodes []string `json:"nodes"`
+			P95   float64  `json:"p95"`
+			PTI   float64  `json:"planning_time_index"`
+			BI    float64  `json:"buffer_index"`
+		} `json:"routes"`
 	}
 	if err := json.Unmarshal([]byte(body), &p); err != nil || res.StatusCode != 200 || p.Alpha != 0.9 || len(p.Methods) != 2 || p.OD == "" {
 		t.Fatalf("%d %v %.400s", res.StatusCode, err, body)
+	}
+	if len(p.Routes) != 2 || len(p.Routes[0].Nodes) < 2 || !(p.Routes[0].PTI >= 1 && p.Routes[0].BI >= 0) {
+		t.Errorf("routes: %+v", p.Routes)
 	}
 	for _, m := range p.Methods {
 		if m.Hi == nil || !(m.Lo <= m.Budget && m.Budget <= *m.Hi) || m.Rate < 0.9 || m.N != 300 {
@@ -44,6 +53,7 @@ func TestPlanJSON(t *testing.T) {
 		"reliability=abc":      "reliability",
 		"o=1&d=999":            "999",
 		"reliability=0.95&n=0": "episodes",
+		"routes=-1":            "routes",
 	} {
 		if res, body := get(t, ts, "/api/plan?net=ringtown&"+q); res.StatusCode != 400 || !strings.Contains(body, want) {
 			t.Errorf("%s: %d %.200s", q, res.StatusCode, body)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
@@ -25,7 +26,8 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	methods := fs.String("methods", "let,dot,cdot", "comma-separated methods: "+methodNames())
 	episodes := fs.Int("episodes", lab.PoolSize, "common test realizations each budget is tried on")
 	maxFactor := fs.Float64("max-factor", lab.DefaultPlanMaxFactor, "search budgets up to this × the pair's LET time")
-	format := fs.String("format", "md", "output format: md or csv")
+	routes := fs.Int("routes", 3, "also the reliability indices of the pair's N fastest routes on average (0: none)")
+	format := fs.String("format", "md", "output format: md or csv (csv: the methods' table only)")
 	models := fs.String("models", "", "directory of trained models (default: as bench)")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -36,6 +38,9 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	if *format != "md" && *format != "csv" {
 		return engine.Errorf(engine.EINVALID, "--format %q: use md or csv", *format)
 	}
+	if *routes < 0 || *routes > 20 {
+		return engine.Errorf(engine.EINVALID, "--routes %d: give 0 to 20", *routes)
+	}
 	if !(*alpha > 0 && *alpha < 1) {
 		return engine.Errorf(engine.EINVALID, "--reliability %v: give a target on-time rate between 0 and 1 (exclusive), such as 0.95", *alpha)
 	}
@@ -44,7 +49,7 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer l.Close()
-	req := lab.PlanRequest{Alpha: *alpha, Methods: engine.SplitList(*methods), Episodes: *episodes, MaxFactor: *maxFactor}
+	req := lab.PlanRequest{Alpha: *alpha, Methods: engine.SplitList(*methods), Episodes: *episodes, MaxFactor: *maxFactor, Routes: *routes}
 	if req.OD, err = odOrFirst(n.Net, *od); err != nil {
 		return err
 	}
@@ -88,5 +93,15 @@ func printPlan(w io.Writer, od string, p *lab.Plan, format string) error {
 	}
 	fmt.Fprintf(w, "OD %s: the least budget with P(on time) ≥ %v (LET time %.2f min; searched up to %.2f min)\n\n", od, p.Alpha, p.LETTime, p.Max)
 	writeMarkdown(w, rows)
+	if len(p.Routes) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nThe fastest routes on average, on the same %d days: travel-time index TTI = mean / reference, buffer index BI = (95th percentile − mean) / mean, planning-time index PTI = 95th percentile / reference (FHWA 2006); the reference (free-flow) time is the route's 15th percentile.\n\n", p.Routes[0].N)
+	rr := [][]string{{"route", "mean_min", "p95_min", "reference_min", "TTI", "BI", "PTI"}}
+	f3 := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	for _, r := range p.Routes {
+		rr = append(rr, []string{strings.Join(r.Nodes, "-"), ff(r.Mean), ff(r.P95), ff(r.Reference), f3(r.TTI), f3(r.BI), f3(r.PTI)})
+	}
+	writeMarkdown(w, rr)
 	return nil
 }

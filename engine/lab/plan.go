@@ -22,6 +22,9 @@ type PlanRequest struct {
 	// MaxFactor bounds the search: budgets up to MaxFactor × the pair's
 	// LET time (0: DefaultPlanMaxFactor).
 	MaxFactor float64
+	// Routes is how many of the pair's routes (the fastest on average
+	// first) get their reliability indices (0: none).
+	Routes int
 }
 
 // DefaultPlanMaxFactor is how far a plan searches by default: three times
@@ -36,6 +39,16 @@ type Plan struct {
 	LETTime float64   `json:"let_time"`
 	Max     float64   `json:"max_budget"` // the largest budget searched, minutes
 	Rows    []PlanRow `json:"methods"`
+	// Routes are the pair's fastest routes on average with their
+	// reliability indices, on the same realizations.
+	Routes []RouteReliability `json:"routes,omitempty"`
+}
+
+// RouteReliability is one route's reliability indices.
+type RouteReliability struct {
+	Nodes []string `json:"nodes"` // the route's node ids, origin first
+	Links []int    `json:"links"` // its links (0-based)
+	reliability.Indices
 }
 
 // TableBudget is a method's least budget from its own tables (DOT's value
@@ -112,7 +125,40 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 		}
 		r.Budget = b
 	}
+	if req.Routes > 0 {
+		if p.Routes, err = n.routeReliability(ctx, req.OD, req.Routes, pools, episodes); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// routeReliability is the indices of the pair's k fastest routes on
+// average over the first episodes common test realizations.
+func (n *Net) routeReliability(ctx context.Context, od engine.OD, k int, pools *livePools, episodes int) ([]RouteReliability, error) {
+	var out []RouteReliability
+	for _, links := range policy.CandidatePaths(n.Net, od.Origin, od.Destination, k) {
+		times := make([]float64, 0, episodes)
+		for pi := 0; pi*PoolSize < episodes; pi++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			p := pools.get(pi)
+			for i := range min(PoolSize, episodes-pi*PoolSize) {
+				row, t := p.Row(i), 0.0
+				for _, e := range links {
+					t += row[e]
+				}
+				times = append(times, t)
+			}
+		}
+		nodes := []string{n.Net.Nodes[od.Origin].ID}
+		for _, e := range links {
+			nodes = append(nodes, n.Net.Nodes[n.Net.Links[e].To].ID)
+		}
+		out = append(out, RouteReliability{Nodes: nodes, Links: links, Indices: reliability.RouteIndices(times)})
+	}
+	return out, nil
 }
 
 // tableBudget is method's answer from its own tables, where it has one.

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestPlanInvariants(t *testing.T) {
 		sort.Float64s(sums)
 		prev := map[string]float64{}
 		for _, alpha := range []float64{0.8, 0.9, 0.95} {
-			p, err := n.Plan(context.Background(), PlanRequest{OD: od, Alpha: alpha, Methods: []string{"let", "dot"}, Episodes: episodes})
+			p, err := n.Plan(context.Background(), PlanRequest{OD: od, Alpha: alpha, Methods: []string{"let", "dot"}, Episodes: episodes, Routes: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,6 +67,14 @@ func TestPlanInvariants(t *testing.T) {
 			want := sums[int(math.Ceil(alpha*episodes))-1]
 			if let.Budget.Budget < want || let.Budget.Budget > want+let.Tol {
 				t.Errorf("%s, α %v: let's budget %.4f, its route's %d-th time is %.4f", corr.Model, alpha, let.Budget.Budget, int(math.Ceil(alpha*episodes)), want)
+			}
+			// The fastest route's planning time (its 95th percentile) is
+			// let's least budget for 0.95, computed the other way.
+			if len(p.Routes) != 2 || !slices.Equal(p.Routes[0].Links, route) || p.Routes[0].N != episodes {
+				t.Fatalf("%s: routes %+v, the LET route %v", corr.Model, p.Routes, route)
+			}
+			if ix := p.Routes[0].Indices; alpha == 0.95 && (let.Budget.Budget < ix.P95 || let.Budget.Budget > ix.P95+let.Tol) {
+				t.Errorf("%s: let's budget for 0.95 is %.4f, its route's 95th percentile %.4f", corr.Model, let.Budget.Budget, ix.P95)
 			}
 			dot := p.Rows[1]
 			if dot.Table == nil || dot.Table.Err != "" {
