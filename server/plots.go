@@ -220,6 +220,14 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 			return hist, cdf, curve, err
 		}
 		l.Width = layered(i, len(fig.Curve))
+		if s.CI != nil { // each point's 95% interval, in the line's colour
+			bars, err := plotter.NewYErrorBars(ciPoints(s))
+			if err != nil {
+				return hist, cdf, curve, err
+			}
+			bars.LineStyle.Color, bars.LineStyle.Width = l.Color, vg.Points(1)
+			pf.Add(bars)
+		}
 		for _, p := range s.Points {
 			lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
 		}
@@ -598,4 +606,14 @@ func benchChart(rep *lab.Report) (*plot.Plot, error) {
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = rep.Budgets[0]-spread, rep.Budgets[len(rep.Budgets)-1]+spread
 	return p, nil
+}
+
+// ciPoints are a series' points with their intervals, as plotter's error
+// bars read them.
+type ciPoints lab.Series
+
+func (c ciPoints) Len() int                    { return len(c.Points) }
+func (c ciPoints) XY(i int) (float64, float64) { return c.Points[i].X, c.Points[i].Y }
+func (c ciPoints) YError(i int) (float64, float64) {
+	return c.Points[i].Y - c.CI[i][0], c.CI[i][1] - c.Points[i].Y
 }

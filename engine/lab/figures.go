@@ -25,6 +25,9 @@ type XY struct{ X, Y float64 }
 type Series struct {
 	Method string
 	Points []XY
+	// CI is each point's 95% interval of Y (lo, hi), where the figure has
+	// one (the on-time curve); nil otherwise.
+	CI [][2]float64
 }
 
 // HistogramSeries is one method's arrival-time histogram: bin b spans
@@ -104,6 +107,9 @@ func (r *LiveResult) Figures() (*LiveFigures, error) {
 			for i, x := range r.Factors {
 				s.Points = append(s.Points, XY{x, ys[i]})
 			}
+			if ci := r.CurveCI[m]; len(ci) == len(ys) {
+				s.CI = ci
+			}
 			f.Curve = append(f.Curve, s)
 		}
 	}
@@ -135,10 +141,14 @@ func (f *LiveFigures) CSV(figure string) ([][]string, error) {
 		}
 		return rows, nil
 	case "curve":
-		rows := [][]string{{"method", "budget_factor", "on_time_rate"}}
+		rows := [][]string{{"method", "budget_factor", "on_time_rate", "lo95", "hi95"}}
 		for _, s := range f.Curve {
-			for _, p := range s.Points {
-				rows = append(rows, []string{s.Method, ff(p.X), ff(p.Y)})
+			for i, p := range s.Points {
+				lo, hi := "", ""
+				if s.CI != nil {
+					lo, hi = ff(s.CI[i][0]), ff(s.CI[i][1])
+				}
+				rows = append(rows, []string{s.Method, ff(p.X), ff(p.Y), lo, hi})
 			}
 		}
 		return rows, nil

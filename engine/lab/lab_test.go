@@ -106,6 +106,13 @@ func TestLiveMatchesThePoolsAndStops(t *testing.T) {
 	if res.Rates[1].Rate <= res.Rates[0].Rate || len(res.Curve["condrule"]) != 2 || res.Curve["let"][0] > res.Curve["let"][1] {
 		t.Errorf("rates %+v curve %v", res.Rates, res.Curve)
 	}
+	for m, ys := range res.Curve { // each point inside its interval, which narrows with 2,500 episodes
+		for k, y := range ys {
+			if ci := res.CurveCI[m][k]; !(ci[0] <= y && y <= ci[1]) || ci[1]-ci[0] > 0.05 {
+				t.Errorf("%s at factor %v: rate %v, interval %v", m, res.Factors[k], y, ci)
+			}
+		}
+	}
 	// The curve at the run's own factor is the run's rate (same
 	// realizations), whether the pools were kept or drawn again.
 	for _, keep := range []int{livePoolBytes, 0} {

@@ -50,6 +50,8 @@ type LiveResult struct {
 	Rates   []Rate
 	Times   map[string][]float64 // arrival (or abandonment) time of each episode
 	Curve   map[string][]float64 // on-time rate at each factor of the request's Curve
+	// CurveCI is each curve point's 95% Wilson interval (lo, hi).
+	CurveCI map[string][][2]float64
 	Factors []float64
 }
 
@@ -70,7 +72,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	if chunk <= 0 {
 		chunk = 100
 	}
-	res := &LiveResult{Budget: req.Factor * let, LETTime: let, Times: map[string][]float64{}, Curve: map[string][]float64{}, Factors: req.Curve}
+	res := &LiveResult{Budget: req.Factor * let, LETTime: let, Times: map[string][]float64{}, Curve: map[string][]float64{}, CurveCI: map[string][][2]float64{}, Factors: req.Curve}
 	rates := make([]Rate, len(req.Methods))
 	pols := make([]engine.Policy, len(req.Methods))
 	for i, m := range req.Methods {
@@ -167,6 +169,8 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 			if pol != nil {
 				m := req.Methods[i]
 				res.Curve[m] = append(res.Curve[m], float64(onTime[k][i])/float64(max(total, 1)))
+				lo, hi := stats.Wilson(onTime[k][i], total)
+				res.CurveCI[m] = append(res.CurveCI[m], [2]float64{lo, hi})
 			}
 		}
 	}

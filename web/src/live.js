@@ -122,7 +122,7 @@ export async function livePage() {
         for (const [svg, data, cap, id] of [
           [msg.histogram, msg.histogram_csv, "Arrival times per method; the dashed line is the budget.", "plot-histogram"],
           [msg.cdf, msg.cdf_csv, "Arrival-time CDF; where each curve crosses the budget is its on-time rate.", "plot-cdf"],
-          [msg.curve, msg.curve_csv, "On-time rate against the budget factor, on the same episodes.", "plot-curve"],
+          [msg.curve, msg.curve_csv, "On-time rate against the budget factor, on the same episodes; each bar is its 95% interval.", "plot-curve"],
         ]) {
           if (!svg) continue;
           const fig = document.createElement("figure");
