@@ -221,13 +221,11 @@ func align(got *engine.Network, tm *linktime.Gaussian) {
 }
 
 // Ringtown under the log-normal law (its spatial correlation): the
-// marginals and correlations always; the rates in the large run.
+// marginals and correlations, in every run. The rates are Sioux Falls' and
+// the city's (the two networks); Ringtown's (fitted − oracle
+// +0.13, +0.13, −0.04 pp, docs/laws.md) took two minutes of CI.
 func TestRecoveryRingtown(t *testing.T) {
-	var methods []string
-	if testenv.LargeOK() {
-		methods = []string{"dot", "cdot", "cgr"}
-	}
-	recovery(t, ringtown(t, linktime.LogNormalLaw), methods, 4000)
+	recovery(t, ringtown(t, linktime.LogNormalLaw), nil, 0)
 }
 
 // Sioux Falls under the log-normal law with the paper's random-psd
