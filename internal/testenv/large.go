@@ -33,7 +33,3 @@ func Sized[T any](full, short T) T {
 	}
 	return full
 }
-
-// LargeOK reports whether the large cases run (see Large), for a test whose
-// fast part always runs and whose slow part is large.
-func LargeOK() bool { return !testing.Short() && os.Getenv(LargeVar) == "1" }
