@@ -35,8 +35,12 @@ func ringtownNet(t *testing.T, corr engine.Correlation) *Net {
 // the simulated interval's lower end and within a step per link of its
 // upper end.
 func TestPlanInvariants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the search runs on one goroutine: the plain pass checks it, the race run has nothing to find")
+	}
 	const episodes = 1000
-	for _, corr := range []engine.Correlation{{Model: linktime.Independent}, {Model: linktime.Spatial, Strength: 0.8, Length: 1500}} {
+	laws := []engine.Correlation{{Model: linktime.Independent}, {Model: linktime.Spatial, Strength: 0.8, Length: 1500}}
+	for _, corr := range laws {
 		n := ringtownNet(t, corr)
 		od := n.Net.ODs[0]
 		route := n.Net.LET(od.Destination).Path(od.Origin, n.Net)
@@ -93,6 +97,9 @@ func TestPlanInvariants(t *testing.T) {
 }
 
 func TestPlanRefuses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("one goroutine: the plain pass checks it")
+	}
 	n := ringtownNet(t, engine.Correlation{Model: linktime.Independent})
 	od := n.Net.ODs[0]
 	for _, tc := range []struct {
