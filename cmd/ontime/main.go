@@ -68,6 +68,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return nil
+	case "--version", "-version":
+		return runVersion(ctx, nil, getenv, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

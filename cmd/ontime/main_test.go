@@ -324,3 +324,12 @@ func TestNetworksExportFormats(t *testing.T) {
 		t.Errorf("unknown format: %v", err)
 	}
 }
+
+// `ontime --version` says the version and commit, as `ontime version` does.
+func TestVersionFlag(t *testing.T) {
+	out, _, err := runCLI(t, nil, "--version")
+	want, _, _ := runCLI(t, nil, "version")
+	if err != nil || !strings.HasPrefix(out, "ontime ") || out != want {
+		t.Errorf("--version: %q (%v), version: %q", out, err, want)
+	}
+}

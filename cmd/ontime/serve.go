@@ -34,7 +34,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	noCache := fs.Bool("no-cache", false, "train learners afresh instead of reusing cached ones")
 	device := fs.String("device", "cpu", "ONNX policies: cpu or cuda (falls back to cpu with a log line)")
 	delay := fs.Duration("step-delay", server.DefaultStepDelay, "pause between animated steps of a comparison")
-	verbose := fs.Bool("v", false, "log every request's details (debug level)")
+	verbose := fs.Bool("v", false, "log every request (method, path, status, bytes, milliseconds, id) at debug level")
+	logJSON := fs.Bool("log-json", false, "write the log as JSON lines (one object per event) instead of text")
 	jobsN := fs.Int("jobs", 1, "background jobs (benchmarks, training) running at once; the rest queue")
 	python := fs.String("python", "/usr/bin/python3", "Python with PyTorch 1.13+ and onnx, for training jobs")
 	trainer := fs.String("trainer", "", "models/train/train.py for training jobs (default: $ONTIME_TRAINER, else found above the ontime binary; never the working directory: it is code the dashboard runs)")
@@ -64,7 +65,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	var handler slog.Handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})
+	if *logJSON {
+		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})
+	}
+	log := slog.New(handler)
 	cacheDir := ""
 	if !*noCache {
 		cacheDir = learnerCache(*cache, getenv)
