@@ -335,13 +335,14 @@ func chooseFamily(xs []float64) fitted {
 	}
 	// The fallback is the log-normal: every positive sample of two
 	// distinct values fits it.
-	fam := familyByName("lognormal")
+	fallback := familyByName("lognormal")
+	fam := fallback
 	if best >= 0 {
 		fam = Families[best]
 	}
 	m, ok := fam.fit(xs)
 	if !ok {
-		fam = familyByName("lognormal")
+		fam = fallback
 		m, _ = fam.fit(xs)
 	}
 	return fitted{fam, m}

@@ -133,10 +133,8 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		onTime[k] = make([]int, len(pols))
 	}
 	total := 0
-	for pi := 0; pi*PoolSize < req.Episodes; pi++ {
-		p := pools.get(pi)
-		size := min(PoolSize, req.Episodes-pi*PoolSize)
-		sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[:size*p.Dim]}
+	err = pools.each(req.Episodes, func(pi int, sub *sim.Pool) error {
+		size := sub.Size
 		for k, f := range req.Curve {
 			t := sim.Task{OD: req.OD, Budget: f * let, Cap: n.Net.StepCap}
 			for i, pol := range pols {
@@ -144,10 +142,10 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 					continue
 				}
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return err
 				}
 				if err := r.Run(pol, t, sub, all[:size]); err != nil {
-					return nil, err
+					return err
 				}
 				for _, o := range all[:size] {
 					if o.OnTime {
@@ -158,11 +156,15 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 			if emit != nil {
 				replayed := req.Episodes + (pi*PoolSize)*len(req.Curve) + (k+1)*size
 				if err := emit(LiveUpdate{Done: req.Episodes, Total: req.Episodes, Rates: append([]Rate(nil), rates...), Fraction: float64(replayed) / work, Curve: true}); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 		total += size
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for k := range req.Curve {
 		for i, pol := range pols {
@@ -181,6 +183,19 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 // past it, a pool is drawn again when the curve reads it (Chicago Regional's
 // pool of 2,000 is 624 MB, and a run may read 100 pools).
 var livePoolBytes = 512 << 20 // a variable so a test can force the redraw
+
+// each hands fn the first episodes common test realizations pool by pool:
+// pool pi's rows in use, as a pool of their own.
+func (lp *livePools) each(episodes int, fn func(pi int, sub *sim.Pool) error) error {
+	for pi := 0; pi*PoolSize < episodes; pi++ {
+		p := lp.get(pi)
+		size := min(PoolSize, episodes-pi*PoolSize)
+		if err := fn(pi, &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[:size*p.Dim]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // livePools hands out test pools by index: the last one drawn, and those
 // kept while they fit in livePoolBytes.

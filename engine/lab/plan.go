@@ -139,18 +139,21 @@ func (n *Net) routeReliability(ctx context.Context, od engine.OD, k int, pools *
 	var out []RouteReliability
 	for _, links := range policy.CandidatePaths(n.Net, od.Origin, od.Destination, k) {
 		times := make([]float64, 0, episodes)
-		for pi := 0; pi*PoolSize < episodes; pi++ {
+		err := pools.each(episodes, func(_ int, p *sim.Pool) error {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
-			p := pools.get(pi)
-			for i := range min(PoolSize, episodes-pi*PoolSize) {
+			for i := range p.Size {
 				row, t := p.Row(i), 0.0
 				for _, e := range links {
 					t += row[e]
 				}
 				times = append(times, t)
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		nodes := []string{n.Net.Nodes[od.Origin].ID}
 		for _, e := range links {
@@ -180,21 +183,19 @@ func onTimeOn(ctx context.Context, n *Net, pol engine.Policy, task sim.Task, poo
 	r := &sim.Runner{Net: n.Net}
 	out := make([]sim.Result, min(PoolSize, episodes))
 	k := 0
-	for pi := 0; pi*PoolSize < episodes; pi++ {
+	err := pools.each(episodes, func(_ int, sub *sim.Pool) error {
 		if err := ctx.Err(); err != nil {
-			return 0, 0, err
+			return err
 		}
-		p := pools.get(pi)
-		size := min(PoolSize, episodes-pi*PoolSize)
-		sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[:size*p.Dim]}
-		if err := r.Run(pol, task, sub, out[:size]); err != nil {
-			return 0, 0, err
+		if err := r.Run(pol, task, sub, out[:sub.Size]); err != nil {
+			return err
 		}
-		for _, o := range out[:size] {
+		for _, o := range out[:sub.Size] {
 			if o.OnTime {
 				k++
 			}
 		}
-	}
-	return k, episodes, nil
+		return nil
+	})
+	return k, episodes, err
 }

@@ -22,28 +22,23 @@ const LapackOffVar = "ONTIME_NO_LAPACK"
 // entry positive), so that the factor, and the draws made from it, do not
 // depend on which solver ran.
 func symEigen(a *mat.SymDense) ([]float64, *mat.Dense, bool) {
-	n := a.SymmetricDim()
-	if n <= lapackFrom {
-		var eig mat.EigenSym
-		if !eig.Factorize(a, true) {
-			return nil, nil, false
+	big := a.SymmetricDim() > lapackFrom
+	if big {
+		if vals, vecs, ok := lapackEigen(a); ok {
+			fixSigns(vecs)
+			return vals, vecs, true
 		}
-		var vecs mat.Dense
-		eig.VectorsTo(&vecs)
-		return eig.Values(nil), &vecs, true
 	}
-	vals, vecs, ok := lapackEigen(a)
-	if !ok {
-		var eig mat.EigenSym
-		if !eig.Factorize(a, true) {
-			return nil, nil, false
-		}
-		vals = eig.Values(nil)
-		vecs = &mat.Dense{}
-		eig.VectorsTo(vecs)
+	var eig mat.EigenSym
+	if !eig.Factorize(a, true) {
+		return nil, nil, false
 	}
-	fixSigns(vecs)
-	return vals, vecs, true
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	if big {
+		fixSigns(&vecs)
+	}
+	return eig.Values(nil), &vecs, true
 }
 
 // fixSigns makes each column's entry of largest magnitude positive (the

@@ -60,10 +60,10 @@ type Command struct {
 	Path string
 	Args []string
 	// Memory limits the address space the child's work may add to what it
-	// holds at start, in bytes (0: none); Time
-	// bounds each run (0: only the context). The child's CPU time is
-	// limited to twice its wall-clock limit (RLIMIT_CPU), so that a child
-	// whose parent cannot stop it still ends.
+	// holds at start, in bytes (0: none); Time bounds each run (0: only
+	// the context). The child's CPU time is limited to twice its
+	// wall-clock limit (RLIMIT_CPU), so that a child whose parent cannot
+	// stop it still ends.
 	Memory int64
 	Time   time.Duration
 }

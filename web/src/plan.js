@@ -2,18 +2,14 @@
 // methods, answered by /api/plan (each method's least budget for a target
 // on-time rate, on the same test days for every method). A row's button
 // sets the budget slider to that budget.
-import { $, fmt, formParams, getJSON, escapeHTML } from "./util.js";
+import { $, fmt, formParams, getJSON, escapeHTML, status } from "./util.js";
 
 export function planBox(form) {
   const box = $("#plan");
   if (!box) return;
   const rows = $("#plan-rows");
   const table = box.querySelector("table");
-  const say = (text, kind = "") => {
-    const el = $("#plan-status");
-    el.textContent = text;
-    el.dataset.kind = kind;
-  };
+  const say = (text, kind = "") => status(text, kind, $("#plan-status"));
   const colour = (name) => form.querySelector(`[data-testid="method-${name}"]`)?.closest("label")?.querySelector(".swatch")?.style.background || "";
   $("#plan-run").addEventListener("click", async () => {
     const params = formParams(form);
@@ -34,9 +30,9 @@ export function planBox(form) {
           tr.innerHTML = `${name}<td colspan="5" class="unavailable">${escapeHTML(r.error)}</td>`;
         } else {
           const hi = r.hi === null ? `> ${fmt(p.max_budget, 1)}` : fmt(r.hi, 2);
-          const table = r.table && !r.table.error ? `<br><small class="muted">its table: ${fmt(r.table.budget, 2)}</small>` : "";
+          const tableNote = r.table && !r.table.error ? `<br><small class="muted">its table: ${fmt(r.table.budget, 2)}</small>` : "";
           const factor = r.budget / p.let_time;
-          tr.innerHTML = `${name}<td class="num" data-testid="plan-budget-${escapeHTML(r.method)}">${fmt(r.budget, 2)}${table}</td><td class="num">${fmt(factor, 2)}</td>` +
+          tr.innerHTML = `${name}<td class="num" data-testid="plan-budget-${escapeHTML(r.method)}">${fmt(r.budget, 2)}${tableNote}</td><td class="num">${fmt(factor, 2)}</td>` +
             `<td class="ci">${fmt(r.lo, 2)} – ${hi}</td><td class="rate">${fmt(r.rate, 3)}</td>` +
             `<td><button type="button" class="plan-use" data-factor="${factor}" data-testid="plan-use-${escapeHTML(r.method)}">Use this budget</button></td>`;
         }

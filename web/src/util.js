@@ -44,8 +44,9 @@ export async function getJSON(url, init = {}) {
   return body;
 }
 
-export function status(text, kind = "") {
-  const el = $("#status");
+// status says text in a page's status line (#status, or el), of kind
+// "error" or "".
+export function status(text, kind = "", el = $("#status")) {
   if (!el) return;
   el.textContent = text;
   el.dataset.kind = kind;
