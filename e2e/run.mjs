@@ -299,6 +299,22 @@ await test(`compare on ${net}: every method's outcome equals ontime bench on tha
   }
   const first = Number(await page.evaluate(() => document.body.dataset.firstStepMs));
   console.log(`     first step ${first} ms after the request; outcomes ${JSON.stringify(shown)}`);
+  // The drives download as the page showed them: one route per method, its
+  // outcome the row's, its last node the destination.
+  assert.ok(await page.locator('[data-testid="route-downloads"]').isVisible(), "download links after the drive");
+  const gj = await (await page.request.get(base + await page.getAttribute('[data-testid="routes-geojson"]', "href"))).json();
+  assert.equal(gj.features.length, methods.length, "a route per method");
+  for (const f of gj.features) {
+    const p = f.properties;
+    assert.equal(p.on_time ? "on-time" : "late", shown[p.method], `${p.method}: file says on time ${p.on_time}`);
+    if (p.on_time) assert.equal(p.nodes[p.nodes.length - 1], od[1], `${p.method} ends at ${p.nodes.at(-1)}`);
+  }
+  if (haveSFN) {
+    const gpx = await (await page.request.get(base + await page.getAttribute('[data-testid="routes-gpx"]', "href"))).text();
+    assert.equal((gpx.match(/<trk>/g) || []).length, methods.length, "a GPX track per method");
+  } else {
+    assert.equal(await page.locator('[data-testid="routes-gpx"]').count(), 0, "no GPX off the globe");
+  }
   await shot("compare");
 });
 

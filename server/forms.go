@@ -185,6 +185,9 @@ func (s *server) form(rq *runQuery) (web.RunForm, []string) {
 	for _, nd := range n.Net.Nodes {
 		f.Nodes = append(f.Nodes, nd.ID)
 	}
+	for _, rf := range n.RouteFormats() {
+		f.RouteFormats = append(f.RouteFormats, [2]string{rf.Name, rf.Label})
+	}
 	for _, m := range n.Methods() {
 		opt := web.MethodOption{Name: m.Name, Label: m.Label, Doc: m.Doc, Reference: m.Reference, Color: m.Color, Learned: m.Learned, Bound: m.Bound,
 			Checked: slices.Contains(rq.methods, m.Name), NeedsTraining: m.Learner && !n.Built(m.Name)}

@@ -161,9 +161,12 @@ func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(files) == 1 {
-		ct := "application/json"
-		if !strings.HasSuffix(files[0].Name, ".json") {
-			ct = "text/plain; charset=utf-8"
+		ct := "text/plain; charset=utf-8"
+		switch {
+		case strings.HasSuffix(files[0].Name, ".geojson"):
+			ct = "application/geo+json"
+		case strings.HasSuffix(files[0].Name, ".json"):
+			ct = "application/json"
 		}
 		w.Header().Set("Content-Type", ct)
 		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, files[0].Name))

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/ontime-routing/ontime/engine/lab"
@@ -39,4 +41,76 @@ func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, p)
+}
+
+// handlePlanRoutes sends the plan's routes (?routes=, 3 by default) with
+// their reliability indices as ?format= geojson (default) or gpx.
+func (s *server) handlePlanRoutes(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	rq, err := s.parseRun(q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	routes := 3
+	if v := q.Get("routes"); v != "" {
+		if routes, err = strconv.Atoi(v); err != nil || routes < 1 || routes > 20 {
+			s.fail(w, r, fieldErr("routes", "routes=%q: give 1 to 20 routes", v))
+			return
+		}
+	}
+	if err := rq.net.CheckRouteFormat(formatOr(q)); err != nil {
+		s.fail(w, r, err) // a bad format before the work
+		return
+	}
+	p, err := rq.net.Plan(r.Context(), lab.PlanRequest{OD: rq.od, Alpha: 0.95, Methods: nil, Episodes: rq.episodes, Routes: routes})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f, err := rq.net.PlanRoutes(p, formatOr(q))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	sendRoutes(w, f)
+}
+
+// handleRoutes sends each method's drive of a comparison (?net, o, d, f, r,
+// m as the Compare page) as ?format= geojson (default) or gpx.
+func (s *server) handleRoutes(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	rq, err := s.parseRun(q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := rq.net.CheckRouteFormat(formatOr(q)); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	c, err := rq.net.Compare(r.Context(), lab.CompareRequest{OD: rq.od, Factor: rq.factor, Realization: rq.realization, Methods: rq.methods})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f, err := rq.net.ComparisonRoutes(c, formatOr(q))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	sendRoutes(w, f)
+}
+
+func formatOr(q url.Values) string {
+	if v := q.Get("format"); v != "" {
+		return v
+	}
+	return "geojson"
+}
+
+func sendRoutes(w http.ResponseWriter, f *lab.RoutesFile) {
+	w.Header().Set("Content-Type", f.MediaType)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.Name))
+	w.Write(f.Data)
 }

@@ -72,6 +72,8 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/api/teach", s.handleTeachJSON)
 		r.Get("/api/story", s.handleStoryJSON)
 		r.Get("/api/plan", s.handlePlanJSON)
+		r.Get("/api/plan/routes", s.handlePlanRoutes)
+		r.Get("/api/routes", s.handleRoutes)
 		r.With(s.formBody(maxSketchBytes, "the sketch is over %d KB, the limit (upload a larger network as a file)")).Post("/api/sketch", s.handleSketchRun)
 		r.Get("/api/lessons/adapt", s.handleLessonAdapt)
 		r.Get("/api/lessons/learning", s.handleLessonLearning)

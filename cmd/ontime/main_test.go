@@ -320,7 +320,7 @@ func TestNetworksExportFormats(t *testing.T) {
 	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--format", "gmns"); err == nil || !strings.Contains(err.Error(), "--out DIR") {
 		t.Errorf("two files to stdout: %v", err)
 	}
-	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--format", "shp"); err == nil || !strings.Contains(err.Error(), "json, gmns, tntp") {
+	if _, _, err := runCLI(t, nil, "networks", "export", "--network", "twobranch", "--format", "shp"); err == nil || !strings.Contains(err.Error(), "json, gmns, geojson, tntp") {
 		t.Errorf("unknown format: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -28,6 +30,7 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	maxFactor := fs.Float64("max-factor", lab.DefaultPlanMaxFactor, "search budgets up to this × the pair's LET time")
 	routes := fs.Int("routes", 3, "also the reliability indices of the pair's N fastest routes on average (0: none)")
 	format := fs.String("format", "md", "output format: md or csv (csv: the methods' table only)")
+	routesOut := fs.String("routes-out", "", "also write the routes with their indices to this file: .geojson, or .gpx for a network on the globe")
 	models := fs.String("models", "", "directory of trained models (default: as bench)")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
@@ -53,9 +56,27 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	if req.OD, err = odOrFirst(n.Net, *od); err != nil {
 		return err
 	}
+	routesFormat := strings.TrimPrefix(filepath.Ext(*routesOut), ".")
+	if *routesOut != "" {
+		if *routes == 0 {
+			return engine.Errorf(engine.EINVALID, "--routes-out %s: give --routes 1 or more", *routesOut)
+		}
+		if err := n.CheckRouteFormat(routesFormat); err != nil {
+			return fmt.Errorf("--routes-out %s: %w", *routesOut, err)
+		}
+	}
 	p, err := n.Plan(ctx, req)
 	if err != nil {
 		return err
+	}
+	if *routesOut != "" {
+		f, err := n.PlanRoutes(p, routesFormat)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*routesOut, f.Data, 0o644); err != nil {
+			return err
+		}
 	}
 	return printPlan(stdout, n.Net.ODString(req.OD), p, *format)
 }

@@ -33,6 +33,11 @@ var Exports = []Export{
 			node, link, err := WriteGMNS(net)
 			return []File{{Name: "node.csv", Data: node}, {Name: "link.csv", Data: link}}, err
 		}},
+	{Name: "geojson", Label: "GeoJSON (node Points, link LineStrings)", Keeps: "coordinates, link courses, means and spreads (" + GMNSMean + ", " + GMNSSD + ", " + GMNSVar + ", minutes), as GMNS; not the correlation, law or OD pairs",
+		Write: func(net *engine.Network) ([]File, error) {
+			data, err := WriteGeoJSON(net)
+			return []File{{Name: net.Name + ".geojson", Data: data}}, err
+		}},
 	{Name: "tntp", Label: "TNTP (_net.tntp, _node.tntp)", Keeps: "coordinates and means as free_flow_time (minutes); not σ (an import takes σ = 0.3 × mean), shapes, correlation, law or OD pairs",
 		Write: func(net *engine.Network) ([]File, error) {
 			nf, nodes, err := WriteTNTP(net)

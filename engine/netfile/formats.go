@@ -46,6 +46,7 @@ type slot struct {
 // roles are the input files sorted by what they hold.
 type roles struct {
 	net, nodes, flow, csv, json, osm *File
+	geojson                          *File
 	gmnsNode, gmnsLink               *File
 }
 
@@ -66,7 +67,7 @@ func ends(f *File, suffixes ...string) bool {
 }
 
 func isGeoJSONNodes(f *File) bool {
-	return ends(f, ".geojson") || ends(f, ".json") && bytes.Contains(f.Data[:min(len(f.Data), 4096)], []byte(`"FeatureCollection"`))
+	return !isGeoJSONNetwork(f) && ends(f, ".geojson") || ends(f, ".json") && bytes.Contains(f.Data[:min(len(f.Data), 4096)], []byte(`"FeatureCollection"`))
 }
 
 // Formats are the input formats, in the order their files are recognised
@@ -101,6 +102,9 @@ var formats = []Format{
 			{"GMNS link.csv", func(f *File) bool { return ends(f, ".csv") && gmnsKind(f.Data) == "link" }, func(r *roles) **File { return &r.gmnsLink }},
 		},
 		read: readGMNSNetwork, main: func(r *roles) **File { return &r.gmnsLink }},
+	{Name: "GeoJSON", Files: "a GeoJSON network (.geojson: node Points and link LineStrings with from_node_id, to_node_id, " + GMNSMean + ")", Endings: []string{".geojson"}, Export: "geojson",
+		slots: []slot{{"GeoJSON network", isGeoJSONNetwork, func(r *roles) **File { return &r.geojson }}},
+		read:  readGeoJSONNetwork, main: func(r *roles) **File { return &r.geojson }},
 	{Name: "link CSV", Files: "a link .csv (From,To,Cost,Var[,Volume])", Endings: []string{".csv"},
 		slots: []slot{{"link CSV", func(f *File) bool { return ends(f, ".csv") }, func(r *roles) **File { return &r.csv }}},
 		read:  readCSVNetwork, main: func(r *roles) **File { return &r.csv }},

@@ -147,11 +147,30 @@ func readGMNSNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	if err = partial(err, &probs); err != nil {
 		return nil, nil, err
 	}
-	t, ps := newTopology(baseName(strings.TrimSuffix(strings.TrimSuffix(linkFile.Name, ".csv"), "link")), coords, nodeFile.Name)
-	probs.add(ps...)
-	if t.net.Name == "" {
-		t.net.Name = "gmns"
+	name := baseName(strings.TrimSuffix(strings.TrimSuffix(linkFile.Name, ".csv"), "link"))
+	if name == "" {
+		name = "gmns"
 	}
+	net, src := nodesAndLinks(name, coords, nodeFile, links, linkFile, spread, o, rep, &probs)
+	rep.note("GMNS: nodes from %s, links from %s", nodeFile.Name, linkFile.Name)
+	rep.note("link time: %s (minutes) where the column is given, else length / free_speed with length in metres and free_speed in km/h (osm2gmns's units)", GMNSMean)
+	if spread != "" {
+		rep.note("link spread: the %s column", spread)
+	}
+	if undirected > 0 {
+		rep.note("%d undirected links (directed = 0) became two links, one each way", undirected)
+	}
+	rep.note("link shapes: the geometry column's LINESTRING where given (drawing only), else a straight line")
+	return net, src, probs.err()
+}
+
+// nodesAndLinks builds a network from node coordinates and links read from
+// nodeFile and linkFile (GMNS's pair, or one GeoJSON file for both): nodes
+// ordered by id, links to unknown nodes reported in probs, shapes simplified
+// on a map.
+func nodesAndLinks(name string, coords []NodeCoord, nodeFile *File, links []gmnsLink, linkFile *File, spread string, o ImportOptions, rep *ImportReport, probs *problemList) (*engine.Network, *source) {
+	t, ps := newTopology(name, coords, nodeFile.Name)
+	probs.add(ps...)
 	src := &source{noVars: spread == "", minutes: true}
 	for _, l := range links {
 		probs.add(t.known(nodeFile.Name, linkFile.Name, l.line, "from_node_id", l.from, "to_node_id", l.to)...)
@@ -166,20 +185,14 @@ func readGMNSNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 			l.Shape = simplifyShape(t.net.Nodes[l.From].Coord, l.Shape, t.net.Nodes[l.To].Coord)
 		}
 	}
-	t.net.Sources = []engine.SourceFile{{Path: nodeFile.Name, SHA256: Digest(nodeFile.Data)}, {Path: linkFile.Name, SHA256: Digest(linkFile.Data)}}
-	rep.note("GMNS: nodes from %s, links from %s", nodeFile.Name, linkFile.Name)
-	rep.note("link time: %s (minutes) where the column is given, else length / free_speed with length in metres and free_speed in km/h (osm2gmns's units)", GMNSMean)
-	if spread != "" {
-		rep.note("link spread: the %s column", spread)
-	}
-	if undirected > 0 {
-		rep.note("%d undirected links (directed = 0) became two links, one each way", undirected)
+	t.net.Sources = []engine.SourceFile{{Path: nodeFile.Name, SHA256: Digest(nodeFile.Data)}}
+	if linkFile != nodeFile {
+		t.net.Sources = append(t.net.Sources, engine.SourceFile{Path: linkFile.Name, SHA256: Digest(linkFile.Data)})
 	}
 	if unused > 0 {
 		rep.note("%d nodes of %s are on no link and were left out", unused, nodeFile.Name)
 	}
-	rep.note("link shapes: the geometry column's LINESTRING where given (drawing only), else a straight line")
-	return t.net, src, probs.err()
+	return t.net, src
 }
 
 // readGMNSLinks reads link.csv; spread names the column σ comes from ("":

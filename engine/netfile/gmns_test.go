@@ -111,24 +111,64 @@ func TestImportGMNSBadFiles(t *testing.T) {
 		{"empty link.csv", gmnsFiles(nodes, head+"\n"), "link.csv", "no rows after the header", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			net, _, err := netfile.Import(tc.files, netfile.ImportOptions{})
-			if err == nil || net != nil {
-				t.Fatalf("accepted: %v", net)
-			}
-			var hit *engine.Error
-			for _, p := range err.(engine.Problems) {
-				if strings.Contains(p.Message, tc.want) {
-					hit = p
-				}
-			}
-			if hit == nil {
-				t.Fatalf("no problem says %q: %v", tc.want, err)
-			}
+			hit := refusal(t, tc.files, tc.want)
 			if hit.File != tc.file || hit.Line != tc.line {
 				t.Errorf("problem at %s:%d, want %s:%d (%v)", hit.File, hit.Line, tc.file, tc.line, hit)
 			}
 		})
 	}
+}
+
+// A GeoJSON network with a fault is refused with the file, the line of the
+// feature and the property named.
+func TestImportGeoJSONBadFiles(t *testing.T) {
+	pt := func(id string, x float64) string {
+		return fmt.Sprintf(`{"type":"Feature","properties":{"node_id":%s},"geometry":{"type":"Point","coordinates":[%v,0]}}`, id, x)
+	}
+	link := func(props string) string {
+		return `{"type":"Feature","properties":{` + props + `},"geometry":{"type":"LineString","coordinates":[[0,0],[1,0]]}}`
+	}
+	doc := func(fs ...string) []netfile.File {
+		return []netfile.File{{Name: "g.geojson", Data: []byte("{\"type\": \"FeatureCollection\", \"features\": [\n" + strings.Join(fs, ",\n") + "\n]}")}}
+	}
+	ok := `"from_node_id":1,"to_node_id":2,"ontime_mean":3`
+	for _, tc := range []struct {
+		name, want, field string
+		files             []netfile.File
+		line              int
+	}{
+		{"no mean", "mean time in minutes", "features[2].properties.ontime_mean", doc(pt("1", 0), pt("2", 1), link(`"from_node_id":1,"to_node_id":2`)), 4},
+		{"no ends", "from_node_id and to_node_id", "features[2].properties.from_node_id", doc(pt("1", 0), pt("2", 1), link(`"ontime_mean":3`)), 4},
+		{"unknown node", "node 7 is not in g.geojson", "to_node_id", doc(pt("1", 0), pt("2", 1), link(`"from_node_id":1,"to_node_id":7,"ontime_mean":3`)), 4},
+		{"polygon", `"Polygon"`, "features[1].geometry.type", doc(pt("1", 0), `{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[]}}`, link(ok)), 3},
+		{"sd on some", "same spread property", "features[3].properties", doc(pt("1", 0), pt("2", 1), link(ok+`,"ontime_sd":1`), link(`"from_node_id":2,"to_node_id":1,"ontime_mean":3`)), 5},
+		{"negative variance", "≥ 0", "features[2].properties.ontime_var", doc(pt("1", 0), pt("2", 1), link(ok+`,"ontime_var":-1`)), 4},
+		{"point without id", "missing node id", "features[0].properties.node_id", doc(`{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[0,0]}}`, pt("2", 1), link(ok)), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hit := refusal(t, tc.files, tc.want)
+			if hit.File != "g.geojson" || hit.Line != tc.line || hit.Field != tc.field {
+				t.Errorf("problem at %s:%d field %q, want g.geojson:%d %q (%v)", hit.File, hit.Line, hit.Field, tc.line, tc.field, hit)
+			}
+		})
+	}
+}
+
+// refusal imports files that must be refused and returns the problem that
+// says want.
+func refusal(t *testing.T, files []netfile.File, want string) *engine.Error {
+	t.Helper()
+	net, _, err := netfile.Import(files, netfile.ImportOptions{})
+	if err == nil || net != nil {
+		t.Fatalf("accepted: %v", net)
+	}
+	for _, p := range err.(engine.Problems) {
+		if strings.Contains(p.Message, want) {
+			return p
+		}
+	}
+	t.Fatalf("no problem says %q: %v", want, err)
+	return nil
 }
 
 // sameNetwork compares what the GMNS round trip must keep.
@@ -154,6 +194,28 @@ func sameNetwork(t *testing.T, a, b *engine.Network) {
 	}
 }
 
+// exportRoundTrip writes net in an export format and imports what was
+// written under the same name.
+func exportRoundTrip(t *testing.T, format string, net *engine.Network) *engine.Network {
+	t.Helper()
+	x, err := netfile.ExportByName(format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := x.Write(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, rep, err := netfile.Import(files, netfile.ImportOptions{Name: net.Name})
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", format, err, files[0].Data[:min(len(files[0].Data), 600)])
+	}
+	if rep.Format != x.Name && !strings.EqualFold(rep.Format, x.Name) {
+		t.Errorf("%s export read back as %s", format, rep.Format)
+	}
+	return again
+}
+
 func gmnsRoundTrip(t *testing.T, net *engine.Network) *engine.Network {
 	t.Helper()
 	node, link, err := netfile.WriteGMNS(net)
@@ -176,6 +238,7 @@ func TestGMNSRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameNetwork(t, first, gmnsRoundTrip(t, first))
+	sameNetwork(t, first, exportRoundTrip(t, "geojson", first))
 
 	rng := rand.New(rand.NewPCG(29, 1))
 	for c := range 40 {
@@ -230,6 +293,7 @@ func TestGMNSRoundTrip(t *testing.T) {
 			t.Fatalf("case %d: %v", c, err)
 		}
 		sameNetwork(t, net, gmnsRoundTrip(t, net))
+		sameNetwork(t, net, exportRoundTrip(t, "geojson", net))
 	}
 }
 
@@ -276,7 +340,7 @@ func TestTNTPExportRoundTrip(t *testing.T) {
 			t.Errorf("link %d: %+v vs %+v", e, m, l)
 		}
 	}
-	if _, err := netfile.ExportByName("shapefile"); err == nil || !strings.Contains(err.Error(), "json, gmns, tntp") {
+	if _, err := netfile.ExportByName("shapefile"); err == nil || !strings.Contains(err.Error(), "json, gmns, geojson, tntp") {
 		t.Errorf("unknown format: %v", err)
 	}
 	bad := &engine.Network{Name: "x", Nodes: []engine.Node{{ID: "a b"}, {ID: "c"}}, Links: []engine.Link{{From: 0, To: 1, Mean: 1}}}

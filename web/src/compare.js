@@ -34,6 +34,7 @@ export async function comparePage() {
     m.clearPaths();
     $("#result-rows").innerHTML = "";
     $("#compare-trips").hidden = true;
+    $("#route-downloads").hidden = true;
     $("#trips-panel").innerHTML = "";
     const drives = [];
     let budget = 0;
@@ -120,6 +121,10 @@ export async function comparePage() {
         case "done":
           status($("#status").textContent + ` · done in ${msg.elapsed_ms} ms`);
           if (drives.length) showTrips(drives, budget);
+          // The same query replays the same drives on the server, written
+          // as a file (GET /api/routes).
+          document.querySelectorAll("#route-downloads a").forEach((a) => { a.href = `/api/routes?${params}&format=${a.dataset.format}`; });
+          $("#route-downloads").hidden = false;
           document.body.dataset.done = "1";
           break;
         case "error":
