@@ -13,6 +13,7 @@ require (
 	github.com/lucasb-eyer/go-colorful v1.4.1
 	github.com/paulmach/orb v0.1.3
 	github.com/paulmach/osm v0.8.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/yalue/onnxruntime_go v1.27.0
 	golang.org/x/sync v0.24.0
 	gonum.org/v1/plot v0.17.0

@@ -53,6 +53,11 @@ func wantsJSON(r *http.Request) bool {
 	accept := r.Header.Get("Accept")
 	j := strings.Index(accept, "application/json")
 	h := strings.Index(accept, "text/html")
+	if isAPI(r) {
+		// A script's request (no Accept, or */*) gets JSON; a browser's
+		// form post to an API route (a job's Cancel) gets its page.
+		return h < 0 || j >= 0 && j < h
+	}
 	return j >= 0 && (h < 0 || j < h)
 }
 
@@ -73,6 +78,13 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	build, building := lab.AsBuilding(err)
 	if wantsJSON(r) {
 		answer := map[string]any{"error": message(err)}
+		var e *engine.Error
+		if errors.As(err, &e) && e.Code != engine.EINTERNAL {
+			answer["code"] = e.Code
+			if e.Field != "" {
+				answer["field"] = e.Field
+			}
+		}
 		if building {
 			answer["building"] = map[string]any{"network": build.Network, "links": build.Links, "waiting": build.Waiting,
 				"elapsed_s": build.Elapsed.Seconds(), "estimate_s": build.Estimate.Seconds(), "fraction": build.Fraction()}

@@ -26,26 +26,11 @@ func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
 // settings and shows the validation report, the settings and a preview map;
 // nothing is stored until the user saves.
 func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request) {
-	up, release, err := s.receiveUpload(w, r, maxUpload)
-	if err != nil {
+	form, _, imp, err := s.previewUpload(w, r)
+	if imp == nil {
 		s.fail(w, r, err)
 		return
 	}
-	defer release()
-	form, opts, err := importForm(up.values)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	files := up.files["files"]
-	for _, obs := range up.files["observations"] {
-		if !lab.LooksLikeObservations(obs) {
-			s.fail(w, r, engine.InputError(obs.Name, 1, "observations", "the header names no observation column (observation, day or slot) and time column"))
-			return
-		}
-		files = append(files, obs)
-	}
-	imp, err := s.Lab.Preview(r.Context(), clientOf(r), files, opts)
 	v := &web.ImportView{Report: imp.Report}
 	if err == nil {
 		v.Token, v.Name = imp.Token, imp.Name
@@ -65,6 +50,41 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 		w.WriteHeader(http.StatusUnprocessableEntity)
 	}
 	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), form, v))
+}
+
+// previewUpload receives an upload and reads it as a preview (the Add page
+// and the API): the form's settings and fields, and the import, whose
+// report lists the problems when it was refused (imp nil: nothing was
+// read, err says why).
+func (s *server) previewUpload(w http.ResponseWriter, r *http.Request) (web.ImportForm, url.Values, *lab.Import, error) {
+	up, release, err := s.receiveUpload(w, r, maxUpload)
+	if err != nil {
+		return web.ImportForm{}, nil, nil, err
+	}
+	defer release()
+	form, opts, err := importForm(up.values)
+	if err != nil {
+		return form, nil, nil, err
+	}
+	files, err := uploadedFiles(up)
+	if err != nil {
+		return form, nil, nil, err
+	}
+	imp, err := s.Lab.Preview(r.Context(), clientOf(r), files, opts)
+	return form, up.values, imp, err
+}
+
+// uploadedFiles are an upload's network files, then its observed times
+// (whose header must say they are).
+func uploadedFiles(up *uploadForm) ([]lab.File, error) {
+	files := up.files["files"]
+	for _, obs := range up.files["observations"] {
+		if !lab.LooksLikeObservations(obs) {
+			return nil, engine.InputError(obs.Name, 1, "observations", "the header names no observation column (observation, day or slot) and time column")
+		}
+		files = append(files, obs)
+	}
+	return files, nil
 }
 
 // importForm reads the import settings (lab.ImportSettings, the table the

@@ -79,22 +79,13 @@ func (s *server) handlePlanRoutes(w http.ResponseWriter, r *http.Request) {
 // handleRoutes sends each method's drive of a comparison (?net, o, d, f, r,
 // m as the Compare page) as ?format= geojson (default) or gpx.
 func (s *server) handleRoutes(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	rq, err := s.parseRun(q)
+	format := formatOr(r.URL.Query())
+	n, c, err := s.compareQuery(r, func(n *lab.Net) error { return n.CheckRouteFormat(format) })
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if err := rq.net.CheckRouteFormat(formatOr(q)); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	c, err := rq.net.Compare(r.Context(), lab.CompareRequest{OD: rq.od, Factor: rq.factor, Realization: rq.realization, Methods: rq.methods})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	f, err := rq.net.ComparisonRoutes(c, formatOr(q))
+	f, err := n.ComparisonRoutes(c, format)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -141,7 +142,8 @@ func TestProbeHostAllowList(t *testing.T) {
 	}
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != 403 || !strings.HasPrefix(string(b), `{"error":`) {
+	var answer struct{ Error, Code string }
+	if res.StatusCode != 403 || json.Unmarshal(b, &answer) != nil || answer.Error == "" || answer.Code != "forbidden" {
 		t.Errorf("CSRF refusal: %d %s", res.StatusCode, b)
 	}
 }

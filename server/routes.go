@@ -23,6 +23,7 @@ func (s *server) routes(r chi.Router) {
 	}))
 	r.Use(middleware.RequestID, s.logRequests, middleware.Recoverer, s.checkHost, s.securityHeaders, cop.Handler, s.requireToken, middleware.GetHead)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+	r.Get("/readyz", s.handleReady)
 	// The bundle is served compressed (gzip or deflate as the browser asks):
 	// 124 KiB a page to save uncompressed.
 	r.With(middleware.Compress(5, "text/css", "text/javascript", "application/javascript", "image/svg+xml")).
@@ -65,8 +66,12 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/jobs", s.handleJobs)
 		r.Get("/jobs/{id}", s.handleJobPage)
 
+		r.Get("/api/openapi.json", s.handleOpenAPI)
 		r.Get("/api/networks", s.handleNetworksJSON)
+		r.Post("/api/networks", s.handleNetworkCreate)
 		r.Get("/api/networks/{name}", s.handleNetworkJSON)
+		r.With(form).Delete("/api/networks/{name}", s.handleNetworkDelete)
+		r.Get("/api/compare", s.handleCompareJSON)
 		r.Get("/api/networks/{name}/model", s.handleModelStatus)
 		r.Get("/api/imports/{token}", s.handleImportJSON)
 		r.Get("/api/teach", s.handleTeachJSON)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"time"
 
@@ -347,7 +348,7 @@ func (cfg *Config) check() error {
 }
 
 func (cfg *Config) provenance() Provenance {
-	pv := Provenance{Version: cfg.Version, Commit: cfg.Commit, DataFiles: cfg.Net.Sources,
+	pv := Provenance{Version: cfg.Version, Commit: cfg.Commit, GoVersion: runtime.Version(), DataFiles: cfg.Net.Sources,
 		Correlation: CorrelationInfo{Model: cfg.Model.Spec.Model, Seed: cfg.Model.Spec.Seed,
 			Strength: cfg.Model.Spec.Strength, Length: cfg.Model.Spec.Length, CorrStats: cfg.Model.Stats},
 		FloorMinutes: linktime.Floor, Law: nonPaperLaw(cfg.Model.Law), StepCap: cfg.Net.StepCap, BenchSeed: cfg.Seed, Sampled: cfg.Sampled,

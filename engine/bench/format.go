@@ -101,6 +101,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "%s %.3fs", m.Name, m.SolveSeconds)
 	}
 	fmt.Fprintf(&b, ". Run took %.2fs.\n", pv.ElapsedSeconds)
+	b.WriteString(pv.Build())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -169,4 +170,32 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// Build says which build produced the report: ontime's version and commit,
+// the Go toolchain, and each ONNX model's SHA-256 and the ONNX Runtime
+// that ran it ("" for a report from before they were recorded).
+func (pv Provenance) Build() string {
+	if pv.Version == "" && pv.GoVersion == "" {
+		return ""
+	}
+	var parts []string
+	parts = append(parts, fmt.Sprintf("ontime %s (commit %s)", orUnknown(pv.Version), orUnknown(pv.Commit)))
+	if pv.GoVersion != "" {
+		parts = append(parts, pv.GoVersion)
+	}
+	for _, m := range pv.Methods {
+		if sha, ok := m.Settings["model_sha256"].(string); ok && len(sha) >= 12 {
+			ort, _ := m.Settings["onnxruntime"].(string)
+			parts = append(parts, fmt.Sprintf("%s model sha256 %s… on ONNX Runtime %s", m.Name, sha[:12], orUnknown(ort)))
+		}
+	}
+	return "Built by " + strings.Join(parts, "; ") + ".\n"
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }

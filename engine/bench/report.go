@@ -72,8 +72,11 @@ type Paired struct {
 
 // Provenance says exactly what produced a report.
 type Provenance struct {
-	Version      string              `json:"version"`
-	Commit       string              `json:"commit"`
+	Version string `json:"version"`
+	Commit  string `json:"commit"`
+	// GoVersion is the Go toolchain the binary was built with (an ONNX
+	// method's settings name its model's SHA-256 and ONNX Runtime version).
+	GoVersion    string              `json:"go_version,omitempty"`
 	DataFiles    []engine.SourceFile `json:"data_files"`
 	Correlation  CorrelationInfo     `json:"correlation"`
 	FloorMinutes float64             `json:"floor_minutes"`

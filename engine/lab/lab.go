@@ -85,6 +85,7 @@ type Lab struct {
 	denseTurn chan struct{} // one dense model factorized at a time
 	denseRate denseRate     // what one costs, for estimates
 	quotaMu   sync.Mutex    // a network saved at a time, against the quota
+	warm      warmProgress  // Warm's progress, for Ready
 }
 
 type netEntry struct {
@@ -282,21 +283,33 @@ func warmMethods() []string {
 // tables and caches are ready before anyone asks. It stops when ctx ends.
 func (l *Lab) Warm(ctx context.Context, maxFactor float64) {
 	methods := warmMethods()
+	var nets []*Net
+	w := &l.warm
+	w.mu.Lock()
+	w.started = true
+	w.mu.Unlock()
 	for _, info := range l.builtinNetworks() { // stored ones build on first use
-		if !info.Available {
-			continue
+		if n, err := l.Open(info.Name); info.Available && err == nil {
+			nets = append(nets, n)
+			w.mu.Lock()
+			w.pairs += len(n.Net.ODs)
+			w.mu.Unlock()
 		}
-		n, err := l.Open(info.Name)
-		if err != nil {
-			continue
-		}
+	}
+	for _, n := range nets {
 		for _, od := range n.Net.ODs {
 			if ctx.Err() != nil {
 				return
 			}
 			n.Compare(ctx, CompareRequest{OD: od, Factor: maxFactor, Methods: methods})
+			w.mu.Lock()
+			w.finished++
+			w.mu.Unlock()
 		}
 	}
+	w.mu.Lock()
+	w.done = true
+	w.mu.Unlock()
 }
 
 // Example is the embedded five-node example's name: the teaching view's

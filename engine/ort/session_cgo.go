@@ -211,3 +211,11 @@ func newTensor[T onnx.TensorData](shape onnx.Shape, data []T) (onnx.Value, error
 	}
 	return onnx.NewTensor(shape, data)
 }
+
+// Version is the loaded ONNX Runtime's version ("" before one is loaded).
+func Version() string {
+	if envLib == "" || envErr != nil {
+		return ""
+	}
+	return onnx.GetVersion()
+}

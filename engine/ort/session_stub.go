@@ -14,3 +14,6 @@ func CheckInterface(model []byte, links int, opts ...Option) error {
 	_, err := Open("", opts...)
 	return err
 }
+
+// Version is "": no ONNX Runtime is loaded without cgo.
+func Version() string { return "" }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -180,8 +181,18 @@ func onnxMethod(name string) (Method, bool) {
 			if err != nil {
 				return nil, nil, err
 			}
-			return p, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled}, nil
+			return p, modelFacts(path, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled}), nil
 		}}, true
+}
+
+// modelFacts adds what a report's provenance needs to name the model that
+// ran exactly: its file's SHA-256 and the ONNX Runtime version that ran it.
+func modelFacts(path string, settings map[string]any) map[string]any {
+	if data, err := os.ReadFile(path); err == nil {
+		settings["model_sha256"] = fmt.Sprintf("%x", sha256.Sum256(data))
+	}
+	settings["onnxruntime"] = ort.Version()
+	return settings
 }
 
 // UserPrefix starts the method name of a model a user uploaded.
@@ -207,7 +218,7 @@ func userMethod(name string) (Method, bool) {
 			if err != nil {
 				return nil, nil, err
 			}
-			return p, map[string]any{"model": model, "user_provided": true, "device": p.Device(), "greedy": !env.Sampled}, nil
+			return p, modelFacts(path, map[string]any{"model": model, "user_provided": true, "device": p.Device(), "greedy": !env.Sampled}), nil
 		}}, true
 }
 
@@ -282,8 +293,8 @@ func gpghtMethod(ablation string) Method {
 		if err != nil {
 			return nil, nil, err
 		}
-		return p, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled, "parameters": card.Model.Parameters,
-			"teacher": card.Training.Teacher, "budget_factors": card.BudgetFactors, "ablation": ablation}, nil
+		return p, modelFacts(path, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled, "parameters": card.Model.Parameters,
+			"teacher": card.Training.Teacher, "budget_factors": card.BudgetFactors, "ablation": ablation}), nil
 	}
 	return m
 }
