@@ -10,7 +10,7 @@ BIN     := bin/ontime
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.commit=$(COMMIT)
 
-.PHONY: run test e2e-without-data setup build check bench perf results models screenshots verify clean
+.PHONY: run test e2e-without-data setup build check bench perf results models screenshots verify clean image
 
 setup:
 	@scripts/setup.sh
@@ -81,3 +81,7 @@ models: build
 
 clean:
 	rm -rf bin
+
+# image: the container image for a cluster, built without a daemon.
+image: build
+	$(BIN) image --out bin/ontime-image.tar

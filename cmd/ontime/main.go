@@ -47,6 +47,7 @@ func commands() []command {
 		{"loadtest", "drive a dashboard with concurrent browser-like sessions", runLoadtest, nil},
 		{"perf", "measure this machine and write the performance report", runPerf, nil},
 		{"verify", "check the invariants any correct implementation satisfies, on any network", runVerify, nil},
+		{"image", "build the container image for a cluster (no daemon): binary, models, ONNX Runtime", runImage, nil},
 		{"version", "print the version and commit", runVersion, nil},
 	}
 }
