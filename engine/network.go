@@ -112,6 +112,11 @@ type Network struct {
 	// Zones are the ids of the zone centroids (where trips start and end)
 	// when the source file names them (TNTP), else nil.
 	Zones []string
+	// Demand is the trips between pairs of nodes when the source gave a
+	// demand table (TNTP _trips, GMNS demand.csv): default OD pairs and a
+	// model's extra pairs can be drawn by it. Not part of the law (nor of
+	// the fingerprint).
+	Demand []Demand
 	// StepCap is the benchmark's cap on links per episode as the file states
 	// it, 0 if none; EpisodeCap is the cap every episode and planner uses.
 	StepCap int
@@ -127,6 +132,12 @@ type Network struct {
 
 	out   [][]int
 	index map[string]int
+}
+
+// Demand is the trips from one node to another in the demand table.
+type Demand struct {
+	OD    OD
+	Trips float64
 }
 
 // DefaultFactors are the paper's budget factors.

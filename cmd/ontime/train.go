@@ -26,7 +26,7 @@ func runTrain(ctx context.Context, args []string, getenv func(string) string, st
 	q := train.DefaultRequest()
 	teachers := fs.String("teachers", strings.Join(q.Teachers, ","), "imitation candidates: the best per (OD pair, budget factor) on the validation pool demonstrates")
 	budgets := fs.String("budgets", fmt.Sprintf("%g,%g", q.Budgets[0], q.Budgets[1]), "budget factor range LO,HI the model covers")
-	fs.StringVar(&q.Cover, "cover", q.Cover, "OD pairs the model covers: bench (the network's), all (every reachable pair), or bench+N (N more, drawn once with the seed; zone to zone when the network names its zones)")
+	fs.StringVar(&q.Cover, "cover", q.Cover, "OD pairs the model covers: bench (the network's), all (every reachable pair), bench+N (N more, drawn once with the seed; zone to zone when the network names its zones) or demand+N (N more drawn in proportion to the network's demand table)")
 	fs.StringVar(&q.RolloutBase, "rollout-base", q.RolloutBase, "the labeller's base policy: teachers (the chosen teacher of each pair and budget factor) or "+engine.JoinOr(policy.RolloutBases()))
 	fs.BoolVar(&q.LabelAnyGain, "label-any-gain", q.LabelAnyGain, "label with the link that won most on the labeller's draws, without the significance rule rollout uses to act")
 	for _, st := range train.Settings {

@@ -47,6 +47,7 @@ type slot struct {
 type roles struct {
 	net, nodes, flow, csv, json, osm *File
 	geojson                          *File
+	trips, demand                    *File // a demand table: TNTP _trips, GMNS demand.csv
 	gmnsNode, gmnsLink               *File
 }
 
@@ -85,8 +86,8 @@ var formats = []Format{
 			{"TNTP _net", func(f *File) bool { return tntpNetName.MatchString(f.Name) }, func(r *roles) **File { return &r.net }},
 			{"node coordinate", func(f *File) bool { return tntpNodeName.MatchString(f.Name) || isGeoJSONNodes(f) }, func(r *roles) **File { return &r.nodes }},
 			{"TNTP _flow", func(f *File) bool { return tntpFlowName.MatchString(f.Name) }, func(r *roles) **File { return &r.flow }},
-			// demand is not used; accepted so a whole TNTP folder can be given
-			{"TNTP _trips", func(f *File) bool { return ends(f, "_trips.tntp") }, nil},
+			// demand: default OD pairs drawn by its trips
+			{"TNTP _trips", func(f *File) bool { return ends(f, "_trips.tntp") }, func(r *roles) **File { return &r.trips }},
 		},
 		read: readTNTPNetwork, main: func(r *roles) **File { return &r.net }},
 	{Name: "OpenStreetMap", Files: "an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2)", Endings: []string{".osm.pbf", ".osm.bz2", ".osm", ".pbf"},
@@ -100,6 +101,7 @@ var formats = []Format{
 		slots: []slot{
 			{"GMNS node.csv", func(f *File) bool { return ends(f, ".csv") && gmnsKind(f.Data) == "node" }, func(r *roles) **File { return &r.gmnsNode }},
 			{"GMNS link.csv", func(f *File) bool { return ends(f, ".csv") && gmnsKind(f.Data) == "link" }, func(r *roles) **File { return &r.gmnsLink }},
+			{"GMNS demand.csv", isGMNSDemand, func(r *roles) **File { return &r.demand }},
 		},
 		read: readGMNSNetwork, main: func(r *roles) **File { return &r.gmnsLink }},
 	{Name: "GeoJSON", Files: "a GeoJSON network (.geojson: node Points and link LineStrings with from_node_id, to_node_id, " + GMNSMean + ")", Endings: []string{".geojson"}, Export: "geojson",
@@ -244,7 +246,11 @@ func readFiles(files []File, o ImportOptions, rep *ImportReport) (*engine.Networ
 	for _, f := range networkFormats() {
 		if *f.main(&r) != nil {
 			rep.Format = f.Name
-			return f.read(r, o, rep)
+			net, src, err := f.read(r, o, rep)
+			if err == nil {
+				err = attachDemand(r, net, rep)
+			}
+			return net, src, err
 		}
 	}
 	return nil, nil, engine.Errorf(engine.EINVALID, "no link file: give %s", FormatList())

@@ -210,8 +210,10 @@ func exportRoundTrip(t *testing.T, format string, net *engine.Network) *engine.N
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", format, err, files[0].Data[:min(len(files[0].Data), 600)])
 	}
-	if rep.Format != x.Name && !strings.EqualFold(rep.Format, x.Name) {
-		t.Errorf("%s export read back as %s", format, rep.Format)
+	for _, f := range netfile.Formats {
+		if f.Export == x.Name && f.Name != rep.Format {
+			t.Errorf("%s export read back as %s, not %s", format, rep.Format, f.Name)
+		}
 	}
 	return again
 }

@@ -648,6 +648,12 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 			net.ODs = append(net.ODs, od)
 		}
 	}
+	if len(net.ODs) == 0 && len(rep.Problems) == 0 && len(net.Demand) > 0 {
+		net.ODs = engine.DemandODs(net, DefaultODCount, DemandSeed, nil)
+		if len(net.ODs) > 0 {
+			rep.note("%s", demandNote(net, net.ODs))
+		}
+	}
 	if len(net.ODs) == 0 && len(rep.Problems) == 0 {
 		net.ODs = DefaultODs(net, DefaultODCount)
 		var names []string

@@ -38,6 +38,14 @@ type jsonNetwork struct {
 	ODs      []string `json:"ods,omitempty"`
 	StepCap  int      `json:"step_cap,omitempty"`
 	Zones    []string `json:"zones,omitempty"` // ids of zone centroids (trip ends)
+	// Demand is the trips between node pairs, when a demand table came
+	// with the network.
+	Demand []jsonDemand `json:"demand,omitempty"`
+}
+
+type jsonDemand struct {
+	OD    string  `json:"od"` // ORIGIN-DEST by node ids
+	Trips float64 `json:"trips"`
 }
 
 type jsonNode struct {
@@ -82,6 +90,9 @@ func WriteJSON(w io.Writer, net *engine.Network) error {
 	}
 	for _, od := range net.ODs {
 		jn.ODs = append(jn.ODs, net.ODString(od))
+	}
+	for _, d := range net.Demand {
+		jn.Demand = append(jn.Demand, jsonDemand{net.ODString(d.OD), d.Trips})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
@@ -185,6 +196,16 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 			return nil, bad(fmt.Sprintf("ods[%d]", i), []any{"ods", i}, "%s", engine.ErrorMessage(err))
 		}
 		net.ODs = append(net.ODs, od)
+	}
+	for i, d := range jn.Demand {
+		od, err := net.ParseOD(d.OD)
+		if err == nil && (!(d.Trips > 0) || math.IsInf(d.Trips, 0)) {
+			err = fmt.Errorf("trips %v: give a positive number", d.Trips)
+		}
+		if err != nil {
+			return nil, bad(fmt.Sprintf("demand[%d]", i), []any{"demand", i}, "%s", engine.ErrorMessage(err))
+		}
+		net.Demand = append(net.Demand, engine.Demand{OD: od, Trips: d.Trips})
 	}
 	for i, z := range jn.Zones {
 		if _, ok := net.NodeIndex(z); !ok {

@@ -20,7 +20,7 @@ type Request struct {
 	Teachers        []string   `json:"teachers"`
 	Demos           int        `json:"demos"`
 	Budgets         [2]float64 `json:"budgets"` // the factor range LO, HI
-	Cover           string     `json:"cover"`   // bench, all or bench+N
+	Cover           string     `json:"cover"`   // bench, all, bench+N or demand+N
 	ImitationEpochs int        `json:"imitation_epochs"`
 	Rounds          int        `json:"rounds"`
 	RoundEpisodes   int        `json:"round_episodes"`
@@ -111,21 +111,24 @@ func (q Request) Config(net *engine.Network, model *linktime.Gaussian) (Config, 
 		Batch: q.Batch, Size: q.Size, Ablation: q.Ablation, Seed: q.Seed}, nil
 }
 
-// coverCount parses a cover setting: -1 for bench and all, N for bench+N.
+// coverCount parses a cover setting: -1 for bench and all, N for bench+N
+// and demand+N.
 func coverCount(cover string) (int, error) {
 	if cover == "bench" || cover == "all" {
 		return -1, nil
 	}
-	n, err := strconv.Atoi(strings.TrimPrefix(cover, "bench+"))
-	if !strings.HasPrefix(cover, "bench+") || err != nil || n < 0 {
-		return 0, engine.Errorf(engine.EINVALID, "cover %q: use bench, all or bench+N", cover)
+	prefix, count, _ := strings.Cut(cover, "+")
+	n, err := strconv.Atoi(count)
+	if prefix != "bench" && prefix != "demand" || err != nil || n < 0 {
+		return 0, engine.Errorf(engine.EINVALID, "cover %q: use bench, all, bench+N or demand+N", cover)
 	}
 	return n, nil
 }
 
 // CoverODs lists the pairs a model covers: the network's benchmark pairs,
-// every pair with a route, or the benchmark's plus n drawn once with seed
-// (among zone-to-zone pairs when the network names its zones).
+// every pair with a route, the benchmark's plus n drawn once with seed
+// (among zone-to-zone pairs when the network names its zones), or plus n
+// drawn in proportion to the network's demand (demand+N).
 func CoverODs(net *engine.Network, cover string, seed uint64) ([]engine.OD, error) {
 	n, err := coverCount(cover)
 	if err != nil {
@@ -134,6 +137,12 @@ func CoverODs(net *engine.Network, cover string, seed uint64) ([]engine.OD, erro
 	bench := append([]engine.OD(nil), net.ODs...)
 	if cover == "bench" {
 		return bench, nil
+	}
+	if strings.HasPrefix(cover, "demand+") {
+		if len(net.Demand) == 0 {
+			return nil, engine.Errorf(engine.EINVALID, "cover %q: network %s has no demand table (import it with its _trips.tntp or GMNS demand.csv)", cover, net.Name)
+		}
+		return append(bench, engine.DemandODs(net, n, seed, bench)...), nil
 	}
 	routed := func(od engine.OD) bool {
 		return od.Origin != od.Destination && !math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) &&

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
@@ -31,6 +32,24 @@ func TestCoverODs(t *testing.T) {
 	}
 	if _, err := CoverODs(net, "bench+x", 0); err == nil || !strings.Contains(err.Error(), "cover") {
 		t.Errorf("bad cover: %v", err)
+	}
+	// demand+N: the benchmark's pairs, then N pairs with trips, never one
+	// twice; refused where the network has no demand table.
+	if _, err := CoverODs(net, "demand+2", 7); err == nil || !strings.Contains(err.Error(), "no demand table") {
+		t.Errorf("demand without a table: %v", err)
+	}
+	for _, od := range all[1:4] {
+		net.Demand = append(net.Demand, engine.Demand{OD: od, Trips: 10})
+	}
+	net.Demand = append(net.Demand, engine.Demand{OD: bench[0], Trips: 1e6})
+	byDemand, err := CoverODs(net, "demand+2", 7)
+	if err != nil || len(byDemand) != 3 || byDemand[0] != bench[0] || byDemand[1] == bench[0] || byDemand[2] == bench[0] || byDemand[1] == byDemand[2] {
+		t.Errorf("demand+2: %v (%v)", byDemand, err)
+	}
+	for _, od := range byDemand[1:] {
+		if !slices.Contains(all[1:4], od) {
+			t.Errorf("demand+2 drew %v, which has no trips", od)
+		}
 	}
 }
 
