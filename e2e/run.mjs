@@ -778,8 +778,21 @@ await test("how much time for 95%: each method's least budget, then the slider t
       assert.ok(lo <= budget && budget <= hi && rate >= 0.95, `${m}: ${budget} in [${lo}, ${hi}] at ${rate}`);
     }
     assert.match(await page.textContent('[data-testid="plan-budget-dot"]'), /its table: [0-9.]+/);
-    const [sw, cw] = await page.locator('[data-testid="plan-table"]').evaluate((t) => [t.scrollWidth, t.clientWidth]);
-    assert.ok(sw <= cw + 1, `${name}: the plan table is ${sw} px in a ${cw}-px box`);
+    // The pair's routes with their indices: BI = PTI / TTI − 1 by definition, PTI ≥ TTI ≥ 1.
+    assert.ok(await page.locator('[data-testid="plan-routes"]').isVisible(), "route indices shown");
+    const routeRows = page.locator('[data-testid="plan-routes"] tbody tr');
+    assert.equal(await routeRows.count(), 3, "three routes");
+    for (let k = 0; k < 3; k++) {
+      const num = async (c) => parseFloat(await routeRows.nth(k).locator(`td.${c}`).textContent());
+      const [tti, bi, pti] = [await num("tti"), await num("bi"), await num("pti")];
+      assert.ok(tti >= 1 && pti >= tti && Math.abs(bi - (pti / tti - 1)) < 0.005, `route ${k}: TTI ${tti}, BI ${bi}, PTI ${pti}`);
+    }
+    const gj = await (await page.request.get(base + await page.getAttribute('[data-testid="plan-routes-geojson"]', "href"))).json();
+    assert.equal(gj.features.length, 3, "the routes download");
+    for (const id of ["plan-table", "plan-routes"]) {
+      const [sw, cw] = await page.locator(`[data-testid="${id}"]`).evaluate((t) => [t.scrollWidth, t.clientWidth]);
+      assert.ok(sw <= cw + 1, `${name}: ${id} is ${sw} px in a ${cw}-px box`);
+    }
     await axeCheck(`${name} (answered)`);
     await shot(name);
     // The button takes dot's budget: the slider moves there, the drive reruns at it.

@@ -8,7 +8,9 @@ export function planBox(form) {
   const box = $("#plan");
   if (!box) return;
   const rows = $("#plan-rows");
-  const table = box.querySelector("table");
+  const table = box.querySelector('[data-testid="plan-table"]');
+  const routesTable = box.querySelector('[data-testid="plan-routes"]');
+  const routeRows = $("#plan-route-rows");
   const say = (text, kind = "") => status(text, kind, $("#plan-status"));
   const colour = (name) => form.querySelector(`[data-testid="method-${name}"]`)?.closest("label")?.querySelector(".swatch")?.style.background || "";
   $("#plan-run").addEventListener("click", async () => {
@@ -16,8 +18,12 @@ export function planBox(form) {
     params.delete("f");
     params.delete("r");
     params.set("reliability", $("#plan-target").value);
+    params.set("routes", "3");
     table.hidden = true;
+    routesTable.hidden = true;
+    $("#plan-routes-note").hidden = true;
     rows.innerHTML = "";
+    routeRows.innerHTML = "";
     delete box.dataset.done;
     say("Finding each method's least budget (each tries several budgets on the same days)…");
     try {
@@ -39,6 +45,19 @@ export function planBox(form) {
         rows.append(tr);
       }
       table.hidden = false;
+      for (const [k, r] of (p.routes || []).entries()) {
+        const tr = document.createElement("tr");
+        tr.dataset.testid = `plan-route-${k}`;
+        tr.setAttribute("data-testid", `plan-route-${k}`);
+        tr.innerHTML = `<th scope="row">${escapeHTML(r.nodes.join("–"))}</th><td class="num">${fmt(r.mean, 2)}</td><td class="num">${fmt(r.p95, 2)}</td>` +
+          `<td class="num tti">${fmt(r.travel_time_index, 3)}</td><td class="num bi">${fmt(r.buffer_index, 3)}</td><td class="num pti">${fmt(r.planning_time_index, 3)}</td>`;
+        routeRows.append(tr);
+      }
+      if (p.routes?.length) {
+        routesTable.hidden = false;
+        $("#plan-routes-note").hidden = false;
+        $("#plan-routes-geojson").href = `/api/plan/routes?${params}&format=geojson`;
+      }
       say(`OD ${p.od}: budgets for P(on time) ≥ ${p.alpha} (LET time ${fmt(p.let_time, 2)} min).`);
       box.dataset.done = "1";
     } catch (err) {
