@@ -394,6 +394,7 @@ func (rep *Report) fill(onTime [][][]float64, nOD int) {
 	if pools < 2 {
 		return // the paired tests are over pools: none with one
 	}
+	rep.EnsureLeaders()
 	fi := slices.Index(rep.Methods, rep.Focus)
 	var family []int
 	for bi, b := range rep.Budgets {

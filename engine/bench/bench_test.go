@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -326,6 +327,58 @@ func TestOnePool(t *testing.T) {
 		}
 		if format == "md" && !strings.Contains(b.String(), "One pool: means only") {
 			t.Errorf("markdown does not say why there are no intervals:\n%s", b.String())
+		}
+	}
+}
+
+// Marks are computed once, with the tests they rest on, and stored: the
+// report read back from JSON marks its rows the same; a report without
+// stored leaders (written before them) gets the same ones when read; and
+// every stored leader agrees with its own tests (Best exactly when each
+// Holm-adjusted p is under Alpha, Tied exactly the tests at or over it).
+func TestLeadersStoredOnce(t *testing.T) {
+	net, m := twobranch(t, "")
+	rep, err := bench.Run(context.Background(), bench.Config{Net: net, Model: m, Methods: []string{"let", "condrule", "first", "clairvoyant"},
+		Budgets: []float64{0.98, 1, 1.02}, ODs: net.ODs, Pools: 5, PoolSize: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(rep.Budgets) * (1 + len(rep.ODs)); len(rep.Leaders) != want {
+		t.Fatalf("%d leaders, want %d", len(rep.Leaders), want)
+	}
+	for _, l := range rep.Leaders {
+		separated := len(l.Tests) > 0
+		for _, x := range l.Tests {
+			if x.Method == "clairvoyant" || x.Method == l.Best {
+				t.Errorf("%+v: a bound or the best itself is tested", l)
+			}
+			if x.Tied != (x.PHolm >= bench.Alpha) {
+				t.Errorf("%+v: tied %v at p_holm %v", l, x.Tied, x.PHolm)
+			}
+			separated = separated && !x.Tied
+		}
+		if l.Separated != separated {
+			t.Errorf("%+v: separated %v, its tests say %v", l, l.Separated, separated)
+		}
+	}
+	data, _ := json.Marshal(rep)
+	var back, old bench.Report
+	json.Unmarshal(data, &back)
+	json.Unmarshal(data, &old)
+	old.Leaders = nil
+	old.EnsureLeaders()
+	for _, b := range rep.Budgets {
+		want := rep.SummaryRow(b)
+		if got := back.SummaryRow(b); !reflect.DeepEqual(got, want) {
+			t.Errorf("budget %v read back: %v, want %v", b, got, want)
+		}
+		if got := old.SummaryRow(b); !reflect.DeepEqual(got, want) {
+			t.Errorf("budget %v without stored leaders: %v, want %v", b, got, want)
+		}
+		for _, od := range rep.ODs {
+			if got := back.ODRow(od.OD, b); !reflect.DeepEqual(got, rep.ODRow(od.OD, b)) {
+				t.Errorf("OD %s budget %v read back differs", od.OD, b)
+			}
 		}
 	}
 }

@@ -27,13 +27,39 @@ type Cell struct {
 	Mark            Mark
 }
 
-// Row marks a row of pool means, one series per method (in the report's
-// order): the best non-bound mean is Best when a paired t-test against
+// Leader is the marks of one row of a table (one budget; over the OD pairs
+// or on one pair) with the paired tests they rest on, computed once when
+// the report is made and stored in it: every table, chart and export reads
+// them, so no two show different marks.
+type Leader struct {
+	OD     string  `json:"od"` // "" for the mean over the OD pairs
+	Budget float64 `json:"budget"`
+	// Best is the highest non-bound mean; Separated says the tests part it
+	// from every other non-bound method (Holm over the row, Alpha).
+	Best      string       `json:"best"`
+	Separated bool         `json:"separated"`
+	Tests     []LeaderTest `json:"tests"`
+}
+
+// LeaderTest is the best method's paired t-test against one other.
+type LeaderTest struct {
+	Method string  `json:"method"`
+	Gain   float64 `json:"gain"` // best − this, mean over pools
+	P      float64 `json:"p"`    // one-sided in effect: 1 when the gain is not positive
+	PHolm  float64 `json:"p_holm"`
+	Tied   bool    `json:"tied"` // not separated from the best
+}
+
+// A row of pool means, one series per method (in the report's order), is
+// marked so: the best non-bound mean is Best when a paired t-test against
 // every other non-bound method, Holm-adjusted over the row, rejects at
 // Alpha; otherwise it and every method not separated from it are Tied.
 // Bounds (clairvoyant) get their interval and no mark: they are outside
 // every family.
-func (rep *Report) Row(pools [][]float64) []Cell {
+
+// row computes a row's cells (means and intervals, no marks) and its
+// leader with its tests (nil with one pool: means only, no test).
+func (rep *Report) row(pools [][]float64) ([]Cell, *Leader) {
 	cells := make([]Cell, len(pools))
 	best := -1
 	for i, x := range pools {
@@ -44,9 +70,9 @@ func (rep *Report) Row(pools [][]float64) []Cell {
 		}
 	}
 	if best < 0 || len(pools[best]) < 2 {
-		return cells // one pool: means only, no test to mark a leader by
+		return cells, nil
 	}
-	var others []int
+	l := &Leader{Best: rep.Methods[best], Tests: []LeaderTest{}}
 	var ps []float64
 	for i, x := range pools {
 		if i == best || rep.IsBound(rep.Methods[i]) {
@@ -54,29 +80,100 @@ func (rep *Report) Row(pools [][]float64) []Cell {
 		}
 		t := stats.PairedT(pools[best], x, 0.95)
 		p := t.P
-		if t.Mean <= 0 || p != p { // no gain, or no test (one pool): not separated
+		if t.Mean <= 0 || p != p { // no gain, or no test: not separated
 			p = 1
 		}
-		others = append(others, i)
+		l.Tests = append(l.Tests, LeaderTest{Method: rep.Methods[i], Gain: t.Mean, P: p})
 		ps = append(ps, p)
 	}
-	separated := len(others) > 0
+	l.Separated = len(ps) > 0
 	for k, adj := range stats.Holm(ps) {
+		l.Tests[k].PHolm = adj
 		if adj >= Alpha {
-			separated = false
-			cells[others[k]].Mark = Tied
+			l.Separated = false
+			l.Tests[k].Tied = true
 		}
 	}
-	if separated {
-		cells[best].Mark = Best
-	} else if len(others) > 0 {
-		cells[best].Mark = Tied
+	return cells, l
+}
+
+// marked sets a row's marks from its leader.
+func (rep *Report) marked(cells []Cell, l *Leader) []Cell {
+	if l == nil || len(l.Tests) == 0 {
+		return cells
+	}
+	for i, m := range rep.Methods {
+		switch {
+		case m == l.Best && l.Separated:
+			cells[i].Mark = Best
+		case m == l.Best:
+			cells[i].Mark = Tied
+		}
+		for _, t := range l.Tests {
+			if t.Method == m && t.Tied {
+				cells[i].Mark = Tied
+			}
+		}
 	}
 	return cells
 }
 
-// SummaryRow is Row over the mean-over-OD-pairs rates at a budget.
+// leader is the stored leader of a row ("" OD: the summary), nil when the
+// report has none (one pool, or a report written before leaders were).
+func (rep *Report) leader(od string, budget float64) *Leader {
+	for i := range rep.Leaders {
+		if l := &rep.Leaders[i]; l.OD == od && l.Budget == budget {
+			return l
+		}
+	}
+	return nil
+}
+
+// EnsureLeaders computes and stores the leaders of a report that has
+// none (one written before they were stored), once, when it is read.
+func (rep *Report) EnsureLeaders() {
+	if len(rep.Leaders) > 0 {
+		return
+	}
+	for _, b := range rep.Budgets {
+		rep.addLeader("", b, rep.summaryPools(b))
+		for _, od := range rep.ODs {
+			rep.addLeader(od.OD, b, rep.odPools(od.OD, b))
+		}
+	}
+}
+
+func (rep *Report) addLeader(od string, budget float64, pools [][]float64) {
+	if _, l := rep.row(pools); l != nil {
+		l.OD, l.Budget = od, budget
+		rep.Leaders = append(rep.Leaders, *l)
+	}
+}
+
+// SummaryRow is the row of mean-over-OD-pairs rates at a budget, marked
+// by its stored leader.
 func (rep *Report) SummaryRow(budget float64) []Cell {
+	return rep.storedRow("", budget, rep.summaryPools(budget))
+}
+
+// ODRow is the row of one OD pair's rates at a budget, marked by its
+// stored leader.
+func (rep *Report) ODRow(od string, budget float64) []Cell {
+	return rep.storedRow(od, budget, rep.odPools(od, budget))
+}
+
+// storedRow is a row's cells with the stored leader's marks; a report
+// without stored leaders is marked as Row would (EnsureLeaders stores
+// them when such a report is read).
+func (rep *Report) storedRow(od string, budget float64, pools [][]float64) []Cell {
+	cells, l := rep.row(pools)
+	if len(rep.Leaders) > 0 {
+		l = rep.leader(od, budget)
+	}
+	return rep.marked(cells, l)
+}
+
+func (rep *Report) summaryPools(budget float64) [][]float64 {
 	pools := make([][]float64, len(rep.Methods))
 	for i, m := range rep.Methods {
 		for _, s := range rep.Summary {
@@ -85,11 +182,10 @@ func (rep *Report) SummaryRow(budget float64) []Cell {
 			}
 		}
 	}
-	return rep.Row(pools)
+	return pools
 }
 
-// ODRow is Row over one OD pair's rates at a budget.
-func (rep *Report) ODRow(od string, budget float64) []Cell {
+func (rep *Report) odPools(od string, budget float64) [][]float64 {
 	pools := make([][]float64, len(rep.Methods))
 	for i, m := range rep.Methods {
 		for _, s := range rep.PerOD {
@@ -98,5 +194,5 @@ func (rep *Report) ODRow(od string, budget float64) []Cell {
 			}
 		}
 	}
-	return rep.Row(pools)
+	return pools
 }

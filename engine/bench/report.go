@@ -8,15 +8,18 @@ import (
 // Report is the result of a benchmark run; its JSON form is the `--format
 // json` output.
 type Report struct {
-	Network    string      `json:"network"`
-	Methods    []string    `json:"methods"`
-	Focus      string      `json:"focus"`
-	Budgets    []float64   `json:"budgets"`
-	ODs        []ODInfo    `json:"ods"`
-	Summary    []Summary   `json:"summary"`
-	PerOD      []ODSummary `json:"per_od"`
-	Paired     []Paired    `json:"paired"`
-	Provenance Provenance  `json:"provenance"`
+	Network string      `json:"network"`
+	Methods []string    `json:"methods"`
+	Focus   string      `json:"focus"`
+	Budgets []float64   `json:"budgets"`
+	ODs     []ODInfo    `json:"ods"`
+	Summary []Summary   `json:"summary"`
+	PerOD   []ODSummary `json:"per_od"`
+	Paired  []Paired    `json:"paired"`
+	// Leaders are each table row's marks (best, tied) with the tests they
+	// rest on (Holm over the row), computed once with the report.
+	Leaders    []Leader   `json:"leaders,omitempty"`
+	Provenance Provenance `json:"provenance"`
 }
 
 // IsBound reports whether a method of the report is a bound (a clairvoyant),

@@ -159,6 +159,7 @@ func (l *Lab) Job(id string) (JobStatus, *bench.Report, BenchSpec, error) {
 		if err := l.Jobs().Result(id, rep); err != nil {
 			return JobStatus{}, nil, spec.BenchSpec, err
 		}
+		rep.EnsureLeaders() // a report stored before leaders were: marked once here
 	}
 	return JobStatus{Status: st, Flags: spec.Flags, Source: spec.Source}, rep, spec.BenchSpec, nil
 }
