@@ -12,7 +12,9 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/train"
 )
 
 // networkJSON is what the map draws.
@@ -232,7 +234,7 @@ func (s *server) lessonNetwork() (*lab.Net, error) {
 	if n, err := s.Lab.Open("sfn"); err == nil {
 		return n, nil
 	}
-	return s.Lab.Open(lab.Example)
+	return s.Lab.Open(builtin.Example)
 }
 
 // handleLessonAdapt answers the adapt lesson's rates at ?f=, on the
@@ -292,7 +294,7 @@ func (s *server) handleLessonLearning(w http.ResponseWriter, r *http.Request) {
 		Best    string    `json:"best"`
 		Curve   []point   `json:"curve"`
 		Command string    `json:"command"`
-	}{Network: n.Net.Name, Factors: card.ValidationFactors, Best: lab.CheckpointLabel(card.Best), Command: card.Command}
+	}{Network: n.Net.Name, Factors: card.ValidationFactors, Best: train.CheckpointLabel(card.Best), Command: card.Command}
 	for _, c := range card.Curve {
 		out.Curve = append(out.Curve, point{c.Iteration, c.Validation})
 	}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -35,7 +36,7 @@ func (s *server) handleFitData(w http.ResponseWriter, r *http.Request) {
 	p.Network = d.Net.Name
 	v := web.FitDataView{Name: d.Net.Name, Fit: d.Fit, Link: e, Links: d.Fit.Links, Map: len(d.Net.Links) <= fitMapLinks}
 	v.Worst = slices.Clone(d.Fit.Links)
-	slices.SortStableFunc(v.Worst, func(a, b lab.FitLinkReport) int { return -cmpFloat(a.KS, b.KS) })
+	slices.SortStableFunc(v.Worst, func(a, b fit.LinkReport) int { return -cmpFloat(a.KS, b.KS) })
 	v.Worst = v.Worst[:min(fitWorst, len(v.Worst))]
 	render(w, r, web.FitData(p, v))
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -30,7 +31,7 @@ type runQuery struct {
 func (s *server) network(q url.Values) (*lab.Net, error) {
 	name := q.Get("net")
 	if name == "" {
-		name = lab.DefaultNetwork
+		name = builtin.Ringtown
 	}
 	return s.Lab.Open(name)
 }
@@ -219,7 +220,7 @@ func flags(rq *runQuery) []string {
 }
 
 func (s *server) page(r *http.Request, active, title string) web.Page {
-	p := web.Page{Title: title, Active: active, Version: s.Version, Network: lab.DefaultNetwork,
+	p := web.Page{Title: title, Active: active, Version: s.Version, Network: builtin.Ringtown,
 		TileURL: s.Tiles.URL, TileAttribution: s.Tiles.Attribution}
 	// The nav carries the page's network along only when it is one (an
 	// unknown ?net= is not echoed into every link).

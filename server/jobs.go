@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -47,14 +48,14 @@ func parseBenchSpec(n *lab.Net, f map[string][]string) (lab.BenchSpec, error) {
 		spec.Budgets = nil
 		for _, b := range strings.Split(v, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(b), 64)
-			if err != nil || x <= 0 || x > lab.BenchLimits.MaxBudget {
-				return spec, engine.Errorf(engine.EINVALID, "budget factor %q: give numbers in (0, %g]", b, lab.BenchLimits.MaxBudget)
+			if err != nil || x <= 0 || x > bench.Limits.MaxBudget {
+				return spec, engine.Errorf(engine.EINVALID, "budget factor %q: give numbers in (0, %g]", b, bench.Limits.MaxBudget)
 			}
 			spec.Budgets = append(spec.Budgets, x)
 		}
 	}
-	if err := parseInts(f, intField{"pools", &spec.Pools, lab.BenchLimits.MinPools, lab.BenchLimits.MaxPools},
-		intField{"size", &spec.PoolSize, lab.BenchLimits.MinPoolSize, lab.BenchLimits.MaxPoolSize}); err != nil {
+	if err := parseInts(f, intField{"pools", &spec.Pools, bench.Limits.MinPools, bench.Limits.MaxPools},
+		intField{"size", &spec.PoolSize, bench.Limits.MinPoolSize, bench.Limits.MaxPoolSize}); err != nil {
 		return spec, err
 	}
 	if len(spec.Methods) < 2 {
@@ -105,7 +106,7 @@ func (s *server) handleBenchPublished(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeReport writes a report in the format ext, as a download named file.
-func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *lab.Report, file, base, ext string) {
+func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *bench.Report, file, base, ext string) {
 	switch ext {
 	case "csv", "json", "summary.csv", "tex":
 		ct := map[string]string{"csv": "text/csv; charset=utf-8", "summary.csv": "text/csv; charset=utf-8", "json": "application/json", "tex": "application/x-tex; charset=utf-8"}[ext]

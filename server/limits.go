@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
 )
 
 // Default bounds on concurrent streams (comparisons and live runs): each
@@ -100,7 +100,7 @@ const (
 // and contents by field.
 type uploadForm struct {
 	values url.Values
-	files  map[string][]lab.File
+	files  map[string][]netfile.File
 }
 
 // receiveUpload takes an upload slot for r's client, gives the body
@@ -128,7 +128,7 @@ func (s *server) receiveUpload(w http.ResponseWriter, r *http.Request, maxBytes 
 		return nil, nil, engine.Errorf(engine.EINVALID, "the upload could not be read (at most %d MB in all): %v", maxBytes>>20, err)
 	}
 	defer r.MultipartForm.RemoveAll()
-	up = &uploadForm{values: url.Values(r.MultipartForm.Value), files: map[string][]lab.File{}}
+	up = &uploadForm{values: url.Values(r.MultipartForm.Value), files: map[string][]netfile.File{}}
 	for field, fhs := range r.MultipartForm.File {
 		for _, fh := range fhs {
 			data, err := readPart(fh)
@@ -136,7 +136,7 @@ func (s *server) receiveUpload(w http.ResponseWriter, r *http.Request, maxBytes 
 				release()
 				return nil, nil, engine.Errorf(engine.EINVALID, "upload %s: %v", engine.Excerpt(fh.Filename), err)
 			}
-			up.files[field] = append(up.files[field], lab.File{Name: fh.Filename, Data: data})
+			up.files[field] = append(up.files[field], netfile.File{Name: fh.Filename, Data: data})
 		}
 	}
 	return up, release, nil

@@ -10,7 +10,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -76,10 +78,10 @@ func (s *server) previewUpload(w http.ResponseWriter, r *http.Request) (web.Impo
 
 // uploadedFiles are an upload's network files, then its observed times
 // (whose header must say they are).
-func uploadedFiles(up *uploadForm) ([]lab.File, error) {
+func uploadedFiles(up *uploadForm) ([]netfile.File, error) {
 	files := up.files["files"]
 	for _, obs := range up.files["observations"] {
-		if !lab.LooksLikeObservations(obs) {
+		if !fit.LooksLikeObservations(obs.Data) {
 			return nil, engine.InputError(obs.Name, 1, "observations", "the header names no observation column (observation, day or slot) and time column")
 		}
 		files = append(files, obs)
@@ -89,14 +91,14 @@ func uploadedFiles(up *uploadForm) ([]lab.File, error) {
 
 // importForm reads the import settings (lab.ImportSettings, the table the
 // command line's flags come from); a bad value names its field.
-func importForm(f url.Values) (web.ImportForm, lab.ImportOptions, error) {
+func importForm(f url.Values) (web.ImportForm, netfile.ImportOptions, error) {
 	form := web.ImportForm{Name: strings.TrimSpace(f.Get("name")), Values: map[string]string{}}
-	for _, st := range lab.ImportSettings() {
+	for _, st := range netfile.ImportSettings {
 		form.Values[st.Name] = strings.TrimSpace(f.Get(st.FormField()))
 	}
-	var o lab.ImportOptions
-	err := lab.ApplyImportSettings(&o, func(st lab.ImportSetting) string { return form.Values[st.Name] },
-		func(st lab.ImportSetting) string { return st.FormField() })
+	var o netfile.ImportOptions
+	err := netfile.ApplySettings(&o, func(st netfile.ImportSetting) string { return form.Values[st.Name] },
+		func(st netfile.ImportSetting) string { return st.FormField() })
 	o.Name = form.Name
 	return form, o, err
 }
@@ -194,7 +196,7 @@ func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var zb bytes.Buffer
-	if err := lab.ZipExport(&zb, name+"-"+x.Name, files); err != nil {
+	if err := netfile.Zip(&zb, name+"-"+x.Name, files); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
@@ -21,7 +22,7 @@ func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
-	render(w, r, web.Home(s.page(r, "networks", "ontime: arrive on time"), s.Lab.Networks(), lab.DefaultNetwork))
+	render(w, r, web.Home(s.page(r, "networks", "ontime: arrive on time"), s.Lab.Networks(), builtin.Ringtown))
 }
 
 func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +178,7 @@ func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.Les
 		title = v.Title + ": without history"
 	}
 	p := s.page(r, "teach", title)
-	p.Network, p.Present = lab.Example, v.Present
+	p.Network, p.Present = builtin.Example, v.Present
 	t := n.TeachSetup()
 	scored := lab.HistoryScoreMethods(!nohist)
 	render(w, r, web.Teach(p, web.TeachForm{Observed: t.Observed, Lo: t.Lo, Hi: t.Hi, Mean: t.Mean, SD: t.SD, Budget: t.Budget,

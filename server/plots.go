@@ -21,7 +21,9 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/policy"
 )
 
 // Plots are drawn by gonum/plot as SVG from numbers the engine computed.
@@ -63,7 +65,7 @@ func drawPlot(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
 }
 
 func methodColor(name string) color.Color {
-	c := lab.Color(name)
+	c := policy.Color(name)
 	if len(c) == 7 && c[0] == '#' {
 		v, err := strconv.ParseUint(c[1:], 16, 32)
 		if err == nil {
@@ -94,7 +96,7 @@ func budgetLine(p *plot.Plot, budget, lo, hi float64) error {
 }
 
 // trainingCurve plots a model card's validation curve.
-func trainingCurve(card *lab.ModelCard) (*plot.Plot, error) {
+func trainingCurve(card *policy.ModelCard) (*plot.Plot, error) {
 	x := "policy-gradient iteration" // older cards
 	if len(card.Rounds) > 0 {
 		x = "checkpoint (0: imitation, then each round)"
@@ -142,7 +144,7 @@ func trainingCurve(card *lab.ModelCard) (*plot.Plot, error) {
 }
 
 // trainingCSV is the data of trainingCurve.
-func trainingCSV(card *lab.ModelCard, w io.Writer) error {
+func trainingCSV(card *policy.ModelCard, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"checkpoint", "budget_factor", "validation_on_time_rate", "change_since_imitation"})
 	for _, c := range card.Curve {
@@ -421,11 +423,11 @@ func jobCSV(raw []json.RawMessage, w io.Writer) error {
 // chartSlots places a budget's methods side by side: those tied with the
 // best first, in the report's order, then a free slot, then the rest in the
 // report's order (a place says which group a method is in, not a rank).
-func chartSlots(row []lab.Cell) []int {
+func chartSlots(row []bench.Cell) []int {
 	slots := make([]int, len(row))
 	next := 0
 	for i, c := range row {
-		if c.Mark == lab.MarkTied {
+		if c.Mark == bench.Tied {
 			slots[i] = next
 			next++
 		}
@@ -434,7 +436,7 @@ func chartSlots(row []lab.Cell) []int {
 		next++
 	}
 	for i, c := range row {
-		if c.Mark != lab.MarkTied {
+		if c.Mark != bench.Tied {
 			slots[i] = next
 			next++
 		}
@@ -484,14 +486,14 @@ func (s *server) figure(w http.ResponseWriter, r *http.Request, file string, siz
 // line joins a method's points: lines read as ordered curves, and drew a
 // ranking where the tests found none. A best method the tests separate is
 // ringed; bounds (which know every time in advance) are hollow squares.
-func benchChart(rep *lab.Report) (*plot.Plot, error) {
+func benchChart(rep *bench.Report) (*plot.Plot, error) {
 	p := newPlot("On-time rate against the budget: mean over OD pairs and pools, 95% interval", "budget factor (× LET time)", "on-time rate")
 	lo, hi := 1.0, 0.0
 	spread := 0.02 // with one budget; else 0.5 of the budgets' spacing
 	if len(rep.Budgets) > 1 {
 		spread = (rep.Budgets[len(rep.Budgets)-1] - rep.Budgets[0]) / float64(len(rep.Budgets)-1) * 0.5
 	}
-	rows := make([][]lab.Cell, len(rep.Budgets))
+	rows := make([][]bench.Cell, len(rep.Budgets))
 	slots := make([][]int, len(rep.Budgets)) // each method's place at a budget
 	for k, b := range rep.Budgets {
 		rows[k] = rep.SummaryRow(b)
@@ -516,7 +518,7 @@ func benchChart(rep *lab.Report) (*plot.Plot, error) {
 	for k, b := range rep.Budgets {
 		x0, x1, y0, y1, n := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1), 0
 		for i, c := range rows[k] {
-			if c.Mark != lab.MarkTied {
+			if c.Mark != bench.Tied {
 				continue
 			}
 			n++
@@ -565,7 +567,7 @@ func benchChart(rep *lab.Report) (*plot.Plot, error) {
 				e.Low, e.High = c.Mean-c.Low, c.High-c.Mean
 			}
 			errs = append(errs, e)
-			if c.Mark == lab.MarkBest {
+			if c.Mark == bench.Best {
 				best = append(best, xy[len(xy)-1])
 			}
 		}

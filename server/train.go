@@ -14,7 +14,10 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/train"
 	"github.com/ontime-routing/ontime/web"
 )
 
@@ -55,7 +58,7 @@ func (s *server) formNetwork(w http.ResponseWriter, r *http.Request) (*lab.Net, 
 
 // jobAccepted answers a started job: JSON for the front end and API
 // clients, a redirect to the job's page for a plain form.
-func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st lab.Status) {
+func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Status) {
 	if wantsJSON(r) {
 		writeJSONStatus(w, http.StatusAccepted, st)
 		return
@@ -64,8 +67,8 @@ func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st lab.Stat
 }
 
 // parseTrainRequest reads the form's fields over train.DefaultRequest.
-func parseTrainRequest(f map[string][]string) (lab.TrainRequest, error) {
-	q := lab.DefaultTrainRequest()
+func parseTrainRequest(f map[string][]string) (train.Request, error) {
+	q := train.DefaultRequest()
 	get := func(k string) string { return formValue(f, k) }
 	if v := get("teachers"); v != "" {
 		q.Teachers = nil
@@ -92,7 +95,7 @@ func parseTrainRequest(f map[string][]string) (lab.TrainRequest, error) {
 		}
 	}
 	var fields []intField
-	for _, st := range lab.TrainSettings() {
+	for _, st := range train.Settings {
 		fields = append(fields, intField{st.FormField(), st.Of(&q), st.Min, st.Max})
 	}
 	if err := parseInts(f, fields...); err != nil {
@@ -231,7 +234,7 @@ func (s *server) handleUploadModel(w http.ResponseWriter, r *http.Request) {
 // netfileName makes a model name from a file name ("My Policy.onnx" → my-policy).
 func netfileName(file string) string {
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	return lab.SanitizeName(strings.ReplaceAll(base, " ", "-"))
+	return netfile.SanitizeName(strings.ReplaceAll(base, " ", "-"))
 }
 
 func (s *server) userModelNet(w http.ResponseWriter, r *http.Request) (*lab.Net, string, bool) {

@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/policy"
 )
 
 // The websocket protocol is documented in docs/protocol.md.
@@ -226,7 +227,7 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 	var ms []methodJSON
 	longest := 0
 	for _, ro := range c.Rollouts {
-		ms = append(ms, methodJSON{Name: ro.Method, Color: lab.Color(ro.Method), Warning: ro.Warning, Error: ro.Err})
+		ms = append(ms, methodJSON{Name: ro.Method, Color: policy.Color(ro.Method), Warning: ro.Warning, Error: ro.Err})
 		longest = max(longest, len(ro.Steps))
 	}
 	head["methods"] = ms
@@ -288,7 +289,7 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 	let, _ := n.Validate(rq.od, rq.factor)
 	var ms []methodJSON
 	for _, m := range rq.methods {
-		ms = append(ms, methodJSON{Name: m, Color: lab.Color(m), Warning: n.Scope(m, rq.od, rq.factor)})
+		ms = append(ms, methodJSON{Name: m, Color: policy.Color(m), Warning: n.Scope(m, rq.od, rq.factor)})
 	}
 	if st.send(map[string]any{"type": "start", "network": n.Net.Name, "od": n.Net.ODString(rq.od), "budget": rq.factor * let,
 		"factor": rq.factor, "episodes": rq.episodes, "methods": ms}) != nil {

@@ -8,12 +8,12 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/ontime-routing/ontime/engine/lab"
+import "github.com/ontime-routing/ontime/engine/builtin"
 
 // AboutView is what the About page lists.
 type AboutView struct {
 	Methods  []MethodOption
-	Files    []lab.DataFile
+	Files    []builtin.DataFile
 	Licences []Licence
 	Floor    float64
 }

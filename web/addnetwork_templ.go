@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"time"
 
-	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/netfile"
 )
 
 // ImportForm is the "Add a network" form's state (strings as typed, so a
@@ -27,7 +27,7 @@ type ImportForm struct {
 // ImportView is the result of reading the uploaded files: the report, and
 // for an accepted network the token that saves it and its summary.
 type ImportView struct {
-	Report      *lab.ImportReport
+	Report      *netfile.ImportReport
 	Token, Name string
 	Nodes       int
 	Links       int
@@ -139,7 +139,7 @@ func AddNetwork(p Page, f ImportForm, v *ImportView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var6 string
-			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(lab.NetworkFormats())
+			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(netfile.FormatList())
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/addnetwork.templ`, Line: 38, Col: 54}
 			}
@@ -164,7 +164,7 @@ func AddNetwork(p Page, f ImportForm, v *ImportView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, st := range lab.ImportSettings() {
+			for _, st := range netfile.ImportSettings {
 				templ_7745c5c3_Err = importSetting(st, f.Values[st.Name]).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -425,7 +425,7 @@ func AddNetwork(p Page, f ImportForm, v *ImportView) templ.Component {
 }
 
 // importSetting is one import setting's field, as the table states it.
-func importSetting(st lab.ImportSetting, value string) templ.Component {
+func importSetting(st netfile.ImportSetting, value string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/bench"
 )
 
 // BenchView is the benchmark page of one network.
@@ -23,7 +23,7 @@ type BenchView struct {
 	Pools    int
 	PoolSize int
 	Job      string // the cached or running job's id, if any
-	Report   *lab.Report
+	Report   *bench.Report
 	// Published is set when Report is the committed run (no job here yet).
 	Published bool
 	// Source says where an imported report was computed (a sweep).
@@ -116,9 +116,9 @@ func Bench(p Page, v BenchView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var6 string
-			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(lab.BenchLimits.MinPools))
+			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(bench.Limits.MinPools))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 37, Col: 86}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 37, Col: 83}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 			if templ_7745c5c3_Err != nil {
@@ -129,9 +129,9 @@ func Bench(p Page, v BenchView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var7 string
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(lab.BenchLimits.MaxPools))
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(bench.Limits.MaxPools))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 37, Col: 125}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 37, Col: 119}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
@@ -144,7 +144,7 @@ func Bench(p Page, v BenchView) templ.Component {
 			var templ_7745c5c3_Var8 string
 			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Pools))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 37, Col: 149}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 37, Col: 143}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 			if templ_7745c5c3_Err != nil {
@@ -155,9 +155,9 @@ func Bench(p Page, v BenchView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(lab.BenchLimits.MinPoolSize))
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(bench.Limits.MinPoolSize))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 38, Col: 92}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 38, Col: 89}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
@@ -168,9 +168,9 @@ func Bench(p Page, v BenchView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var10 string
-			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(lab.BenchLimits.MaxPoolSize))
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(bench.Limits.MaxPoolSize))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 38, Col: 134}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 38, Col: 128}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
@@ -183,7 +183,7 @@ func Bench(p Page, v BenchView) templ.Component {
 			var templ_7745c5c3_Var11 string
 			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.PoolSize))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 38, Col: 161}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/bench.templ`, Line: 38, Col: 155}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 			if templ_7745c5c3_Err != nil {
@@ -272,7 +272,7 @@ func Bench(p Page, v BenchView) templ.Component {
 }
 
 // Report is a benchmark report; its downloads are base + ".csv" and so on.
-func Report(base string, rep *lab.Report, colors map[string]string) templ.Component {
+func Report(base string, rep *bench.Report, colors map[string]string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -872,7 +872,7 @@ func Report(base string, rep *lab.Report, colors map[string]string) templ.Compon
 }
 
 // poolSize is the realizations per pool of a report (its first pool's).
-func poolSize(rep *lab.Report) int {
+func poolSize(rep *bench.Report) int {
 	if len(rep.Provenance.Pools) == 0 {
 		return 0
 	}
@@ -888,7 +888,7 @@ func plural(n int, one, many string) string {
 
 // chartAlt says in words what the chart shows: each method's range of
 // rates over the budgets.
-func chartAlt(rep *lab.Report) string {
+func chartAlt(rep *bench.Report) string {
 	lo, hi := make([]float64, len(rep.Methods)), make([]float64, len(rep.Methods))
 	for i := range lo {
 		lo[i], hi[i] = 1, 0
@@ -905,7 +905,7 @@ func chartAlt(rep *lab.Report) string {
 	for _, b := range rep.Budgets {
 		var tied []string
 		for i, c := range rep.SummaryRow(b) {
-			if c.Mark == lab.MarkTied {
+			if c.Mark == bench.Tied {
 				tied = append(tied, rep.Methods[i])
 			}
 		}
@@ -918,7 +918,7 @@ func chartAlt(rep *lab.Report) string {
 
 // rateCell is a method's mean ± half its interval, bold when the paired
 // tests separate it as the best of its row, ≈ when it ties the best.
-func rateCell(testid string, c lab.Cell) templ.Component {
+func rateCell(testid string, c bench.Cell) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -939,7 +939,7 @@ func rateCell(testid string, c lab.Cell) templ.Component {
 			templ_7745c5c3_Var51 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		var templ_7745c5c3_Var52 = []any{templ.KV("best", c.Mark == lab.MarkBest), templ.KV("tied", c.Mark == lab.MarkTied)}
+		var templ_7745c5c3_Var52 = []any{templ.KV("best", c.Mark == bench.Best), templ.KV("tied", c.Mark == bench.Tied)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var52...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -1000,7 +1000,7 @@ func rateCell(testid string, c lab.Cell) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if c.Mark == lab.MarkTied {
+		if c.Mark == bench.Tied {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 80, "<span class=\"tie\" title=\"not separated from the best mean by the paired tests\">≈</span> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -10,7 +10,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/ontime-routing/ontime/engine/bench"
-	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/jobs"
 )
 
 func render(t *testing.T, c templ.Component) *goquery.Document {
@@ -108,7 +108,7 @@ func TestLayoutShowsFlagsAndTheActivePage(t *testing.T) {
 // downloads of a curve that does not exist, and an empty log says why
 // instead of an empty box.
 func TestJobPageOffersOnlyWhatExists(t *testing.T) {
-	v := JobView{Status: lab.Status{ID: "t1", Kind: "train", State: lab.Failed, Error: "the trainer was not found"}, Curve: true}
+	v := JobView{Status: jobs.Status{ID: "t1", Kind: "train", State: jobs.Failed, Error: "the trainer was not found"}, Curve: true}
 	doc := render(t, Job(Page{Title: "Job t1"}, v))
 	if _, hidden := doc.Find(`[data-testid="job-curve-svg"]`).Parent().Attr("hidden"); !hidden {
 		t.Error("a curve with no point can be downloaded")
@@ -116,7 +116,7 @@ func TestJobPageOffersOnlyWhatExists(t *testing.T) {
 	if _, hidden := doc.Find(`[data-testid="job-log"]`).Attr("hidden"); !hidden {
 		t.Error("an empty log box is shown")
 	}
-	v = JobView{Status: lab.Status{ID: "b1", Kind: "bench", State: lab.Done, Events: 0}, Report: true}
+	v = JobView{Status: jobs.Status{ID: "b1", Kind: "bench", State: jobs.Done, Events: 0}, Report: true}
 	if got := render(t, Job(Page{Title: "Job b1"}, v)).Find(`[data-testid="job-log-empty"]`).Text(); !strings.Contains(got, "logs only what goes wrong") {
 		t.Errorf("a benchmark's empty log: %q", got)
 	}

@@ -11,19 +11,19 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/fit"
 )
 
 // FitDataView is a network's data page: its fit to observed times.
 type FitDataView struct {
 	Name string
-	Fit  *lab.FitReport
+	Fit  *fit.Report
 	// Link is the link shown (its index); Links are the observed links,
 	// for the picker.
 	Link  int
-	Links []lab.FitLinkReport
+	Links []fit.LinkReport
 	// Worst are the observed links whose fit is worst (largest KS), first.
-	Worst []lab.FitLinkReport
+	Worst []fit.LinkReport
 	// Map: the network is drawn for picking links (small enough to draw
 	// link by link).
 	Map bool

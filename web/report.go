@@ -3,14 +3,14 @@ package web
 import (
 	"fmt"
 
-	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/bench"
 )
 
-func markName(m lab.Mark) string {
+func markName(m bench.Mark) string {
 	switch m {
-	case lab.MarkBest:
+	case bench.Best:
 		return "best"
-	case lab.MarkTied:
+	case bench.Tied:
 		return "tied"
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/engine/policy"
 )
 
 // Page is what every page's layout needs.
@@ -72,7 +73,7 @@ func join(s []string) string { return strings.Join(s, ", ") }
 
 // trainingText says how a model was trained, from its card (older cards
 // have no expert-iteration rounds).
-func trainingText(c *lab.ModelCard) string {
+func trainingText(c *policy.ModelCard) string {
 	t := c.Training
 	s := fmt.Sprintf("imitation of %s (%d demonstrations)", t.Teacher, t.Demonstrations)
 	if t.Rounds > 0 {

@@ -1,7 +1,22 @@
-// Package lab is what the dashboard works with: the networks it can open,
-// their link-time models, and the routing methods on them, each built once
-// and kept (DOT tables are solved once per destination, learners trained
-// once). It knows nothing of HTTP; the server renders what it returns.
+// Package lab is what the dashboard and the command line work with: the
+// networks it can open, their link-time models, and the routing methods on
+// them, each built once and kept (DOT tables are solved once per
+// destination, learners trained once). It knows nothing of HTTP; the server
+// renders what it returns. It re-exports nothing: the engine's domain
+// packages give their own types to whoever renders them.
+//
+// Its files are grouped by domain, each group's files named by it:
+//
+//   - lab.go, net.go, ready.go: the lab, an opened network, readiness;
+//   - networks*.go: stored networks, imports and uploads (read in a child
+//     process), dense models built in the background, fits, quotas;
+//   - runs_*.go: work on one OD pair: comparisons, live runs and their
+//     figures, on-time rates, plans and routes out;
+//   - bench_*.go, jobs_*.go: benchmark jobs, published and imported
+//     reports, and the table of job kinds;
+//   - models_*.go: training jobs and uploaded models;
+//   - lessons*.go, pages_info.go: the lessons' figures, the sketchpad, and
+//     what the teaching, models and about pages show.
 package lab
 
 import (
@@ -312,16 +327,8 @@ func (l *Lab) Warm(ctx context.Context, maxFactor float64) {
 	w.mu.Unlock()
 }
 
-// Example is the embedded five-node example's name: the teaching view's
-// network.
-const Example = builtin.Example
-
-// DefaultNetwork is the pages' default: ontime's own generated town, a
-// real map on every install, offline included.
-const DefaultNetwork = builtin.Ringtown
-
 // Teaching opens the five-node example the teaching view is built on.
-func (l *Lab) Teaching() (*Net, error) { return l.Open(Example) }
+func (l *Lab) Teaching() (*Net, error) { return l.Open(builtin.Example) }
 
 // BuildModel builds a network's link-time model, its dense correlation
 // factor kept in (and read back from) the cache directory.

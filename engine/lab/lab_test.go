@@ -228,7 +228,7 @@ func TestAdaptLessonUsesTheRegistryColours(t *testing.T) {
 		t.Fatalf("rates of %d methods", len(a.Rates))
 	}
 	for m := range a.Rates {
-		if want := Color(m); a.Colors[m] != want || want == "" {
+		if want := policy.Color(m); a.Colors[m] != want || want == "" {
 			t.Errorf("%s: colour %q, the registry's %q", m, a.Colors[m], want)
 		}
 	}

@@ -263,17 +263,11 @@ func (n *Net) Runnable(method string, od engine.OD) bool {
 	return !isLearner(method) || n.trainedFor(od.Destination)
 }
 
-// Color is a method's fixed colour (the registry's).
-func Color(name string) string { return policy.Color(name) }
-
 // Colors maps each of methods to its colour.
 func Colors(methods []string) map[string]string {
 	out := make(map[string]string, len(methods))
 	for _, m := range methods {
-		out[m] = Color(m)
+		out[m] = policy.Color(m)
 	}
 	return out
 }
-
-// NetworkModelName is the method that runs a network's own trained model.
-func NetworkModelName() string { return policy.NetworkModelName() }

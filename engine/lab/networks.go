@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -317,11 +316,6 @@ func ExportFormats() []ExportFormat {
 		out = append(out, ExportFormat{x.Name, x.Label, x.Keeps})
 	}
 	return out
-}
-
-// ZipExport packs an export's files into one zip under the folder dir.
-func ZipExport(w io.Writer, dir string, files []netfile.File) error {
-	return netfile.Zip(w, dir, files)
 }
 
 // ODStrings are the import's OD pairs as "O-D" texts.

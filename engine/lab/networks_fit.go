@@ -68,6 +68,3 @@ func fitTimes(net *engine.Network, obs netfile.File, o FitOptions) (*engine.Netw
 	}
 	return netfile.FitFile(net, obs, o.Period, unit)
 }
-
-// LooksLikeObservations tells an observation file by its header.
-func LooksLikeObservations(f netfile.File) bool { return fit.LooksLikeObservations(f.Data) }

@@ -49,9 +49,6 @@ type TrainResult struct {
 	Fingerprint string    `json:"fingerprint"`
 }
 
-// CheckpointLabel is a training checkpoint's name in words ("round 2").
-func CheckpointLabel(name string) string { return train.CheckpointLabel(name) }
-
 // TrainingAvailable says why this lab cannot train for a network, or "".
 func (l *Lab) TrainingAvailable(name string) string {
 	if builtin.IsBuiltin(name) {
@@ -275,16 +272,3 @@ func (l *Lab) StartLearners(n *Net, owner string) (jobs.Status, error) {
 		}}
 	return l.Jobs().Submit(task)
 }
-
-// DefaultTrainRequest is `ontime train`'s request without flags, which the
-// Models page's form starts from.
-func DefaultTrainRequest() train.Request { return train.DefaultRequest() }
-
-// TrainSetting is one whole-number training setting with its bounds.
-type TrainSetting = train.Setting
-
-// TrainSettings are the whole-number training settings with their bounds.
-func TrainSettings() []TrainSetting { return train.Settings }
-
-// TrainSizes are the model sizes the Models page offers.
-func TrainSizes() []train.SizeChoice { return train.SizeChoices }

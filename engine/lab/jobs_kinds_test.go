@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/store"
 )
@@ -26,7 +27,7 @@ func TestRestartEveryKind(t *testing.T) {
 		learnersKind: map[string]any{"learners": []string{"pql"}},
 	}
 	for _, k := range JobKinds() {
-		if k.Name == trainKind && l.TrainingAvailable(Example) != "" {
+		if k.Name == trainKind && l.TrainingAvailable(builtin.Example) != "" {
 			// The built-in networks do not train; TestTrainingJob restarts a
 			// canceled training job on a stored network.
 			continue
@@ -38,7 +39,7 @@ func TestRestartEveryKind(t *testing.T) {
 		}
 		raw, _ := json.Marshal(spec)
 		id := "old-" + k.Name
-		if err := st.PutJob(context.Background(), store.Job{ID: id, Kind: k.Name, Network: Example, State: jobs.Interrupted, Spec: raw, Started: time.Now()}); err != nil {
+		if err := st.PutJob(context.Background(), store.Job{ID: id, Kind: k.Name, Network: builtin.Example, State: jobs.Interrupted, Spec: raw, Started: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 		re, err := l.Restart(id, "")

@@ -114,10 +114,3 @@ func linkText(net *engine.Network, e int) string {
 	l := net.Links[e]
 	return fmt.Sprintf("%s→%s", net.Nodes[l.From].ID, net.Nodes[l.To].ID)
 }
-
-// FitReport and FitLinkReport are a fit's report and one link's (fit's),
-// for the dashboard.
-type (
-	FitReport     = fit.Report
-	FitLinkReport = fit.LinkReport
-)

@@ -38,9 +38,9 @@ func (n *Net) TeachSetup() TeachSetup {
 type ModelInfo struct {
 	Network  string
 	File     string
-	Card     *ModelCard
+	Card     *policy.ModelCard
 	Err      string
-	Controls []*ModelCard // the ablations trained for it
+	Controls []*policy.ModelCard // the ablations trained for it
 }
 
 // ModelUnavailable says in one sentence, for any page, why network's
@@ -120,7 +120,7 @@ func (l *Lab) Models() []ModelInfo {
 // About is what the "About the numbers" page states.
 type About struct {
 	Floor    float64
-	Files    []DataFile
+	Files    []builtin.DataFile
 	Licences [][2]string // key, text
 	Methods  []MethodInfo
 }

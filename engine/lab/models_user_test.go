@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
@@ -27,7 +28,7 @@ func modelUpload(t *testing.T, file string) ([]byte, *Lab, *Net) {
 	}
 	l := New(Options{StateDir: t.TempDir()})
 	t.Cleanup(func() { l.Close() })
-	n, err := l.Open(Example)
+	n, err := l.Open(builtin.Example)
 	if err != nil {
 		t.Fatal(err)
 	}

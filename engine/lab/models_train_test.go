@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/train"
@@ -160,7 +161,7 @@ func TestLearnersJob(t *testing.T) {
 	}
 	l := New(Options{StateDir: t.TempDir()})
 	defer l.Close()
-	n, err := l.Open(Example)
+	n, err := l.Open(builtin.Example)
 	if err != nil {
 		t.Fatal(err)
 	}

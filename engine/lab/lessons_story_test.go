@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/sim"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -15,7 +16,7 @@ import (
 // grow with the budget, the page opening where the answers differ, and
 // sampled distributions that agree with the exact moments.
 func TestStoryRingtown(t *testing.T) {
-	n, err := New(Options{}).Open(DefaultNetwork)
+	n, err := New(Options{}).Open(builtin.Ringtown)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestStoryRingtown(t *testing.T) {
 // budget; a second call is the cached value; the opening factor is the
 // story's.
 func TestOnTimeRateAndOpeningFactor(t *testing.T) {
-	n, err := New(Options{}).Open(DefaultNetwork)
+	n, err := New(Options{}).Open(builtin.Ringtown)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -175,10 +175,3 @@ func (l *Lab) LatestBench(network string) (JobStatus, *bench.Report, BenchSpec, 
 	}
 	return JobStatus{}, nil, BenchSpec{}, false
 }
-
-// BenchLimits bound what the Benchmarks form accepts.
-var BenchLimits = bench.Limits
-
-// BenchDefaults is the published benchmark's shape, which the forms start
-// from.
-var BenchDefaults = bench.Defaults
