@@ -18,7 +18,7 @@ import (
 // rejected upload shows the form as it was).
 type ImportForm struct {
 	Name string
-	// Values are the settings as given, by setting name (lab.ImportSettings).
+	// Values are the settings as given, by setting name (netfile.ImportSettings).
 	Values map[string]string
 	// ReadLimit bounds reading the files (0: none), shown while they are read.
 	ReadLimit time.Duration
