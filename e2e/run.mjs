@@ -789,6 +789,9 @@ await test("how much time for 95%: each method's least budget, then the slider t
     }
     const gj = await (await page.request.get(base + await page.getAttribute('[data-testid="plan-routes-geojson"]', "href"))).json();
     assert.equal(gj.features.length, 3, "the routes download");
+    const csv = (await (await page.request.get(base + await page.getAttribute('[data-testid="plan-routes-csv"]', "href"))).text()).trim().split("\n");
+    assert.equal(csv.length, 4, "a CSV row per route");
+    assert.match(csv[0], /planning_time_index/);
     for (const id of ["plan-table", "plan-routes"]) {
       const [sw, cw] = await page.locator(`[data-testid="${id}"]`).evaluate((t) => [t.scrollWidth, t.clientWidth]);
       assert.ok(sw <= cw + 1, `${name}: ${id} is ${sw} px in a ${cw}-px box`);

@@ -30,7 +30,7 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	maxFactor := fs.Float64("max-factor", lab.DefaultPlanMaxFactor, "search budgets up to this × the pair's LET time")
 	routes := fs.Int("routes", 3, "also the reliability indices of the pair's N fastest routes on average (0: none)")
 	format := fs.String("format", "md", "output format: md or csv (csv: the methods' table only)")
-	routesOut := fs.String("routes-out", "", "also write the routes with their indices to this file: .geojson, or .gpx for a network on the globe")
+	routesOut := fs.String("routes-out", "", "also write the routes with their indices to this file: .geojson, .csv, or .gpx for a network on the globe")
 	models := fs.String("models", "", "directory of trained models (default: as bench)")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)

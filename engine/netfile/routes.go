@@ -2,11 +2,14 @@ package netfile
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -27,13 +30,15 @@ type Route struct {
 type RouteFormat struct {
 	Name, Label, MediaType, Ending string
 	LonLatOnly                     bool // a GPS format: meaningless off the globe
+	Geometry                       bool // it carries each route's course (ReadRouteCourses reads it back)
 	Write                          func(net *engine.Network, routes []Route) ([]byte, error)
 }
 
 // RouteFormats are the formats routes are written in.
 var RouteFormats = []RouteFormat{
-	{Name: "geojson", Label: "GeoJSON", MediaType: "application/geo+json", Ending: ".geojson", Write: WriteRoutesGeoJSON},
-	{Name: "gpx", Label: "GPX", MediaType: "application/gpx+xml", Ending: ".gpx", LonLatOnly: true, Write: WriteRoutesGPX},
+	{Name: "geojson", Label: "GeoJSON", MediaType: "application/geo+json", Ending: ".geojson", Geometry: true, Write: WriteRoutesGeoJSON},
+	{Name: "gpx", Label: "GPX", MediaType: "application/gpx+xml", Ending: ".gpx", LonLatOnly: true, Geometry: true, Write: WriteRoutesGPX},
+	{Name: "csv", Label: "CSV", MediaType: "text/csv", Ending: ".csv", Write: WriteRoutesCSV},
 }
 
 // RouteFormatByName finds a route format, naming the choices when there
@@ -167,6 +172,53 @@ func WriteRoutesGPX(net *engine.Network, routes []Route) ([]byte, error) {
 	}
 	b.WriteString("</gpx>\n")
 	return b.Bytes(), nil
+}
+
+// WriteRoutesCSV writes routes as a table: a row per route with its name,
+// node ids and links (space-separated), minutes (when a drive) and every
+// property, one column each (the union of the routes' properties, sorted).
+func WriteRoutesCSV(net *engine.Network, routes []Route) ([]byte, error) {
+	keys := map[string]bool{}
+	for _, r := range routes {
+		for k := range r.Props {
+			keys[k] = true
+		}
+	}
+	var cols []string
+	for k := range keys {
+		cols = append(cols, k)
+	}
+	sort.Strings(cols)
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(append([]string{"name", "nodes", "links", "minutes_on_links"}, cols...))
+	for _, r := range routes {
+		if len(r.Links) == 0 {
+			continue
+		}
+		links, mins := make([]string, len(r.Links)), make([]string, len(r.Times))
+		for i, e := range r.Links {
+			links[i] = strconv.Itoa(e)
+		}
+		for i, t := range r.Times {
+			mins[i] = strconv.FormatFloat(t, 'g', 8, 64)
+		}
+		row := []string{r.Name, strings.Join(net.PathNodes(r.Links), " "), strings.Join(links, " "), strings.Join(mins, " ")}
+		for _, c := range cols {
+			cell := ""
+			switch x := r.Props[c].(type) {
+			case float64:
+				cell = strconv.FormatFloat(x, 'g', 8, 64)
+			case nil: // a property this route lacks
+			default:
+				cell = fmt.Sprint(x)
+			}
+			row = append(row, cell)
+		}
+		w.Write(row)
+	}
+	w.Flush()
+	return b.Bytes(), w.Error()
 }
 
 func xmlText(s string) string {

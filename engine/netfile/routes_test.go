@@ -2,6 +2,8 @@ package netfile_test
 
 import (
 	"bytes"
+	"encoding/csv"
+	"fmt"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
@@ -73,6 +75,9 @@ func TestRoutesRoundTrip(t *testing.T) {
 			routes = append(routes, r)
 		}
 		for _, f := range netfile.RouteFormats {
+			if !f.Geometry {
+				continue
+			}
 			data, err := f.Write(net, routes)
 			if err != nil {
 				t.Fatalf("case %d %s: %v", c, f.Name, err)
@@ -134,10 +139,33 @@ func TestRouteFormatByName(t *testing.T) {
 	if _, err := netfile.RouteFormatByName("gpx", planar); err == nil || !strings.Contains(err.Error(), "choose geojson") {
 		t.Errorf("gpx on a planar network: %v", err)
 	}
-	if _, err := netfile.RouteFormatByName("kml", planar); err == nil || !strings.Contains(err.Error(), "geojson or gpx") {
+	if _, err := netfile.RouteFormatByName("kml", planar); err == nil || !strings.Contains(err.Error(), "geojson, gpx or csv") {
 		t.Errorf("unknown: %v", err)
 	}
 	if f, err := netfile.RouteFormatByName("geojson", planar); err != nil || f.MediaType != "application/geo+json" {
 		t.Errorf("geojson: %v %v", f, err)
+	}
+}
+
+// The CSV has a row per route: its nodes and links as written, and every
+// property in a column of its own (empty where a route lacks it).
+func TestRoutesCSV(t *testing.T) {
+	net := randomLonLatNetwork(rand.New(rand.NewPCG(7, 7)))
+	e := net.Out(0)[0]
+	routes := []netfile.Route{{Name: "a", Links: []int{e}, Times: []float64{1.5}, Props: map[string]any{"on_time": true, "budget_min": 3.25}},
+		{Name: "b", Links: []int{e}, Props: map[string]any{"buffer_index": 0.125}}}
+	data, err := netfile.WriteRoutesCSV(net, routes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"name", "nodes", "links", "minutes_on_links", "budget_min", "buffer_index", "on_time"},
+		{"a", strings.Join(net.PathNodes([]int{e}), " "), fmt.Sprint(e), "1.5", "3.25", "", "true"},
+		{"b", strings.Join(net.PathNodes([]int{e}), " "), fmt.Sprint(e), "", "", "0.125", ""}}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("got %q, want %q", rows, want)
 	}
 }

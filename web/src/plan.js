@@ -57,6 +57,7 @@ export function planBox(form) {
         routesTable.hidden = false;
         $("#plan-routes-note").hidden = false;
         $("#plan-routes-geojson").href = `/api/plan/routes?${params}&format=geojson`;
+        $("#plan-routes-csv").href = `/api/plan/routes?${params}&format=csv`;
       }
       say(`OD ${p.od}: budgets for P(on time) ≥ ${p.alpha} (LET time ${fmt(p.let_time, 2)} min).`);
       box.dataset.done = "1";
