@@ -3,8 +3,8 @@ package netfile_test
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
