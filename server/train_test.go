@@ -68,9 +68,17 @@ func TestTrainFromDashboard(t *testing.T) {
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
 	}
-	res, err := noRedirect.PostForm(ts.URL+"/api/train", form("grid", nil))
+	// The Models page's form post (a browser asks for HTML) is sent to the
+	// job's page; a script (no Accept) gets the job's status as JSON.
+	req, _ := http.NewRequest("POST", ts.URL+"/api/train", strings.NewReader(form("grid", nil).Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	res, err := noRedirect.Do(req)
 	if err != nil || res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/jobs/") {
 		t.Fatalf("train: %v %v", res.StatusCode, err)
+	}
+	if again, err := noRedirect.PostForm(ts.URL+"/api/train", form("grid", nil)); err != nil || again.StatusCode != http.StatusAccepted || again.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("a script's train request: %v %v", again.StatusCode, err)
 	}
 	id := strings.TrimPrefix(res.Header.Get("Location"), "/jobs/")
 	if res, body := get(t, ts, "/jobs/"+id); res.StatusCode != 200 || !strings.Contains(body, `data-testid="job-curve"`) {
