@@ -1037,6 +1037,23 @@ await test("add a network: a rejected file's problems are in view", async () => 
   assert.equal(await page.inputValue('[data-testid="import-cv"]'), "0.3", "the settings are kept");
 });
 
+// A demand table uploaded with a network draws its default OD pairs, and
+// the report says so with each pair's trips (issue 46).
+await test("add a network: a TNTP folder with its trips draws the OD pairs by demand", async () => {
+  await visit("add network", `${base}/networks/add`);
+  const head = "<NUMBER OF ZONES> 3\n<NUMBER OF NODES> 3\n<FIRST THRU NODE> 1\n<NUMBER OF LINKS> 4\n<END OF METADATA>\n\n~\tinit_node\tterm_node\tcapacity\tlength\tfree_flow_time\tb\tpower\tspeed\ttoll\tlink_type\t;\n";
+  const links = [[1, 2], [2, 3], [3, 1], [2, 1]].map(([a, b]) => `\t${a}\t${b}\t1\t1\t5\t0.15\t4\t0\t0\t1\t;\n`).join("");
+  const trips = "<NUMBER OF ZONES> 3\n<TOTAL OD FLOW> 60\n<END OF METADATA>\n\nOrigin \t1\n    1 :      0.0;     2 :    40.0;     3 :    10.0;\n\nOrigin \t3\n    1 :   10.0;\n";
+  await page.setInputFiles('[data-testid="import-files"]', [{ name: "tri_net.tntp", mimeType: "text/plain", buffer: Buffer.from(head + links) },
+    { name: "tri_trips.tntp", mimeType: "text/plain", buffer: Buffer.from(trips) }]);
+  await page.click('[data-testid="import-check"]');
+  await ready();
+  const notes = await page.locator('[data-testid="import-notes"]').textContent();
+  assert.match(notes, /demand: 3 pairs with trips between distinct nodes, 60 trips in all, from tri_trips\.tntp/);
+  assert.match(notes, /OD pairs: .*1-2 \(40 trips\).*drawn in proportion to the demand's trips/);
+  await shot("import-demand");
+});
+
 // Any city (issue 29): a small OpenStreetMap town uploaded through the
 // page, then its GMNS export (node.csv, link.csv) uploaded as a second
 // network. The pair reads back as the same network (same fingerprint, so
