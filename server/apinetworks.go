@@ -99,12 +99,9 @@ func (s *server) handleCompareJSON(w http.ResponseWriter, r *http.Request) {
 	net := n.Net
 	out := comparisonJSON{Network: net.Name, OD: net.ODString(c.OD), Budget: c.Budget, LETTime: c.LETTime, Realization: c.Realization, Drives: []driveJSON{}}
 	for _, ro := range c.Rollouts {
-		d := driveJSON{Method: ro.Method, Links: []int{}, Times: []float64{}, Nodes: []string{}, Arrival: ro.Result.Time, OnTime: ro.Result.OnTime,
+		d := driveJSON{Method: ro.Method, Nodes: []string{}, Arrival: ro.Result.Time, OnTime: ro.Result.OnTime,
 			End: lab.EndName(ro.Result.End), DecisionMS: ro.DecisionMS, Warning: ro.Warning, Error: ro.Err}
-		for _, st := range ro.Steps {
-			d.Links = append(d.Links, st.Link)
-			d.Times = append(d.Times, st.Time)
-		}
+		d.Links, d.Times = ro.Route()
 		if len(d.Links) > 0 {
 			d.Nodes = net.PathNodes(d.Links)
 		}

@@ -59,7 +59,8 @@ func (s *server) handlePlanRoutes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := rq.net.CheckRouteFormat(formatOr(q)); err != nil {
+	format := formatOr(q)
+	if err := rq.net.CheckRouteFormat(format); err != nil {
 		s.fail(w, r, err) // a bad format before the work
 		return
 	}
@@ -68,7 +69,7 @@ func (s *server) handlePlanRoutes(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	f, err := rq.net.PlanRoutes(p, formatOr(q))
+	f, err := rq.net.PlanRoutes(p, format)
 	if err != nil {
 		s.fail(w, r, err)
 		return

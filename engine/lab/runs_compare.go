@@ -30,6 +30,15 @@ type Rollout struct {
 	Err        string // the method could not run (the others still do)
 }
 
+// Route is the drive's links in order and the minutes spent on each.
+func (ro Rollout) Route() (links []int, minutes []float64) {
+	links, minutes = make([]int, len(ro.Steps)), make([]float64, len(ro.Steps))
+	for i, s := range ro.Steps {
+		links[i], minutes[i] = s.Link, s.Time
+	}
+	return links, minutes
+}
+
 // Comparison is every method on the same realization.
 type Comparison struct {
 	OD          engine.OD

@@ -44,10 +44,7 @@ func (n *Net) ComparisonRoutes(c *Comparison, format string) (*RoutesFile, error
 			"method": ro.Method, "od": n.Net.ODString(c.OD), "realization": c.Realization,
 			"budget_min": c.Budget, "arrival_min": ro.Result.Time, "on_time": ro.Result.OnTime, "end": endNames[ro.Result.End],
 		}}
-		for _, s := range ro.Steps {
-			r.Links = append(r.Links, s.Link)
-			r.Times = append(r.Times, s.Time)
-		}
+		r.Links, r.Times = ro.Route()
 		routes = append(routes, r)
 	}
 	return n.writeRoutes(routes, format, fmt.Sprintf("%s-%s-r%d-drives", n.Net.Name, odFileName(n.Net, c.OD), c.Realization))

@@ -49,7 +49,7 @@ func RouteFormatByName(name string, net *engine.Network) (RouteFormat, error) {
 	for _, f := range RouteFormats {
 		if f.Name == name {
 			if f.LonLatOnly && net.Coords != engine.CoordLonLat {
-				return f, engine.InputError("", 0, "format", "%s needs longitude and latitude, and %s's coordinates are %s: choose geojson", f.Label, net.Name, orNone2(string(net.Coords)))
+				return f, engine.InputError("", 0, "format", "%s needs longitude and latitude, and %s's coordinates are %s: choose geojson", f.Label, net.Name, coordKindText(string(net.Coords)))
 			}
 			return f, nil
 		}
@@ -58,7 +58,7 @@ func RouteFormatByName(name string, net *engine.Network) (RouteFormat, error) {
 	return RouteFormat{}, engine.InputError("", 0, "format", "unknown route format %q: choose %s", name, engine.JoinOr(names))
 }
 
-func orNone2(s string) string {
+func coordKindText(s string) string {
 	if s == "" || s == string(engine.CoordNone) {
 		return "none (an automatic layout)"
 	}
@@ -79,6 +79,19 @@ func course(net *engine.Network, links []int) (pts [][2]float64, at []int) {
 		at = append(at, len(pts)-1)
 	}
 	return pts, at
+}
+
+// atNodes are a drive's minutes at each node it reaches, the origin's 0
+// first: the running sum of the minutes on its links.
+func atNodes(minutes []float64) []float64 {
+	out := make([]float64, 0, len(minutes)+1)
+	clock := 0.0
+	out = append(out, clock)
+	for _, t := range minutes {
+		clock += t
+		out = append(out, clock)
+	}
+	return out
 }
 
 // WriteRoutesGeoJSON writes routes as a FeatureCollection of LineStrings,
@@ -114,12 +127,7 @@ func WriteRoutesGeoJSON(net *engine.Network, routes []Route) ([]byte, error) {
 		f.Properties["links"] = r.Links
 		f.Properties["nodes"] = net.PathNodes(r.Links)
 		if r.Times != nil {
-			clock, times := 0.0, []float64{0}
-			for _, t := range r.Times {
-				clock += t
-				times = append(times, clock)
-			}
-			f.Properties["minutes_at_nodes"] = times
+			f.Properties["minutes_at_nodes"] = atNodes(r.Times)
 		}
 		f.Geometry.Type = "LineString"
 		f.Geometry.Coordinates, _ = course(net, r.Links)
@@ -152,13 +160,11 @@ func WriteRoutesGPX(net *engine.Network, routes []Route) ([]byte, error) {
 			fmt.Fprintf(&b, "<desc>%s</desc>", xmlText(string(desc)))
 		}
 		b.WriteString("<trkseg>\n")
-		times := map[int]float64{}
+		times := map[int]float64{} // by point: the nodes' minutes
 		if r.Times != nil {
-			times[0] = 0
-			clock := 0.0
-			for k, t := range r.Times {
-				clock += t
-				times[at[k]] = clock
+			nodes := append([]int{0}, at...) // the points that are nodes, the origin first
+			for k, t := range atNodes(r.Times) {
+				times[nodes[k]] = t
 			}
 		}
 		for i, p := range pts {

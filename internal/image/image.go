@@ -12,12 +12,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -119,8 +121,8 @@ func Build(spec Spec) (v1.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, soname := range sortedKeys(libs) {
-		if soname == ortName || contains(spec.Dlopened, soname) {
+	for _, soname := range slices.Sorted(maps.Keys(libs)) {
+		if soname == ortName || slices.Contains(spec.Dlopened, soname) {
 			continue
 		}
 		if err := add(libs[soname], path.Join(LibDir, soname), 0o755); err != nil {
@@ -288,22 +290,4 @@ func findLibrary(soname string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s not found by ldconfig", soname)
-}
-
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
