@@ -47,7 +47,7 @@ func (c *mapCache) get(n *lab.Net) *mapEntry {
 			return
 		}
 		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression) // Best took a second on a 16 MB city for 5% less
 		zw.Write(e.raw)
 		zw.Close()
 		e.gz = b.Bytes()

@@ -55,8 +55,18 @@ type builtPolicy struct {
 func newNet(net *engine.Network, model *linktime.Gaussian, o Options, modelsDir string) *Net {
 	env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, net.BudgetFactors()), CacheDir: o.CacheDir,
 		Device: o.Device, ORTLib: o.ORTLib, Logf: o.Logf, ModelsDir: modelsDir}
+	if len(net.Links) > lazyTablesLinks {
+		env.SolveFor = []int{} // each destination's DOT table when a page first asks for it
+	}
 	return &Net{Net: net, Model: model, env: env, built: map[string]*builtPolicy{}}
 }
+
+// lazyTablesLinks is the size above which the dashboard solves no DOT
+// table up front: on a city a table takes seconds, and a comparison of one
+// pair solved the five benchmark pairs' first (77 s on a 249,000-link grid
+// before its own). Below it every benchmark pair's is solved at first use,
+// so the pairs the pages offer answer at once.
+const lazyTablesLinks = 20000
 
 // MethodInfo describes a method for the pickers, from the registry.
 type MethodInfo struct {

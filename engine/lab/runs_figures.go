@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -166,8 +167,33 @@ type ODRoute struct {
 }
 
 // ODRoutes summarises a network's benchmark OD pairs (a stored one or an
-// import being checked).
+// import being checked), kept per network: the network page asks at every
+// visit, and on a city the five LET trees took a quarter of a second.
 func ODRoutes(net *engine.Network) []ODRoute {
+	odRoutes.Lock()
+	out, ok := odRoutes.m[net]
+	odRoutes.Unlock()
+	if ok {
+		return out
+	}
+	out = odRoutesOf(net)
+	odRoutes.Lock()
+	if len(odRoutes.m) >= 8 {
+		clear(odRoutes.m)
+	}
+	odRoutes.m[net] = out
+	odRoutes.Unlock()
+	return out
+}
+
+// odRoutes keeps ODRoutes' answers for the last networks asked (a network
+// is not changed once read: a rename or new OD pairs read it again).
+var odRoutes = struct {
+	sync.Mutex
+	m map[*engine.Network][]ODRoute
+}{m: map[*engine.Network][]ODRoute{}}
+
+func odRoutesOf(net *engine.Network) []ODRoute {
 	var out []ODRoute
 	for _, od := range net.ODs {
 		tree := net.LET(od.Destination)

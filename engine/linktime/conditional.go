@@ -32,6 +32,13 @@ type Conditional struct {
 	cross    []float64 // scratch
 	y        []float64 // scratch
 	loaded   []float64 // scratch
+	// In the factors' space (factorspace.go; fs): P's Cholesky factor
+	// transposed (k × k, upper, row-major), b, the posterior mean P⁻¹b
+	// and scratch.
+	fs           bool
+	k            int
+	chol, b, muW []float64
+	z            []float64
 }
 
 // Impossible is how many standard deviations from its law an observation
@@ -48,7 +55,10 @@ func (g *Gaussian) Censored(e int, t float64) bool {
 
 // Condition conditions g on the observed links (a link met twice counts once).
 func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
-	c := &Conditional{g: g}
+	c := &Conditional{g: g, fs: g.factorSpace()}
+	if c.fs {
+		c.initFactor()
+	}
 	var censored []int
 	for k, e := range links {
 		if c.note(e, times[k]) {
@@ -121,6 +131,9 @@ func (c *Conditional) note(e int, t float64) (censored bool) {
 // 10⁻¹² of the link's own variance with no jitter (minPivot: a censored
 // link the others already determine).
 func (c *Conditional) appendRow(e int, val, noise float64, minPivot bool) bool {
+	if c.fs {
+		return c.appendFactor(e, val, noise, minPivot)
+	}
 	g := c.g
 	row := g.F.RawRowView(e)
 	i := c.m
@@ -158,6 +171,10 @@ func (c *Conditional) appendRow(e int, val, noise float64, minPivot bool) bool {
 
 // solve recomputes α = Σ_OO⁻¹ (y_O − m_O) = L⁻ᵀ L⁻¹ r.
 func (c *Conditional) solve() {
+	if c.fs {
+		c.solveFactor()
+		return
+	}
 	r := make([]float64, c.m)
 	for i, e := range c.obsIdx {
 		r[i] = c.obsVal[i] - c.g.Latent[e]
@@ -296,6 +313,9 @@ func (c *Conditional) time(e int) (float64, bool) {
 // |s|² + own drops by cᵀ Σ_OO⁻¹ c. Callers that score many paths precompute
 // their loadings.
 func (c *Conditional) Loaded(mean float64, s []float64, own float64) (float64, float64) {
+	if c.fs {
+		return c.loadedFactor(mean, s, own)
+	}
 	v := floats.Dot(s, s) + own
 	if c.m > 0 {
 		cross := c.cross[:c.m]
@@ -315,6 +335,10 @@ func (c *Conditional) Loaded(mean float64, s []float64, own float64) (float64, f
 // Idio_e ε_e, independent of the observed). The observed links' own
 // variates are drawn after z, in their order. scratch holds 2m floats.
 func (c *Conditional) weights(rng *rand.Rand, w, scratch []float64) {
+	if c.fs {
+		c.weightsFactor(rng, w)
+		return
+	}
 	g := c.g
 	for i := range w {
 		w[i] = rng.NormFloat64()

@@ -6,6 +6,7 @@ package linktime
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -52,6 +53,9 @@ type Gaussian struct {
 	sumF    *mat.Dense
 	sumIdio []float64
 	sumSD   []float64
+	// fs: conditionals work in the factors' space (factorspace.go)
+	fs     bool
+	fsOnce sync.Once
 }
 
 // CorrStats summarizes the link correlation matrix over distinct link pairs

@@ -196,9 +196,9 @@ func TestImportBadFiles(t *testing.T) {
 			[]string{"random-psd correlation holds a dense 4001 × 4001 covariance; it is limited to 4000 links: choose spatial-factor (scales to any size) or independent links"}},
 		// refused at the first row over, while reading (the nodes are never built)
 		{"over the size limit", csvFile(big(netfile.MaxLinks + 1)), netfile.ImportOptions{ODs: []string{"0-1"}},
-			[]string{"bad.csv:50002: field row: more than 50000 links: ontime takes at most 50000"}},
+			[]string{fmt.Sprintf("bad.csv:%d: field row: more than %d links: ontime takes at most %[2]d", netfile.MaxLinks+2, netfile.MaxLinks)}},
 		{"over the node limit", csvFile(big(netfile.MaxNodes + 1)), netfile.ImportOptions{ODs: []string{"0-1"}},
-			[]string{"20002 nodes: ontime takes at most 20000"}},
+			[]string{fmt.Sprintf("%d nodes: ontime takes at most %d", netfile.MaxNodes+2, netfile.MaxNodes)}},
 		{"unknown file", []netfile.File{{Name: "notes.txt", Data: []byte("x")}}, netfile.ImportOptions{}, []string{"notes.txt: unknown kind of file"}},
 		{"every problem at once", csvFile("1,2,x,1\n1,1,3,1\n2,3,Inf,1\n2,3,4,-1\n"), netfile.ImportOptions{},
 			[]string{`bad.csv:2: field Cost: "x" is not a number`, "bad.csv:3: field From/To: link 1→1 is a self-loop",

@@ -107,7 +107,7 @@ func TestOSMRealExtracts(t *testing.T) {
 		coarsened bool
 	}{
 		{"andorra-latest.osm.bz2", [2]float64{1.3, 1.9}, [2]float64{42.3, 42.8}, false},
-		{"delaware-latest.osm.pbf", [2]float64{-76, -74.9}, [2]float64{38.4, 39.9}, true},
+		{"delaware-latest.osm.pbf", [2]float64{-76, -74.9}, [2]float64{38.3, 39.9}, false},
 	} {
 		b, err := os.ReadFile(testenv.OSMExtract(t, c.file))
 		if err != nil {
@@ -139,6 +139,11 @@ func TestOSMRealExtracts(t *testing.T) {
 		}
 		if len(net.ODs) != netfile.DefaultODCount || len(net.Nodes) > netfile.MaxNodes || len(net.Links) > netfile.MaxLinks {
 			t.Errorf("%s: %d ODs, %d nodes, %d links", c.file, len(net.ODs), len(net.Nodes), len(net.Links))
+		}
+		// Delaware whole, every default class kept (issue 47: it was cut
+		// to 16,302 links under the old limits)
+		if c.file == "delaware-latest.osm.pbf" && (len(net.Nodes) != 46933 || len(net.Links) != 112702) {
+			t.Errorf("%s: %d nodes, %d links; whole it is 46,933 and 112,702", c.file, len(net.Nodes), len(net.Links))
 		}
 		// Its GMNS export reads back as the same network: nodes, links,
 		// shapes, correlation, OD pairs and step cap.
@@ -198,5 +203,24 @@ func BenchmarkImportOSM(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Beyond the limits the lowest classes are left out, a tier at a time,
+// and the report says so: Delaware under the old limits (20,000 nodes,
+// 50,000 links) loses its residential streets and living streets.
+func TestOSMCoarsensOnlyBeyondTheLimits(t *testing.T) {
+	b, err := os.ReadFile(testenv.OSMExtract(t, "delaware-latest.osm.pbf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer netfile.SetOSMLimit(20000, 50000)()
+	net, rep, err := netfile.Import([]netfile.File{{Name: "delaware-latest.osm.pbf", Data: b}}, netfile.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	if len(net.Nodes) > 20000 || len(net.Links) > 50000 || !strings.Contains(notes, "over ontime's limits (20000 nodes, 50000 links): left out living_street, residential") {
+		t.Errorf("%d nodes, %d links:\n%s", len(net.Nodes), len(net.Links), notes)
 	}
 }

@@ -19,6 +19,11 @@ var osmTiers = [][]string{
 	{"secondary", "secondary_link"},
 }
 
+// osmLimit is the size an OpenStreetMap road graph is coarsened to fit:
+// ontime's limits (a variable so that a test can try the rule on a real
+// extract under smaller ones).
+var osmLimit = struct{ nodes, links int }{MaxNodes, MaxLinks}
+
 // readOSMNetwork builds a network from an OpenStreetMap extract: the
 // drivable ways of the kept highway classes, one-way rules respected, the
 // largest strongly connected component, degree-2 chains merged, link time
@@ -32,12 +37,13 @@ func readOSMNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 	}
 	allow := maps.Clone(keep)
 	g := buildRoads(x, allow)
-	// A city's residential streets can put an extract over ontime's
-	// limits: unless the classes were chosen, the lowest ones are left
+	// Every default class is kept up to ontime's limits (Delaware whole:
+	// 46,933 nodes, 112,702 links). Beyond them (a large metropolitan
+	// extract) unless the classes were chosen, the lowest ones are left
 	// out, one tier at a time, until it fits (said in the report).
 	var coarsened []string
 	for _, tier := range osmTiers {
-		if len(o.Highways) > 0 || (len(g.nodes) <= MaxNodes && len(g.edges) <= MaxLinks) {
+		if len(o.Highways) > 0 || (len(g.nodes) <= osmLimit.nodes && len(g.edges) <= osmLimit.links) {
 			break
 		}
 		for _, c := range tier {
@@ -49,7 +55,7 @@ func readOSMNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 		before := [2]int{len(g.nodes), len(g.edges)}
 		g = buildRoads(x, allow)
 		rep.note("the road graph (%d nodes, %d links) is over ontime's limits (%d nodes, %d links): left out %s, leaving %d nodes and %d links",
-			before[0], before[1], MaxNodes, MaxLinks, strings.Join(tier, ", "), len(g.nodes), len(g.edges))
+			before[0], before[1], osmLimit.nodes, osmLimit.links, strings.Join(tier, ", "), len(g.nodes), len(g.edges))
 	}
 	if len(coarsened) > 0 {
 		rep.note("to keep every class, cut a smaller extract (osmium extract --bbox) or choose the highway classes yourself")

@@ -23,8 +23,8 @@ import (
 // links covariance and its eigen factor (linktime.DenseLinkLimit); larger
 // networks take independent links.
 const (
-	MaxNodes       = 20000
-	MaxLinks       = 50000
+	MaxNodes       = 100000
+	MaxLinks       = 250000
 	DenseLinkLimit = linktime.DenseLinkLimit
 	// MaxMean (minutes, about two years) and MaxCV bound a link's law to
 	// what the engine computes with: sums of means stay exact in float64

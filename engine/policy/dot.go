@@ -27,7 +27,9 @@ import (
 // The policy acts on (node, remaining budget, links left) by evaluating the
 // recursion's right-hand side at the true remaining budget.
 //
-// Memory: a capped table holds (cap+1) × nodes × budget bins float32s. On a
+// Memory: a capped table holds (cap+1) × nodes × budget bins float32s, less
+// the bins below each node's band (dotband.go: where its value is provably
+// zero, so never stored). On a
 // city (Chicago Regional: cap 162, 14,769 nodes, 1,400 bins) that is 13 GB
 // a destination, so above DOTTableLimit the table drops the links-left
 // dimension and solves the uncapped recursion (83 MB there); CapIgnored
@@ -44,8 +46,15 @@ type DOT struct {
 	pmf   []linkPMF
 	mu    sync.Mutex
 	tabs  map[int]*dotTable
-	hops  map[int][]int // fewest links to each destination, for uncapped tables
-	let   *LET          // breaks ties between equal scores (see choice)
+	// solving: the tables being solved, closed when each is done
+	solving map[int]chan struct{}
+	hops    map[int][]int // fewest links to each destination
+	in      [][]int       // each node's incoming links (inLinks)
+	inOnce  sync.Once
+	// costs[r][e] is link e's Chernoff cost at chernoffRates[r] (band)
+	costs     [][]float64
+	costsOnce sync.Once
+	let       *LET // breaks ties between equal scores (see choice)
 	// CapIgnored is set when a table was too large to carry the step cap.
 	CapIgnored bool
 	// Ctx, when set, stops a solve within a level or a few budget bins of
@@ -68,13 +77,15 @@ type linkPMF struct {
 
 type dotTable struct {
 	n       int         // budget bins 0..n-1
-	u       [][]float32 // u[h][i*n + b]: links left h (a single level without cap)
+	lo      []int32     // node i's band starts at bin lo[i] (0 below; see dotband.go)
+	off     []int       // node i's bin lo[i] is at u[h][off[i]]
+	u       [][]float32 // u[h][off[i] + b − lo[i]]: links left h (a single level without cap)
 	partial bool        // the solve was canceled (DOT.Ctx): values not final
 }
 
 // NewDOT discretizes every link's marginal law with step delta (≤ the floor).
 func NewDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *DOT {
-	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, hops: map[int][]int{}, let: NewLET(net)}
+	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, solving: map[int]chan struct{}{}, hops: map[int][]int{}, let: NewLET(net)}
 	d.pmf = make([]linkPMF, len(net.Links))
 	for e := range net.Links {
 		if model.Warped(e) {
@@ -129,33 +140,56 @@ func discretizeWarped(model *linktime.Gaussian, e int, mu, sd, delta float64) li
 }
 
 // Solve builds (once) the table towards dest for budgets up to maxBudget.
+// Tables towards different destinations are solved at once by concurrent
+// callers (Env.DOT solves a benchmark's on every core); a caller asking
+// for a table being solved waits for it.
 func (d *DOT) Solve(dest int, maxBudget float64) {
 	n := int(math.Ceil(maxBudget/d.Delta)) + 1
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if t, ok := d.tabs[dest]; ok && t.n >= n && (!t.partial || d.stopped()) {
-		return
+	for {
+		if t, ok := d.tabs[dest]; ok && t.n >= n && (!t.partial || d.stopped()) {
+			d.mu.Unlock()
+			return
+		}
+		wait, busy := d.solving[dest]
+		if !busy {
+			break
+		}
+		d.mu.Unlock()
+		<-wait
+		d.mu.Lock()
 	}
-	t := d.solve(dest, n)
+	done := make(chan struct{})
+	d.solving[dest] = done
+	d.mu.Unlock()
+	t, capIgnored := d.solve(dest, n)
 	t.partial = d.stopped()
+	d.mu.Lock()
 	d.tabs[dest] = t
+	d.CapIgnored = d.CapIgnored || capIgnored
+	delete(d.solving, dest)
+	close(done)
+	d.mu.Unlock()
 }
 
-func (d *DOT) solve(dest, n int) *dotTable {
-	nn := len(d.net.Nodes)
+// solve solves the table towards dest over n bins (without d.mu held); it
+// reports whether the table had to drop the links-left dimension.
+func (d *DOT) solve(dest, n int) (_ *dotTable, capIgnored bool) {
+	lo := d.band(dest, n)
+	off, size := bandLayout(lo, n)
 	levels := 1
-	capped := d.cap > 0 && int64(d.cap+1)*int64(nn)*int64(n)*4 <= DOTTableLimit
+	capped := d.cap > 0 && int64(d.cap+1)*int64(size)*4 <= DOTTableLimit
 	if capped {
 		levels = d.cap + 1
 	} else if d.cap > 0 {
-		d.CapIgnored = true
+		capIgnored = true
 	}
-	t := &dotTable{n: n, u: make([][]float32, levels)}
-	prev := make([]float64, nn*n)
-	cur := make([]float64, nn*n)
+	t := &dotTable{n: n, lo: lo, off: off, u: make([][]float32, levels)}
+	prev := make([]float64, size)
+	cur := make([]float64, size)
 	// Level 0 with a cap: only the destination is "arrived".
 	for b := range n {
-		prev[dest*n+b] = 1
+		prev[off[dest]+b] = 1
 	}
 	store := func(h int, v []float64) {
 		t.u[h] = make([]float32, len(v))
@@ -163,29 +197,13 @@ func (d *DOT) solve(dest, n int) *dotTable {
 			t.u[h][i] = float32(x)
 		}
 	}
+	order := byBand(lo, n)
 	if !capped {
-		// No cap: one level, filled in increasing budget so u_j(t − kΔ),
-		// k ≥ 1, is final when u_i(t) is computed.
-		cur = prev
-		for b := range n {
-			if b%16 == 0 && d.stopped() {
-				break
-			}
-			for i := range nn {
-				if i == dest {
-					continue
-				}
-				best := 0.0
-				for _, e := range d.net.Out(i) {
-					best = math.Max(best, d.conv(e, cur[d.net.Links[e].To*n:(d.net.Links[e].To+1)*n], b))
-				}
-				cur[i*n+b] = best
-			}
-		}
-		store(0, cur)
-		return t
+		t.u[0] = d.solveUncapped(dest, n, lo, off, size, order)
+		return t, capIgnored
 	}
 	store(0, prev)
+	hops := d.fewestLinks(dest)
 	for h := 1; h < levels; h++ {
 		if d.stopped() {
 			for ; h < levels; h++ {
@@ -193,8 +211,8 @@ func (d *DOT) solve(dest, n int) *dotTable {
 			}
 			break
 		}
-		for i := range nn {
-			row := cur[i*n : (i+1)*n]
+		for _, i := range order {
+			row := cur[off[i] : off[i]+n-int(lo[i])]
 			if i == dest {
 				for b := range row {
 					row[b] = 1
@@ -204,42 +222,128 @@ func (d *DOT) solve(dest, n int) *dotTable {
 			for b := range row {
 				row[b] = 0
 			}
+			if hops[i] < 0 || hops[i] > h {
+				continue // the destination is more than h links away: 0
+			}
 			for _, e := range d.net.Out(i) {
 				j := d.net.Links[e].To
-				d.convAll(e, prev[j*n:(j+1)*n], row)
+				if hops[j] < 0 || hops[j] > h-1 || int(lo[j]) >= n {
+					continue
+				}
+				convAllBand(d.pmf[e], prev[off[j]:off[j]+n-int(lo[j])], int(lo[j]), row, int(lo[i]))
 			}
 		}
 		store(h, cur)
 		prev, cur = cur, prev
 	}
-	return t
+	return t, capIgnored
 }
 
-// conv is Σ_k p_e[k]·u[b − k] over k ≤ b.
-func (d *DOT) conv(e int, u []float64, b int) float64 {
-	pm := d.pmf[e]
-	s := 0.0
-	for k := pm.lo; k < pm.lo+len(pm.p) && k <= b; k++ {
-		s += pm.p[k-pm.lo] * u[b-k]
+// solveUncapped fills the one level of an uncapped table: in increasing
+// budget, so that u_j(t − kΔ), k ≥ 1, is final when u_i(t) is computed.
+// The work runs bin-major (each bin's values side by side, only the nodes
+// whose band has begun: a prefix of order): a bin reads the few bins before
+// it, which stay in cache, where a node-major row per node sent every read
+// to another row (Delaware: 16 s a destination). The result is stored
+// node-major, as the policies read it.
+func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order []int) []float32 {
+	rank := make([]int32, len(lo))
+	for r, i := range order {
+		rank[i] = int32(r)
 	}
-	return s
+	// rowOff[b]: where bin b's values start; bin b holds cnt(b) nodes.
+	rowOff := make([]int, n+1)
+	active := 0
+	for b := range n {
+		for active < len(order) && int(lo[order[active]]) <= b {
+			active++
+		}
+		rowOff[b+1] = rowOff[b] + active
+	}
+	// each active node's ways out, the heads' ranks and bands and the
+	// links' laws flattened in the order the loop reads them
+	type way struct {
+		at, lo, hi   int32 // the law's bins lo..hi are p[at : at+hi−lo+1]
+		rank, bandLo int32
+	}
+	start := make([]int, len(order)+1)
+	var ways []way
+	var p []float64
+	for r, i := range order {
+		for _, e := range d.net.Out(i) {
+			if j := d.net.Links[e].To; int(lo[j]) < n {
+				pm := d.pmf[e]
+				ways = append(ways, way{int32(len(p)), int32(pm.lo), int32(pm.lo + len(pm.p) - 1), rank[j], lo[j]})
+				p = append(p, pm.p...)
+			}
+		}
+		start[r+1] = len(ways)
+	}
+	w := make([]float64, rowOff[n])
+	destRank := int(rank[dest])
+	for b := range n {
+		if b%16 == 0 && d.stopped() {
+			break
+		}
+		row := w[rowOff[b]:rowOff[b+1]]
+		for r := range row {
+			if r == destRank {
+				row[r] = 1
+				continue
+			}
+			best := 0.0
+			for _, wy := range ways[start[r]:start[r+1]] {
+				kmax := min(int(wy.hi), b-int(wy.bandLo))
+				base := int(wy.at) - int(wy.lo) // p[base+k] is the law's bin k
+				rk := int(wy.rank)
+				s := 0.0
+				for k := int(wy.lo); k <= kmax; k++ {
+					s += p[base+k] * w[rowOff[b-k]+rk]
+				}
+				best = math.Max(best, s)
+			}
+			row[r] = best
+		}
+	}
+	u := make([]float32, size)
+	for b := range n {
+		for r, x := range w[rowOff[b]:rowOff[b+1]] {
+			i := order[r]
+			u[off[i]+b-int(lo[i])] = float32(x)
+		}
+	}
+	return u
 }
 
-// convAll sets row[b] = max(row[b], Σ_k p_e[k]·u[b − k]) for every b.
-func (d *DOT) convAll(e int, u, row []float64) {
-	pm := d.pmf[e]
-	for b := pm.lo; b < len(row); b++ {
-		kmax := min(pm.lo+len(pm.p)-1, b)
+// convAllBand sets row[b] = max(row[b], Σ_k p_e[k]·u(b − k)) for every bin
+// b of row's band (from rowLo), u's band starting at uLo.
+func convAllBand(pm linkPMF, u []float64, uLo int, row []float64, rowLo int) {
+	n := rowLo + len(row)
+	for b := max(rowLo, pm.lo+uLo); b < n; b++ {
+		kmax := min(pm.lo+len(pm.p)-1, b-uLo)
 		s := 0.0
-		p := pm.p[:kmax-pm.lo+1]
-		base := b - pm.lo
-		for k, pk := range p {
-			s += pk * u[base-k]
+		base := b - uLo
+		for k := pm.lo; k <= kmax; k++ {
+			s += pm.p[k-pm.lo] * u[base-k]
 		}
-		if s > row[b] {
-			row[b] = s
+		if s > row[b-rowLo] {
+			row[b-rowLo] = s
 		}
 	}
+}
+
+// at is the table's value at level h, node i, bin b (0 below the node's
+// band).
+func (t *dotTable) at(h, i, b int) float32 {
+	if b < int(t.lo[i]) {
+		return 0
+	}
+	return t.u[h][t.off[i]+b-int(t.lo[i])]
+}
+
+// row is node i's band at level h and the bin it starts at.
+func (t *dotTable) row(h, i int) ([]float32, int) {
+	return t.u[h][t.off[i] : t.off[i]+t.n-int(t.lo[i])], int(t.lo[i])
 }
 
 // Value is the table's on-time probability from node i with the given
@@ -251,7 +355,7 @@ func (d *DOT) Value(dest, i int, remaining float64, left int) float64 {
 		return 0
 	}
 	b = min(b, t.n-1)
-	return float64(t.u[t.level(left)][i*t.n+b])
+	return float64(t.at(t.level(left), i, b))
 }
 
 // LeastBudget is the least budget on the table's grid (a multiple of
@@ -319,11 +423,10 @@ func (d *DOT) scorePMF(dest, j int, pm linkPMF, remaining float64, left int) flo
 		return 0
 	}
 	b = min(b, t.n-1)
-	lvl := t.level(left - 1)
-	u := t.u[lvl][j*t.n : (j+1)*t.n]
+	u, uLo := t.row(t.level(left-1), j)
 	s := 0.0
-	for k := pm.lo; k < pm.lo+len(pm.p) && k <= b; k++ {
-		s += pm.p[k-pm.lo] * float64(u[b-k])
+	for k := pm.lo; k < pm.lo+len(pm.p) && k <= b-uLo; k++ {
+		s += pm.p[k-pm.lo] * float64(u[b-k-uLo])
 	}
 	return s
 }
@@ -370,15 +473,16 @@ func (d *DOT) feasible(o *engine.Observation, left int) []int {
 func (d *DOT) fewestLinks(dest int) []int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.fewestLinksLocked(dest)
+}
+
+// fewestLinksLocked is fewestLinks with d.mu held.
+func (d *DOT) fewestLinksLocked(dest int) []int {
 	if h, ok := d.hops[dest]; ok {
 		return h
 	}
-	n := len(d.net.Nodes)
-	in := make([][]int, n)
-	for _, l := range d.net.Links {
-		in[l.To] = append(in[l.To], l.From)
-	}
-	h := make([]int, n)
+	in := d.inLinks()
+	h := make([]int, len(d.net.Nodes))
 	for i := range h {
 		h[i] = -1
 	}
@@ -387,8 +491,8 @@ func (d *DOT) fewestLinks(dest int) []int {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for _, u := range in[v] {
-			if h[u] < 0 {
+		for _, e := range in[v] {
+			if u := d.net.Links[e].From; h[u] < 0 {
 				h[u] = h[v] + 1
 				queue = append(queue, u)
 			}
@@ -414,7 +518,7 @@ func (d *DOT) scoreNormal(dest, j int, mu, sd, floor, remaining float64, left in
 		return 0
 	}
 	b = min(b, t.n-1)
-	u := t.u[t.level(left-1)][j*t.n : (j+1)*t.n]
+	u, uLo := t.row(t.level(left-1), j)
 	delta := d.Delta
 	floorBin := max(1, int(math.Ceil(floor/delta-1e-9)))
 	lo := max(floorBin, int(math.Ceil((mu-6*sd)/delta)))
@@ -424,9 +528,9 @@ func (d *DOT) scoreNormal(dest, j int, mu, sd, floor, remaining float64, left in
 	if lo == floorBin {
 		prev = phi(math.Inf(-1)) // the floor gathers all mass below it
 	}
-	for k := lo; k <= hi && k <= b; k++ {
+	for k := lo; k <= hi && k <= b-uLo; k++ {
 		cur := phi((float64(k)*delta - mu) / sd)
-		s += (cur - prev) * float64(u[b-k])
+		s += (cur - prev) * float64(u[b-k-uLo])
 		prev = cur
 	}
 	return s

@@ -54,6 +54,7 @@ var Sections = []Section{
 	{"training", "Training", training},
 	{"loadtest", "Load test", loadTest},
 	{"scale", "The largest network each correlation model handles", scale},
+	{"cities", "Cities whole: networks at the size limit", citySection},
 	{"sweep", "Sweeps: sharding overhead, merge time, a city on a cluster", sweepOverhead},
 }
 

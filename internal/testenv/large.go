@@ -33,3 +33,7 @@ func Sized[T any](full, short T) T {
 	}
 	return full
 }
+
+// IsLarge reports whether the large test cases run (ONTIME_LARGE_TESTS=1,
+// not -short), for a test that keeps its small cases either way.
+func IsLarge() bool { return !testing.Short() && os.Getenv(LargeVar) == "1" }

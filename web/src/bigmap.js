@@ -16,32 +16,91 @@ const SHADES = 8; // colour classes a shading is drawn in
 const HOVER_PX = 6; // how near the pointer a link must be to be picked
 const CLICK_PX = 10; // how near a click must be to a node
 
-// gridIndex buckets items by the cells their bounding boxes touch.
-function gridIndex(items, box, minX, minY, cell, cols, rows) {
-  const cells = new Map();
+// boxIndex buckets items by the cells their boxes touch (box[4i..4i+3]:
+// item i's minX, minY, maxX, maxY), in two typed arrays (each cell's items
+// are items[first[k]..first[k+1]]): at 249,000 links a Map of arrays took
+// a second to build and most of the page's memory.
+function boxIndex(box, count, minX, minY, cell, cols, rows) {
   const clampX = (x) => Math.max(0, Math.min(cols - 1, Math.floor((x - minX) / cell)));
   const clampY = (y) => Math.max(0, Math.min(rows - 1, Math.floor((y - minY) / cell)));
-  items.forEach((it, i) => {
-    const [x0, y0, x1, y1] = box(it);
-    for (let cx = clampX(x0); cx <= clampX(x1); cx++) {
-      for (let cy = clampY(y0); cy <= clampY(y1); cy++) {
-        const k = cy * cols + cx;
-        if (!cells.has(k)) cells.set(k, []);
-        cells.get(k).push(i);
-      }
+  const each = (fn) => {
+    for (let i = 0; i < count; i++) {
+      const cx1 = clampX(box[4 * i + 2]), cy0 = clampY(box[4 * i + 1]), cy1 = clampY(box[4 * i + 3]);
+      for (let cx = clampX(box[4 * i]); cx <= cx1; cx++) for (let cy = cy0; cy <= cy1; cy++) fn(cy * cols + cx, i);
     }
-  });
+  };
+  const first = new Int32Array(cols * rows + 1);
+  each((k) => first[k + 1]++);
+  for (let k = 0; k < cols * rows; k++) first[k + 1] += first[k];
+  const items = new Int32Array(first[cols * rows]), fill = first.slice(0, cols * rows);
+  each((k, i) => { items[fill[k]++] = i; });
   // near calls fn for each item in the cells within r of (x, y).
   return (x, y, r, fn) => {
     for (let cx = clampX(x - r); cx <= clampX(x + r); cx++) {
       for (let cy = clampY(y - r); cy <= clampY(y + r); cy++) {
-        for (const i of cells.get(cy * cols + cx) || []) fn(i);
+        const k = cy * cols + cx;
+        for (let j = first[k]; j < first[k + 1]; j++) fn(items[j]);
       }
     }
   };
 }
 
+// NetCanvas is a Leaflet canvas that strokes the network itself: every
+// course projected once (at zoom 0) into one array, and after each pan or
+// zoom one path per shade over the links whose boxes meet the canvas.
+// Leaflet's canvas still sizes, places and animates it. A Leaflet polyline
+// per shade re-projected every point at each redraw, and shared its canvas
+// with the hover highlight, so each hover redrew the network: at 249,000
+// links, 14 s to first paint and 6 frames a second under the pointer.
+const NetCanvas = L.Canvas.extend({
+  // setNetwork takes the links' points at zoom 0 (pts[2k], pts[2k+1]; link
+  // i's from start[i] to start[i+1]), their boxes, and the shades: a
+  // colour and the links drawn in it each.
+  setNetwork(pts, start, box, shades) {
+    Object.assign(this, { _pts: pts, _start: start, _box: box, _shades: shades });
+    if (this._map) this._update();
+  },
+  // The stroke waits for the next frame, once however many moves came
+  // before it: typing a node's number pans the map at each digit, and each
+  // pan drew the whole network before the next key was read.
+  _update() {
+    const animating = this._map._animatingZoom && this._bounds;
+    L.Canvas.prototype._update.call(this);
+    if (!animating && this._pts && !this._frame) {
+      this._frame = L.Util.requestAnimFrame(() => {
+        this._frame = null;
+        if (this._map) this._drawNet();
+      });
+    }
+  },
+  _drawNet() {
+    const map = this._map, ctx = this._ctx, b = this._bounds;
+    const s = map.getZoomScale(map.getZoom(), 0), o = map.getPixelOrigin();
+    const pad = 4 / s; // a stroke's width, at zoom 0
+    const x0 = (b.min.x + o.x) / s - pad, x1 = (b.max.x + o.x) / s + pad;
+    const y0 = (b.min.y + o.y) / s - pad, y1 = (b.max.y + o.y) / s + pad;
+    const { _pts: P, _start: S, _box: B } = this;
+    ctx.save();
+    // square joins, opaque: round ones and alpha cost a second of
+    // rasterizing at 112,000 links without a GPU
+    ctx.lineWidth = 1.5;
+    for (const { color, links } of this._shades) {
+      ctx.beginPath();
+      ctx.strokeStyle = color;
+      for (const i of links) {
+        if (B[4 * i] > x1 || B[4 * i + 2] < x0 || B[4 * i + 1] > y1 || B[4 * i + 3] < y0) continue;
+        ctx.moveTo(P[2 * S[i]] * s - o.x, P[2 * S[i] + 1] * s - o.y);
+        for (let k = S[i] + 1; k < S[i + 1]; k++) ctx.lineTo(P[2 * k] * s - o.x, P[2 * k + 1] * s - o.y);
+      }
+      ctx.stroke();
+    }
+    ctx.restore();
+  },
+});
+
 export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
+  // the network on a canvas of its own; the highlight, markers and routes
+  // on the map's default canvas above it, so drawing them leaves it be
   const renderer = L.canvas({ padding: 0.3 });
   const { map, frame, ll: at } = baseMap(el, net, { preferCanvas: true, renderer });
   el.dataset.renderer = "canvas";
@@ -51,26 +110,53 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   const [minX, minY, maxX, maxY] = networkBox(N, E);
   const side = Math.max(maxX - minX, maxY - minY) || 1;
   const cols = 256, cell = side / cols;
-  const courses = E.map((l) => course(N, l));
-  const linkAt = gridIndex(courses, courseBox, minX, minY, cell, cols, cols);
-  const nodeAt = gridIndex(N, (n) => [n.x, n.y, n.x, n.y], minX, minY, cell, cols, cols);
   map.fitBounds(L.latLngBounds(at(minX, minY), at(maxX, maxY)).pad(0.05));
-
-  // one polyline per shade: its rings are the links of that class
-  let shades = [];
-  const seg = (i) => courses[i].map(([x, y]) => at(x, y));
+  // every link's points at zoom 0 (for drawing) and its box in the frame
+  // (for the index), in typed arrays: no array per link
+  const start = new Int32Array(E.length + 1);
+  E.forEach((l, i) => { start[i + 1] = start[i] + 2 + (l.shape ? l.shape.length : 0); });
+  const pts = new Float64Array(2 * start[E.length]), box = new Float64Array(4 * E.length), frameBox = new Float64Array(4 * E.length);
+  const nodeAt0 = new Float64Array(2 * N.length);
+  N.forEach((n, i) => {
+    const p = map.project(ll(n), 0);
+    nodeAt0[2 * i] = p.x;
+    nodeAt0[2 * i + 1] = p.y;
+  });
+  E.forEach((l, i) => {
+    let k = 2 * start[i];
+    const put = (px, py) => { pts[k++] = px; pts[k++] = py; };
+    put(nodeAt0[2 * l.from], nodeAt0[2 * l.from + 1]);
+    for (const [x, y] of l.shape || []) {
+      const p = map.project(at(x, y), 0);
+      put(p.x, p.y);
+    }
+    put(nodeAt0[2 * l.to], nodeAt0[2 * l.to + 1]);
+    let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
+    for (let j = 2 * start[i]; j < k; j += 2) {
+      bx0 = Math.min(bx0, pts[j]); by0 = Math.min(by0, pts[j + 1]); bx1 = Math.max(bx1, pts[j]); by1 = Math.max(by1, pts[j + 1]);
+    }
+    box[4 * i] = bx0; box[4 * i + 1] = by0; box[4 * i + 2] = bx1; box[4 * i + 3] = by1;
+    const [fx0, fy0, fx1, fy1] = l.shape ? courseBox(course(N, l)) : [Math.min(N[l.from].x, N[l.to].x), Math.min(N[l.from].y, N[l.to].y), Math.max(N[l.from].x, N[l.to].x), Math.max(N[l.from].y, N[l.to].y)];
+    frameBox[4 * i] = fx0; frameBox[4 * i + 1] = fy0; frameBox[4 * i + 2] = fx1; frameBox[4 * i + 3] = fy1;
+  });
+  const linkAt = boxIndex(frameBox, E.length, minX, minY, cell, cols, cols);
+  const nodeBox = new Float64Array(4 * N.length);
+  N.forEach((n, i) => nodeBox.set([n.x, n.y, n.x, n.y], 4 * i));
+  const nodeAt = boxIndex(nodeBox, N.length, minX, minY, cell, cols, cols);
+  map.createPane("network").style.zIndex = "350"; // under the overlay pane (400)
+  const network = new NetCanvas({ padding: 0.3, pane: "network" }).addTo(map);
+  const seg = (i) => course(N, E[i]).map(([x, y]) => at(x, y));
   function draw(classOf) {
-    shades.forEach((p) => p.remove());
-    const rings = Array.from({ length: SHADES }, () => []);
-    E.forEach((l, i) => rings[classOf(i)].push(seg(i)));
-    shades = rings.map((r, k) => L.polyline(r, { renderer, weight: 1.5, color: ramp(k / (SHADES - 1)), opacity: 0.9, interactive: false }).addTo(map));
+    const members = Array.from({ length: SHADES }, () => []);
+    E.forEach((l, i) => members[classOf(i)].push(i));
+    network.setNetwork(pts, start, box, members.map((links, k) => ({ color: ramp(k / (SHADES - 1)), links: Int32Array.from(links) })));
     el.dataset.linksDrawn = String(E.length);
   }
   draw(() => 0);
 
   function colorBy(what) {
     const vals = E.map((l) => (what === "cv" ? l.sd / l.mean : l.mean));
-    const sorted = [...vals].sort((a, b) => a - b);
+    const sorted = Float64Array.from(vals).sort(); // typed: a numeric sort without a comparator call per pair
     const lo = sorted[0], hi = sorted[Math.floor(sorted.length * 0.98)] || sorted[sorted.length - 1];
     draw((i) => Math.max(0, Math.min(SHADES - 1, Math.floor(((vals[i] - lo) / (hi - lo || 1)) * SHADES))));
     return { lo, hi, label: what === "cv" ? "coefficient of variation" : "mean time (min)", ramp };
@@ -93,7 +179,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
       const r = HOVER_PX * perPx();
       let best = -1, bestD = r;
       linkAt(px, py, r, (i) => {
-        const d = courseDist(courses[i], px, py);
+        const d = courseDist(course(N, E[i]), px, py);
         if (d < bestD) { best = i; bestD = d; }
       });
       if (best < 0) {

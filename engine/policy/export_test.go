@@ -1,0 +1,27 @@
+package policy
+
+// SolveWholeTables makes DOT solve every bin of every node (the table
+// before the band) until restore is called: what the band is checked
+// against.
+func SolveWholeTables() (restore func()) {
+	saved := dotBandOff
+	dotBandOff = true
+	return func() { dotBandOff = saved }
+}
+
+// TableCells is how many values the table towards dest holds in one level
+// and how many a whole table would.
+func (d *DOT) TableCells(dest int) (held, whole int) {
+	t := d.tabs[dest]
+	return len(t.u[0]), t.n * len(d.net.Nodes)
+}
+
+// TableLevels is the table's number of levels (links left; 1 uncapped)
+// and bins.
+func (d *DOT) TableLevels(dest int) (levels, bins int) {
+	t := d.tabs[dest]
+	return len(t.u), t.n
+}
+
+// TableValue is the stored value at level h, node i, bin b.
+func (d *DOT) TableValue(dest, h, i, b int) float32 { return d.tabs[dest].at(h, i, b) }

@@ -1,0 +1,156 @@
+package perf
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// cityMethods are the methods a city is benchmarked with (issue 47's
+// question: the planners that scale, history-aware or not).
+var cityMethods = []string{"let", "dot", "cdot", "cgr"}
+
+// city is a whole city measured at ontime's size: its files and name.
+type city struct {
+	name  string
+	files func() ([]netfile.File, string, error) // "" and nil: not on this machine (the reason)
+}
+
+var cities = []city{
+	{"generated grid 250 × 250", func() ([]netfile.File, string, error) { return GridFiles(250), "", nil }},
+	{"Delaware (OpenStreetMap, every default road class)", delawareFiles},
+}
+
+// citySection measures each whole city: import, model, DOT's tables for the
+// benchmark pairs and the four-method benchmark of 2 pools of 1,000.
+func citySection(ctx context.Context, c *Config, w io.Writer) error {
+	fmt.Fprintf(w, "Networks at ontime's size limit, whole. Import is reading the files into a network (as\n")
+	fmt.Fprintf(w, "`ontime networks add` does, before storing); model is the link-time model's build; tables are\n")
+	fmt.Fprintf(w, "DOT's for the destinations of the 5 benchmark OD pairs (one a core); bench is `ontime bench\n")
+	fmt.Fprintf(w, "--methods %s --pools 2 --pool-size 1000` at the network's budget factors on\n", strings.Join(cityMethods, ","))
+	fmt.Fprintf(w, "%d cores, its peak the process's resident memory while it ran (Linux VmHWM, reset before).\n\n", runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "| network | nodes | links | import s | model s | tables s | bench s | bench peak GB | build of each method |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	for _, ct := range cities {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		files, why, err := ct.files()
+		if err != nil {
+			return err
+		}
+		if files == nil {
+			fmt.Fprintf(w, "| %s | | | | | | | | not measured: %s |\n", ct.name, why)
+			continue
+		}
+		fmt.Fprintf(c.Log, "perf: %s …\n", ct.name)
+		t0 := time.Now()
+		net, _, err := netfile.Import(files, netfile.ImportOptions{})
+		if err != nil {
+			return fmt.Errorf("%s: %w", ct.name, err)
+		}
+		imp := time.Since(t0).Seconds()
+		t0 = time.Now()
+		model, err := linktime.New(net)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ct.name, err)
+		}
+		build := time.Since(t0).Seconds()
+		t0 = time.Now()
+		env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, net.BudgetFactors()), Ctx: ctx}
+		env.DOT()
+		tables := time.Since(t0).Seconds()
+		resetPeak()
+		t0 = time.Now()
+		rep, err := bench.Run(ctx, bench.Config{Net: net, Model: model, Methods: cityMethods, Budgets: net.BudgetFactors(), ODs: net.ODs,
+			Pools: 2, PoolSize: 1000, Version: c.Version})
+		if err != nil {
+			return fmt.Errorf("%s: %w", ct.name, err)
+		}
+		wall := time.Since(t0).Seconds()
+		var per []string
+		for _, m := range rep.Provenance.Methods {
+			per = append(per, fmt.Sprintf("%s %.1f s to build", m.Name, m.SolveSeconds))
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %.1f | %.1f | %.0f | %.1f | %s |\n", ct.name, len(net.Nodes), len(net.Links),
+			imp, build, tables, wall, peakGB(), strings.Join(per, "; "))
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// GridFiles is a w × w street grid (links both ways, 100 units apart,
+// means 0.5 to 2 min, σ = 0.3 μ) as a link CSV and a TNTP node file: the
+// network the browser tests and this report use at ontime's size limit
+// (w = 250: 62,500 nodes, 249,000 links).
+func GridFiles(w int) []netfile.File {
+	var links, nodes bytes.Buffer
+	links.WriteString("From,To,Cost,Var\n")
+	nodes.WriteString("Node\tX\tY\t;\n")
+	id := func(x, y int) int { return y*w + x + 1 }
+	mean := func(a, b int) float64 { return 0.5 + float64((a*7+b*13)%16)/10 }
+	both := func(a, b int, m float64) {
+		v := strconv.FormatFloat(0.09*m*m, 'f', 4, 64)
+		fmt.Fprintf(&links, "%d,%d,%g,%s\n%d,%d,%g,%s\n", a, b, m, v, b, a, m, v)
+	}
+	for y := range w {
+		for x := range w {
+			fmt.Fprintf(&nodes, "%d\t%d\t%d\t;\n", id(x, y), x*100, y*100)
+			if x+1 < w {
+				both(id(x, y), id(x+1, y), mean(x, y))
+			}
+			if y+1 < w {
+				both(id(x, y), id(x, y+1), mean(y, x+3))
+			}
+		}
+	}
+	return []netfile.File{{Name: "grid.csv", Data: links.Bytes()}, {Name: "grid_node.tntp", Data: nodes.Bytes()}}
+}
+
+// delawareFiles reads the Delaware extract the paulmach/osm module ships
+// (from the Go module cache, where a build of ontime put it).
+func delawareFiles() ([]netfile.File, string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || dir == "" {
+		return nil, "the paulmach/osm module's testdata is not in the Go module cache here", nil
+	}
+	p := filepath.Join(dir, "testdata", "delaware-latest.osm.pbf")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, "no " + p, nil
+	}
+	return []netfile.File{{Name: filepath.Base(p), Data: b}}, "", nil
+}
+
+// resetPeak resets the process's peak resident memory (Linux).
+func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakGB is the process's peak resident memory since resetPeak, in GB
+// (Linux; 0 elsewhere).
+func peakGB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / (1 << 20)
+		}
+	}
+	return 0
+}
