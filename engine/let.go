@@ -106,6 +106,31 @@ func (n *Network) PathNodes(path []int) []string {
 	return ids
 }
 
+// CostsTo sets dist to every node's least cost to dest over the links'
+// costs (cost[e] ≥ 0; +Inf where dest cannot be reached): Dijkstra on the
+// reversed links, in[v] listing the links into v. LET is the same search on
+// the means with its tie rule; DOT's band runs it once per Chernoff rate.
+func (n *Network) CostsTo(dest int, in [][]int, cost, dist []float64) {
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	dist[dest] = 0
+	q := &distHeap{{dest, 0}}
+	for q.Len() > 0 {
+		it := heap.Pop(q).(distItem)
+		if it.dist > dist[it.node] {
+			continue
+		}
+		for _, e := range in[it.node] {
+			u := n.Links[e].From
+			if c := it.dist + cost[e]; c < dist[u] {
+				dist[u] = c
+				heap.Push(q, distItem{u, c})
+			}
+		}
+	}
+}
+
 type distItem struct {
 	node int
 	dist float64

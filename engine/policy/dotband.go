@@ -1,11 +1,8 @@
 package policy
 
 import (
-	"container/heap"
 	"math"
 	"slices"
-
-	"github.com/ontime-routing/ontime/engine"
 )
 
 // DOT's table for a destination holds, for each node, only the budget bins
@@ -61,7 +58,7 @@ func (d *DOT) band(dest, n int) []int32 {
 	in := d.inLinks()
 	dist := make([]float64, nn)
 	for r, rate := range chernoffRates {
-		shortestTo(dest, in, d.net.Links, d.chernoffCosts()[r], dist)
+		d.net.CostsTo(dest, in, d.chernoffCosts()[r], dist)
 		for i, c := range dist {
 			// zero for every b < (c + ln ε)/(λΔ): the first kept bin is
 			// the floor of it, a bin early rather than a bin late
@@ -123,47 +120,6 @@ func (d *DOT) inLinks() [][]int {
 		}
 	})
 	return d.in
-}
-
-// shortestTo sets dist to every node's least cost to dest over the links'
-// costs (+Inf where dest cannot be reached): Dijkstra on reversed links.
-func shortestTo(dest int, in [][]int, links []engine.Link, cost, dist []float64) {
-	for i := range dist {
-		dist[i] = math.Inf(1)
-	}
-	dist[dest] = 0
-	q := &costHeap{{dest, 0}}
-	for q.Len() > 0 {
-		it := heap.Pop(q).(costItem)
-		if it.cost > dist[it.node] {
-			continue
-		}
-		for _, e := range in[it.node] {
-			u := links[e].From
-			if c := it.cost + cost[e]; c < dist[u] {
-				dist[u] = c
-				heap.Push(q, costItem{u, c})
-			}
-		}
-	}
-}
-
-type costItem struct {
-	node int
-	cost float64
-}
-
-type costHeap []costItem
-
-func (h costHeap) Len() int           { return len(h) }
-func (h costHeap) Less(i, j int) bool { return h[i].cost < h[j].cost }
-func (h costHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *costHeap) Push(x any)        { *h = append(*h, x.(costItem)) }
-func (h *costHeap) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
 }
 
 // bandLayout places each node's row [lo_i, n) in one flat slice: off[i] is
