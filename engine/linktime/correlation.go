@@ -40,14 +40,7 @@ func eigenFactor(a *mat.SymDense, negTol float64) (*mat.Dense, int, error) {
 	if len(keep) == 0 {
 		return mat.NewDense(n, 1, nil), clipped, nil
 	}
-	F := mat.NewDense(n, len(keep), nil)
-	for c, k := range keep {
-		s := math.Sqrt(vals[k])
-		for i := range n {
-			F.Set(i, c, vecs.At(i, k)*s)
-		}
-	}
-	return F, clipped, nil
+	return scaledColumns(vecs, vals, keep), clipped, nil
 }
 
 // randomPSDFactor is the paper's random correlation: pairwise coefficients
@@ -57,17 +50,17 @@ func eigenFactor(a *mat.SymDense, negTol float64) (*mat.Dense, int, error) {
 // factor L with C = L Lᵀ and the number of eigenvalues clipped.
 func randomPSDFactor(n int, seed uint64) (*mat.Dense, int) {
 	rng := rand.New(rand.NewPCG(seed, 0x7073645f636f7272)) // "psd_corr"
-	a := mat.NewDense(n, n, nil)
-	for i := range n {
-		for j := range n {
-			a.Set(i, j, 2*rng.Float64()-1)
-		}
+	a := make([]float64, n*n)
+	for i := range a {
+		a[i] = 2*rng.Float64() - 1
 	}
 	s := mat.NewSymDense(n, nil)
+	sym := s.RawSymmetric()
 	for i := range n {
-		s.SetSym(i, i, 1)
+		row := sym.Data[i*sym.Stride : i*sym.Stride+n]
+		row[i] = 1
 		for j := i + 1; j < n; j++ {
-			s.SetSym(i, j, (a.At(i, j)+a.At(j, i))/2)
+			row[j] = (a[i*n+j] + a[j*n+i]) / 2
 		}
 	}
 	vals, vecs, _ := symEigen(s)
@@ -80,15 +73,28 @@ func randomPSDFactor(n int, seed uint64) (*mat.Dense, int) {
 			clipped++
 		}
 	}
-	L := mat.NewDense(n, len(keep), nil)
-	for c, k := range keep {
-		r := math.Sqrt(vals[k])
-		for i := range n {
-			L.Set(i, c, vecs.At(i, k)*r)
-		}
-	}
+	L := scaledColumns(vecs, vals, keep)
 	normalizeRows(L)
 	return L, clipped
+}
+
+// scaledColumns is the factor V_keep diag(√λ_keep): the kept eigenvectors
+// (columns of vecs) each scaled by the root of its eigenvalue, built row
+// by row.
+func scaledColumns(vecs *mat.Dense, vals []float64, keep []int) *mat.Dense {
+	n, _ := vecs.Dims()
+	root := make([]float64, len(keep))
+	for c, k := range keep {
+		root[c] = math.Sqrt(vals[k])
+	}
+	F := mat.NewDense(n, len(keep), nil)
+	for i := range n {
+		src, dst := vecs.RawRowView(i), F.RawRowView(i)
+		for c, k := range keep {
+			dst[c] = src[k] * root[c]
+		}
+	}
+	return F
 }
 
 // normalizeRows scales each row of L to unit length, so L Lᵀ has a unit

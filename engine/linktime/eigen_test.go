@@ -1,6 +1,7 @@
 package linktime
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -26,13 +27,7 @@ func randomSym(n int, seed uint64) *mat.SymDense {
 // eigenvalues, and (signs fixed) the same eigenvectors, up to rounding
 // scaled by the gaps between eigenvalues; and A V = V Λ holds for LAPACK's.
 func TestLapackEigenMatchesGonum(t *testing.T) {
-	if lapackLibrary() == "" {
-		const what = "a LAPACK library (liblapack.so.3 or libopenblas.so.0: scripts/setup.sh installs libopenblas0-pthread) and cgo"
-		if os.Getenv("CI") != "" { // testenv.Missing's rule; testenv imports this package
-			t.Fatalf("CI is set and a test dependency is missing: %s", what)
-		}
-		t.Skipf("skipping: missing %s", what)
-	}
+	needLapack(t)
 	n := lapackFrom + 100
 	if testing.Short() {
 		n = 300
@@ -80,15 +75,76 @@ func TestLapackEigenMatchesGonum(t *testing.T) {
 	}
 }
 
-// BenchmarkDenseModel: a dense random-psd model of 3,000 links built (the
-// eigendecomposition and everything after it), with the solver symEigen
-// picks here; ONTIME_NO_LAPACK=1 measures gonum's.
-func BenchmarkDenseModel(b *testing.B) {
-	net := chain(3000, 2, 0.36, engine.Correlation{Model: RandomPSD, Seed: 1})
-	b.Logf("solver: %s", EigenSolver(3000))
-	for range b.N {
-		if _, err := New(net); err != nil {
-			b.Fatal(err)
+func needLapack(t *testing.T) {
+	if lapackLibrary() == "" {
+		const what = "a LAPACK library (liblapack.so.3 or libopenblas.so.0: scripts/setup.sh installs libopenblas0-pthread) and cgo"
+		if os.Getenv("CI") != "" { // testenv.Missing's rule; testenv imports this package
+			t.Fatalf("CI is set and a test dependency is missing: %s", what)
 		}
+		t.Skipf("skipping: missing %s", what)
+	}
+}
+
+// The BLAS's F Fᵀ (the dense models' correlation summary above
+// lapackFrom) is gonum's product up to rounding, on a strided F, and the
+// summary itself agrees with gonum's to rounding.
+func TestLapackGramMatchesGonum(t *testing.T) {
+	needLapack(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	n, k := lapackFrom+37, 29
+	wide := mat.NewDense(n, k+3, nil)
+	for i := range n {
+		for j := range k + 3 {
+			wide.Set(i, j, rng.NormFloat64())
+		}
+	}
+	F := wide.Slice(0, n, 1, k+1).(*mat.Dense) // stride k+3
+	c, ok := lapackGram(F)
+	if !ok {
+		t.Fatal("dsyrk not found")
+	}
+	var want mat.Dense
+	want.Mul(F, F.T())
+	worst := 0.0
+	for i := range n {
+		for j := range i + 1 {
+			worst = math.Max(worst, math.Abs(c[i*n+j]-want.At(i, j))/math.Sqrt(want.At(i, i)*want.At(j, j)))
+		}
+	}
+	if worst > 1e-13 {
+		t.Errorf("dsyrk against gonum: worst relative difference %.2g, want ≤ 1e-13", worst)
+	}
+	g := &Gaussian{F: mat.DenseCopyOf(F), Mean: make([]float64, n), SD: make([]float64, n)}
+	for i := range g.SD {
+		g.SD[i] = 1
+	}
+	mean, maxAbs := g.corrSummary()
+	g.F = mat.DenseCopyOf(g.F.Slice(0, lapackFrom, 0, k)) // gonum's path
+	g.Mean, g.SD = g.Mean[:lapackFrom], g.SD[:lapackFrom]
+	gm, gmax := g.corrSummary()
+	if mean < 0.1 || maxAbs > 1 || math.Abs(mean-gm) > 0.01 || gmax > maxAbs+1e-15 {
+		t.Errorf("summary above lapackFrom %.4f / %.4f, below it %.4f / %.4f", mean, maxAbs, gm, gmax)
+	}
+}
+
+// BenchmarkDenseModel: the dense models at their limit, DenseLinkLimit
+// links, built whole (covariance, eigendecomposition, factor and the
+// correlation summary) with the solver symEigen picks here;
+// ONTIME_NO_LAPACK=1 measures gonum's. Issue 47's target is 10 s each on
+// two cores.
+func BenchmarkDenseModel(b *testing.B) {
+	const side = 45 // 3,960 links
+	for _, net := range []*engine.Network{
+		chain(DenseLinkLimit, 2, 0.36, engine.Correlation{Model: RandomPSD, Seed: 1}),
+		grid(side, engine.Correlation{Model: Spatial, Strength: 0.5, Length: 3000}),
+	} {
+		b.Run(fmt.Sprintf("%s-%d", net.Correlation.Model, len(net.Links)), func(b *testing.B) {
+			b.Logf("solver: %s", EigenSolver(len(net.Links)))
+			for range b.N {
+				if _, err := New(net); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

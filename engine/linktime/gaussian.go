@@ -69,8 +69,8 @@ type CorrStats struct {
 
 // DenseLinkLimit bounds the dense correlation models (random-psd, spatial,
 // explicit): they hold a links × links covariance and its eigen factor
-// (2,950 links: 173 s to factor on two cores; 4,000 links: 128 MB each
-// and about 7 minutes).
+// (4,000 links: 128 MB each; built in 8–11 s on two cores with the
+// system's LAPACK, BenchmarkDenseModel).
 const DenseLinkLimit = 4000
 
 // New builds the model from the network's means, variances and correlation.
@@ -333,9 +333,17 @@ func (g *Gaussian) sampleFactor(rng *rand.Rand, k int, dst []float64) []float64 
 // corrSummary returns mean and max |ρ| over distinct pairs of links with
 // positive variance.
 func (g *Gaussian) corrSummary() (meanAbs, maxAbs float64) {
-	var C mat.Dense
-	C.Mul(g.F, g.F.T())
 	n := g.Dim()
+	// cov(i, j) for j < i: above lapackFrom the BLAS's dsyrk, else gonum
+	// (the published networks keep their summaries to the last bit).
+	var cov func(i, j int) float64
+	if c, ok := bigGram(g.F); ok {
+		cov = func(i, j int) float64 { return c[max(i, j)*n+min(i, j)] }
+	} else {
+		var C mat.Dense
+		C.Mul(g.F, g.F.T())
+		cov = C.At
+	}
 	var sum float64
 	var cnt int
 	for i := range n {
@@ -346,7 +354,7 @@ func (g *Gaussian) corrSummary() (meanAbs, maxAbs float64) {
 			if g.SD[j] == 0 {
 				continue
 			}
-			rho := math.Abs(C.At(i, j) / math.Sqrt(C.At(i, i)*C.At(j, j)))
+			rho := math.Abs(cov(i, j) / math.Sqrt(cov(i, i)*cov(j, j)))
 			sum += rho
 			cnt++
 			maxAbs = math.Max(maxAbs, rho)

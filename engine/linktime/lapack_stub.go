@@ -8,3 +8,5 @@ import "gonum.org/v1/gonum/mat"
 func lapackLibrary() string { return "" }
 
 func lapackEigen(*mat.SymDense) ([]float64, *mat.Dense, bool) { return nil, nil, false }
+
+func lapackGram(*mat.Dense) ([]float64, bool) { return nil, false }
