@@ -2,7 +2,6 @@ package server
 
 import (
 	"io"
-	"math"
 	"net/http"
 	"path"
 	"strconv"
@@ -17,56 +16,16 @@ import (
 	"github.com/ontime-routing/ontime/engine/train"
 )
 
-// networkJSON is what the map draws.
-type networkJSON struct {
-	Name   string     `json:"name"`
-	Coords string     `json:"coords"`
-	Nodes  []nodeJSON `json:"nodes"`
-	Links  []linkJSON `json:"links"`
-	ODs    []odJSON   `json:"ods"`
-	// Frame, for a lon/lat network, maps the drawing frame back to
-	// longitude/latitude (engine.LocalFrame): maps on a tile server's tiles
-	// draw in those.
-	Frame *frameJSON `json:"frame,omitempty"`
-}
-
-type frameJSON struct {
-	Lon0            float64 `json:"lon0"`
-	Lat0            float64 `json:"lat0"`
-	MetresPerDegree float64 `json:"metres_per_degree"`
-	CosLat0         float64 `json:"cos_lat0"`
-}
-
-type nodeJSON struct {
-	ID string  `json:"id"`
-	X  float64 `json:"x"`
-	Y  float64 `json:"y"`
-}
-
-type linkJSON struct {
-	ID   int     `json:"id"` // the link's index (ONNX models' link id)
-	From int     `json:"from"`
-	To   int     `json:"to"`
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-	// Shape is the road's course between its ends in the drawing frame
-	// (OpenStreetMap, GMNS geometry); absent: a straight line.
-	Shape [][2]float64 `json:"shape,omitempty"`
-}
-
-type odJSON struct {
-	Name        string  `json:"name"`
-	Origin      string  `json:"origin"`
-	Destination string  `json:"destination"`
-	LETTime     float64 `json:"let_time"`
-	LETPath     []int   `json:"let_path"`
-}
-
 func (s *server) handleNetworksJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, s.Lab.Networks())
 }
 
 func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
+	layout, err := mapLayoutByName(r.URL.Query().Get("layout"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	n, err := s.Lab.Open(chi.URLParam(r, "name"))
 	if _, building := lab.AsBuilding(err); building {
 		// The map needs no model: drawn from the stored network meanwhile.
@@ -75,58 +34,19 @@ func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		writeJSON(w, mapJSON(net))
+		writeJSON(w, layout.build(net))
 		return
 	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	e := s.maps.get(n)
+	e := s.maps.get(n, layout)
 	if e.err != nil {
 		s.fail(w, r, e.err)
 		return
 	}
 	e.serve(w, r)
-}
-
-// mapJSON is what the map draws of a network.
-func mapJSON(net *engine.Network) networkJSON {
-	out := networkJSON{Name: net.Name, Coords: string(net.Coords)}
-	if f, ok := net.LocalFrame(); ok {
-		out.Frame = &frameJSON{Lon0: f.Lon0, Lat0: f.Lat0, MetresPerDegree: f.MetresPerDegree, CosLat0: f.CosLat0}
-	}
-	for _, nd := range net.Nodes {
-		out.Nodes = append(out.Nodes, nodeJSON{ID: nd.ID, X: nd.X, Y: nd.Y})
-	}
-	to, unit := net.Projection(), drawingUnit(net)
-	for i, l := range net.Links {
-		lj := linkJSON{ID: i, From: l.From, To: l.To, Mean: sig4(l.Mean), SD: sig4(l.SD())}
-		for _, p := range l.Shape {
-			q := to(p)
-			lj.Shape = append(lj.Shape, [2]float64{math.Round(q[0]/unit) * unit, math.Round(q[1]/unit) * unit})
-		}
-		out.Links = append(out.Links, lj)
-	}
-	for _, od := range lab.ODRoutes(net) {
-		out.ODs = append(out.ODs, odJSON{Name: od.Name, Origin: od.Origin, Destination: od.Destination, LETTime: od.LETTime, LETPath: od.LETPath})
-	}
-	return out
-}
-
-// drawingUnit is what shape points are rounded to: a millionth of the
-// network's extent (a decimetre across a state), so that a city's shapes
-// do not double its map JSON with digits no screen shows.
-func drawingUnit(net *engine.Network) float64 {
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, nd := range net.Nodes {
-		lo = [2]float64{math.Min(lo[0], nd.X), math.Min(lo[1], nd.Y)}
-		hi = [2]float64{math.Max(hi[0], nd.X), math.Max(hi[1], nd.Y)}
-	}
-	if ext := math.Max(hi[0]-lo[0], hi[1]-lo[1]); ext > 0 && !math.IsInf(ext, 0) {
-		return math.Pow(10, math.Floor(math.Log10(ext*1e-6)))
-	}
-	return 1e-6
 }
 
 // sig4 rounds to 4 significant digits: the map shows 2 decimals, and full

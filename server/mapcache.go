@@ -12,11 +12,16 @@ import (
 )
 
 // mapCache keeps the map JSON of the networks opened last, encoded and
-// gzipped once: a city's (39,018 links) is 3.7 MB, 1 MB gzipped, and cost
-// 0.4 s of encoding and compression on every page view.
+// gzipped once per layout: a city's (39,018 links) is 3.7 MB, 1 MB
+// gzipped, and cost 0.4 s of encoding and compression on every page view.
 type mapCache struct {
 	mu sync.Mutex
-	m  map[*lab.Net]*mapEntry
+	m  map[mapKey]*mapEntry
+}
+
+type mapKey struct {
+	net    *lab.Net
+	layout string
 }
 
 type mapEntry struct {
@@ -28,22 +33,23 @@ type mapEntry struct {
 // mapCacheSize bounds the cache (an evicted network is encoded again).
 const mapCacheSize = 8
 
-func (c *mapCache) get(n *lab.Net) *mapEntry {
+func (c *mapCache) get(n *lab.Net, layout mapLayout) *mapEntry {
 	c.mu.Lock()
 	if c.m == nil {
-		c.m = map[*lab.Net]*mapEntry{}
+		c.m = map[mapKey]*mapEntry{}
 	}
-	e, ok := c.m[n]
+	key := mapKey{n, layout.Name}
+	e, ok := c.m[key]
 	if !ok {
 		if len(c.m) >= mapCacheSize {
 			clear(c.m)
 		}
 		e = &mapEntry{}
-		c.m[n] = e
+		c.m[key] = e
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		if e.raw, e.err = json.Marshal(mapJSON(n.Net)); e.err != nil {
+		if e.raw, e.err = json.Marshal(layout.build(n.Net)); e.err != nil {
 			return
 		}
 		var b bytes.Buffer

@@ -125,12 +125,17 @@ func (s *server) handleAddNetworkSave(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleImportJSON(w http.ResponseWriter, r *http.Request) {
+	layout, err := mapLayoutByName(r.URL.Query().Get("layout"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	imp, err := s.Lab.Pending(chi.URLParam(r, "token"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, mapJSON(imp.Net))
+	writeJSON(w, layout.build(imp.Net))
 }
 
 func (s *server) handleRenameNetwork(w http.ResponseWriter, r *http.Request) {

@@ -255,6 +255,8 @@ func TestOpenAPIResponses(t *testing.T) {
 	get("/api/openapi.json", "/api/openapi.json", 200)
 	get("/api/networks", "/api/networks", 200)
 	get("/api/networks/ringtown", "/api/networks/{name}", 200)
+	get("/api/networks/ringtown?layout=columns", "/api/networks/{name}", 200)
+	get("/api/networks/ringtown?layout=rows", "/api/networks/{name}", 400)
 	get("/api/networks/nowhere", "/api/networks/{name}", 404)
 	get("/api/networks/ringtown/model", "/api/networks/{name}/model", 200)
 	get("/api/imports/nothing", "/api/imports/{token}", 404)

@@ -32,7 +32,7 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.page(r, "networks", "Network "+net.Name)
-	p.Network = net.Name
+	p.Network, p.Preload = net.Name, web.MapURL(net.Name)
 	v := web.NetworkView{Name: net.Name, Description: net.Description, Nodes: len(net.Nodes), Links: len(net.Links),
 		Coords: string(net.Coords), Correlation: corr, StepCap: net.StepCap, Building: build}
 	s.storedInfo(r, net.Name, &v)
@@ -98,7 +98,7 @@ func (s *server) runPage(w http.ResponseWriter, r *http.Request, active, title s
 	if r.URL.Query().Get("m") != "" { // named in the URL, not the defaults
 		notes = append(notes, unavailable...)
 	}
-	p.Network, p.Flags, p.Notes = rq.net.Net.Name, flags(rq), notes
+	p.Network, p.Flags, p.Notes, p.Preload = rq.net.Net.Name, flags(rq), notes, web.MapURL(rq.net.Net.Name)
 	render(w, r, view(p, f))
 }
 

@@ -25,6 +25,15 @@ type Page struct {
 	// TileURL and TileAttribution: the user's tile server for maps of
 	// lon/lat networks (ontime serve --tiles); empty: no tiles.
 	TileURL, TileAttribution string
+	// Preload is a URL the page's script fetches first (its map's data):
+	// named in the head, its download overlaps the scripts' own.
+	Preload string
+}
+
+// MapURL is a network's map data as the dashboard's maps read it
+// (web/src/map.js's mapURL: the same text, so that the preload is used).
+func MapURL(network string) string {
+	return "/api/networks/" + url.PathEscape(network) + "?layout=columns"
 }
 
 // NetLink is a network in the picker.

@@ -405,7 +405,7 @@ func (l *Lab) StoredReport(ctx context.Context, name string) (*netfile.ImportRep
 	if err != nil {
 		return nil, nil, err
 	}
-	rec, err := st.Network(ctx, name)
+	rec, err := st.NetworkInfo(ctx, name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -183,9 +183,23 @@ func (s *Store) hasNetwork(ctx context.Context, name string) bool {
 
 // Network returns a stored network with its data.
 func (s *Store) Network(ctx context.Context, name string) (*Network, error) {
+	return s.network(ctx, name, true)
+}
+
+// NetworkInfo is Network without its data: what a page says of a stored
+// network (a city's data is tens of megabytes, read on every view).
+func (s *Store) NetworkInfo(ctx context.Context, name string) (*Network, error) {
+	return s.network(ctx, name, false)
+}
+
+func (s *Store) network(ctx context.Context, name string, withData bool) (*Network, error) {
 	var n Network
 	var created, settings, report string
-	err := s.db.QueryRowContext(ctx, `SELECT name, description, created, nodes, links, settings, report, data FROM networks WHERE name = ?`, name).
+	data := "x''"
+	if withData {
+		data = "data"
+	}
+	err := s.db.QueryRowContext(ctx, `SELECT name, description, created, nodes, links, settings, report, `+data+` FROM networks WHERE name = ?`, name).
 		Scan(&n.Name, &n.Description, &created, &n.Nodes, &n.Links, &settings, &report, &n.Data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "no stored network %q", name)

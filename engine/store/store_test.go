@@ -52,6 +52,14 @@ func TestRestartKeepsNetworksAndJobs(t *testing.T) {
 	if err != nil || string(got.Data) != `{"x":1}` || got.Links != 2 {
 		t.Fatalf("after restart: %+v, %v", got, err)
 	}
+	// what a page says of it: everything but the data
+	info, err := s.NetworkInfo(ctx, "berlin")
+	if err != nil || len(info.Data) != 0 || info.Name != got.Name || info.Links != got.Links || string(info.Report) != string(got.Report) || !info.Created.Equal(got.Created) {
+		t.Fatalf("info %+v, %v; the network %+v", info, err, got)
+	}
+	if _, err := s.NetworkInfo(ctx, "nowhere"); engine.ErrorCode(err) != engine.ENOTFOUND {
+		t.Fatalf("info of no network: %v", err)
+	}
 	if j, _ := s.Job(ctx, "b"); j.State != "running" {
 		t.Fatalf("opening the store (the CLI beside a server) changed a running job: %+v", j)
 	}

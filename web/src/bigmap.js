@@ -6,7 +6,7 @@ import L from "leaflet";
 import { baseMap } from "./basemap.js";
 import { pickByKeyboard } from "./mapkeys.js";
 import { escapeHTML } from "./util.js";
-import { course, courseBox, courseDist, networkBox } from "./course.js";
+import { course, courseDist } from "./course.js";
 
 // BIG_LINKS is where the map switches from one SVG path per link (hover
 // and click handlers on each) to this renderer.
@@ -15,6 +15,9 @@ export const BIG_LINKS = 3000;
 const SHADES = 8; // colour classes a shading is drawn in
 const HOVER_PX = 6; // how near the pointer a link must be to be picked
 const CLICK_PX = 10; // how near a click must be to a node
+// HAIRLINE_LINKS: above this many links in view they are drawn a pixel
+// wide (a wider stroke of 280,000 segments took a second to rasterize).
+const HAIRLINE_LINKS = 20000;
 
 // boxIndex buckets items by the cells their boxes touch (box[4i..4i+3]:
 // item i's minX, minY, maxX, maxY), in two typed arrays (each cell's items
@@ -42,6 +45,35 @@ function boxIndex(box, count, minX, minY, cell, cols, rows) {
         for (let j = first[k]; j < first[k + 1]; j++) fn(items[j]);
       }
     }
+  };
+}
+
+// flatBends lays the links' shapes out as fromColumns keeps them (map.js):
+// for networks given with an object per link.
+function flatBends(links) {
+  const at = new Int32Array(links.length + 1), xy = [];
+  links.forEach((l, i) => {
+    for (const [x, y] of l.shape || []) xy.push(x, y);
+    at[i + 1] = xy.length / 2;
+  });
+  return { at, xy };
+}
+
+// zoom0 returns at0(x, y, dst, k): a frame point's pixel at zoom 0, written
+// to dst[k], dst[k + 1]. On a flat map that is affine in (x, y) and is
+// computed from three of Leaflet's projections; on tiles (Mercator) each
+// point goes through Leaflet.
+function zoom0(map, frame, at) {
+  if (frame.mercator) {
+    return (x, y, dst, k) => {
+      const p = map.project(at(x, y), 0);
+      dst[k] = p.x; dst[k + 1] = p.y;
+    };
+  }
+  const o = map.project(at(0, 0), 0), ex = map.project(at(1, 0), 0).subtract(o), ey = map.project(at(0, 1), 0).subtract(o);
+  return (x, y, dst, k) => {
+    dst[k] = o.x + x * ex.x + y * ey.x;
+    dst[k + 1] = o.y + x * ex.y + y * ey.y;
   };
 }
 
@@ -80,15 +112,20 @@ const NetCanvas = L.Canvas.extend({
     const x0 = (b.min.x + o.x) / s - pad, x1 = (b.max.x + o.x) / s + pad;
     const y0 = (b.min.y + o.y) / s - pad, y1 = (b.max.y + o.y) / s + pad;
     const { _pts: P, _start: S, _box: B } = this;
+    const out = (i) => B[4 * i] > x1 || B[4 * i + 2] < x0 || B[4 * i + 1] > y1 || B[4 * i + 3] < y0;
+    let shown = 0;
+    for (let i = 0; i < S.length - 1; i++) if (!out(i)) shown++;
     ctx.save();
-    // square joins, opaque: round ones and alpha cost a second of
-    // rasterizing at 112,000 links without a GPU
-    ctx.lineWidth = 1.5;
+    // Square joins, opaque, and one pixel wide where many links show: a
+    // stroke of one pixel or less is rasterized as a hairline, ten times
+    // faster without a GPU than a wider one (round joins and alpha cost a
+    // second more at 112,000 links).
+    ctx.lineWidth = shown > HAIRLINE_LINKS ? 1 : 2;
     for (const { color, links } of this._shades) {
       ctx.beginPath();
       ctx.strokeStyle = color;
       for (const i of links) {
-        if (B[4 * i] > x1 || B[4 * i + 2] < x0 || B[4 * i + 1] > y1 || B[4 * i + 3] < y0) continue;
+        if (out(i)) continue;
         ctx.moveTo(P[2 * S[i]] * s - o.x, P[2 * S[i] + 1] * s - o.y);
         for (let k = S[i] + 1; k < S[i + 1]; k++) ctx.lineTo(P[2 * k] * s - o.x, P[2 * k + 1] * s - o.y);
       }
@@ -106,37 +143,42 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   el.dataset.renderer = "canvas";
   const ll = (n) => at(n.x, n.y);
   const N = net.nodes, E = net.links;
+  // every road's bends, flat (link i's are bend k in [at[i], at[i + 1]):
+  // x = xy[2k], y = xy[2k + 1])
+  const { at: bendAt, xy: bendXY } = net.bends || flatBends(E);
   // the view (and the index) holds every node and every road's bends
-  const [minX, minY, maxX, maxY] = networkBox(N, E);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  const extend = (x, y) => { minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y); };
+  for (const n of N) extend(n.x, n.y);
+  for (let k = 0; k < bendXY.length; k += 2) extend(bendXY[k], bendXY[k + 1]);
   const side = Math.max(maxX - minX, maxY - minY) || 1;
   const cols = 256, cell = side / cols;
   map.fitBounds(L.latLngBounds(at(minX, minY), at(maxX, maxY)).pad(0.05));
   // every link's points at zoom 0 (for drawing) and its box in the frame
-  // (for the index), in typed arrays: no array per link
+  // (for the index), in typed arrays: no array per link or point
   const start = new Int32Array(E.length + 1);
-  E.forEach((l, i) => { start[i + 1] = start[i] + 2 + (l.shape ? l.shape.length : 0); });
+  for (let i = 0; i < E.length; i++) start[i + 1] = start[i] + 2 + bendAt[i + 1] - bendAt[i];
   const pts = new Float64Array(2 * start[E.length]), box = new Float64Array(4 * E.length), frameBox = new Float64Array(4 * E.length);
+  const at0 = zoom0(map, frame, at);
   const nodeAt0 = new Float64Array(2 * N.length);
-  N.forEach((n, i) => {
-    const p = map.project(ll(n), 0);
-    nodeAt0[2 * i] = p.x;
-    nodeAt0[2 * i + 1] = p.y;
-  });
+  N.forEach((n, i) => at0(n.x, n.y, nodeAt0, 2 * i));
   E.forEach((l, i) => {
+    const a = N[l.from], b = N[l.to];
     let k = 2 * start[i];
-    const put = (px, py) => { pts[k++] = px; pts[k++] = py; };
-    put(nodeAt0[2 * l.from], nodeAt0[2 * l.from + 1]);
-    for (const [x, y] of l.shape || []) {
-      const p = map.project(at(x, y), 0);
-      put(p.x, p.y);
+    pts[k] = nodeAt0[2 * l.from]; pts[k + 1] = nodeAt0[2 * l.from + 1];
+    let fx0 = Math.min(a.x, b.x), fy0 = Math.min(a.y, b.y), fx1 = Math.max(a.x, b.x), fy1 = Math.max(a.y, b.y);
+    for (let j = bendAt[i]; j < bendAt[i + 1]; j++) {
+      const x = bendXY[2 * j], y = bendXY[2 * j + 1];
+      at0(x, y, pts, (k += 2));
+      fx0 = Math.min(fx0, x); fy0 = Math.min(fy0, y); fx1 = Math.max(fx1, x); fy1 = Math.max(fy1, y);
     }
-    put(nodeAt0[2 * l.to], nodeAt0[2 * l.to + 1]);
+    k += 2;
+    pts[k] = nodeAt0[2 * l.to]; pts[k + 1] = nodeAt0[2 * l.to + 1];
     let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
-    for (let j = 2 * start[i]; j < k; j += 2) {
+    for (let j = 2 * start[i]; j <= k; j += 2) {
       bx0 = Math.min(bx0, pts[j]); by0 = Math.min(by0, pts[j + 1]); bx1 = Math.max(bx1, pts[j]); by1 = Math.max(by1, pts[j + 1]);
     }
     box[4 * i] = bx0; box[4 * i + 1] = by0; box[4 * i + 2] = bx1; box[4 * i + 3] = by1;
-    const [fx0, fy0, fx1, fy1] = l.shape ? courseBox(course(N, l)) : [Math.min(N[l.from].x, N[l.to].x), Math.min(N[l.from].y, N[l.to].y), Math.max(N[l.from].x, N[l.to].x), Math.max(N[l.from].y, N[l.to].y)];
     frameBox[4 * i] = fx0; frameBox[4 * i + 1] = fy0; frameBox[4 * i + 2] = fx1; frameBox[4 * i + 3] = fy1;
   });
   const linkAt = boxIndex(frameBox, E.length, minX, minY, cell, cols, cols);

@@ -5,6 +5,7 @@
 import L from "leaflet";
 import { baseMap } from "./basemap.js";
 import { escapeHTML, getJSON } from "./util.js";
+import { fromColumns, mapURL } from "./mapdata.js";
 import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
 import { pickByKeyboard } from "./mapkeys.js";
 import { course, offsetCourse, networkBox } from "./course.js";
@@ -20,9 +21,9 @@ function ramp(t) {
 }
 
 // loadNetwork reads a network's map data: a stored or built-in network by
-// name, or src (an upload's preview).
-export function loadNetwork(name, src) {
-  return getJSON(src || `/api/networks/${encodeURIComponent(name)}`);
+// name, or src (an upload's preview), as an object per node and per link.
+export async function loadNetwork(name, src) {
+  return fromColumns(await getJSON(src ? `${src}?layout=columns` : mapURL(name)));
 }
 
 export function drawNetwork(el, net, { onNodeClick, onLinkClick } = {}) {
