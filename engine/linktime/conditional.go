@@ -26,9 +26,12 @@ type Conditional struct {
 	lower  [][]float64 // Cholesky factor of Σ_OO (+ noise): row i holds its i+1 entries
 	m      int
 	// censored: some observation was censored. From scratch those are
-	// added after the exact ones, so Observe cannot extend such a
-	// conditional and still equal Condition.
+	// added after the exact ones, so in the links' space Observe cannot
+	// extend such a conditional and still equal Condition; in the factors'
+	// space it extends exact, the state before the censored ones
+	// (factorspace.go: observeCensored).
 	censored bool
+	exact    *Conditional
 	cross    []float64 // scratch
 	y        []float64 // scratch
 	loaded   []float64 // scratch
@@ -39,6 +42,7 @@ type Conditional struct {
 	k            int
 	chol, b, muW []float64
 	z            []float64
+	cens         []int // exact's: the censored links, in route order
 }
 
 // Impossible is how many standard deviations from its law an observation
@@ -65,6 +69,10 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 			censored = append(censored, e)
 		}
 	}
+	if c.fs && len(censored) > 0 {
+		c.exact = c.clone()
+		c.exact.cens = censored
+	}
 	c.solve()
 	c.censored = len(censored) > 0
 	for _, e := range censored {
@@ -81,7 +89,12 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 // false, leaving c unchanged, where it cannot (a censored time, now or
 // before): the caller conditions from scratch.
 func (c *Conditional) Observe(e int, t float64) bool {
-	if !c.isKnown(e) && c.informative(e) && (c.censored || c.g.Censored(e, t)) {
+	censored := !c.isKnown(e) && c.informative(e) && c.g.Censored(e, t)
+	if c.fs && (c.exact != nil || censored) {
+		c.observeCensored(e, t)
+		return true
+	}
+	if censored || c.censored && !c.isKnown(e) && c.informative(e) {
 		return false
 	}
 	m := c.m

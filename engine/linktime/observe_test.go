@@ -2,6 +2,7 @@ package linktime
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -11,8 +12,10 @@ import (
 // Condition gives from scratch for the longer route, bit for bit (cgr and
 // cdot use either, and the same episode must decide alike whichever ran):
 // tried on random routes (revisits, a law's impossible times, links at
-// their floor) over a spatial-factor and a random-psd model. A censored
-// time is the one case it refuses, leaving the conditional as it was.
+// their floor) over a spatial-factor and a random-psd model. In the links'
+// space (random-psd) a censored time is the one case it refuses, leaving
+// the conditional as it was; in the factors' space (spatial-factor) it
+// refuses nothing, censored times included.
 func TestObserveEqualsConditionFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 11))
 	for _, corr := range []engine.Correlation{
@@ -25,7 +28,7 @@ func TestObserveEqualsConditionFromScratch(t *testing.T) {
 			t.Fatal(err)
 		}
 		probe := []int{1, 6, 13, len(net.Links) - 1}
-		refusals := 0
+		refusals, censoredSeen := 0, 0
 		for trial := range 60 {
 			var links []int
 			var times []float64
@@ -44,6 +47,9 @@ func TestObserveEqualsConditionFromScratch(t *testing.T) {
 					t0 = g.Floors[e] // at the floor: censored
 				}
 				links, times = append(links, e), append(times, max(t0, g.Floors[e]))
+				if g.Censored(e, times[len(times)-1]) {
+					censoredSeen++
+				}
 				if !refused && !c.Observe(e, times[len(times)-1]) {
 					refused = true
 					refusals++
@@ -62,6 +68,11 @@ func TestObserveEqualsConditionFromScratch(t *testing.T) {
 						t.Fatalf("%s trial %d step %d, link %d: extended N(%v, %v²), from scratch N(%v, %v²)", corr.Model, trial, step, k, m1, s1, m2, s2)
 					}
 				}
+				// the same observations, pseudo-ones included, in the same
+				// order: conditional draws (Matheron's) read them in order
+				if !slices.Equal(c.obsIdx, fresh.obsIdx) || !slices.Equal(c.obsVal, fresh.obsVal) || !slices.Equal(c.noise, fresh.noise) || !slices.Equal(c.known, fresh.known) || !slices.Equal(c.times, fresh.times) {
+					t.Fatalf("%s trial %d step %d: observations differ: %v %v, from scratch %v %v", corr.Model, trial, step, c.obsIdx, c.noise, fresh.obsIdx, fresh.noise)
+				}
 				m1, s1 := c.Sum(probe)
 				m2, s2 := fresh.Sum(probe)
 				if m1 != m2 || s1 != s2 {
@@ -69,8 +80,8 @@ func TestObserveEqualsConditionFromScratch(t *testing.T) {
 				}
 			}
 		}
-		if refusals == 0 {
-			t.Errorf("%s: no censored time was tried", corr.Model)
+		if fs := g.factorSpace(); fs && refusals > 0 || !fs && refusals == 0 || censoredSeen < 20 {
+			t.Errorf("%s (factors' space %v): %d refusals, %d censored times tried", corr.Model, fs, refusals, censoredSeen)
 		}
 	}
 }
