@@ -73,12 +73,19 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 		c.exact = c.clone()
 		c.exact.cens = censored
 	}
+	c.addCensoredLast(censored)
+	return c
+}
+
+// addCensoredLast solves for the exact times noted, then adds the censored
+// ones after them in route order, each given all before it: Condition's
+// last step, and Observe's after a censored time (observeCensored).
+func (c *Conditional) addCensoredLast(censored []int) {
 	c.solve()
 	c.censored = len(censored) > 0
 	for _, e := range censored {
 		c.addCensored(e)
 	}
-	return c
 }
 
 // Observe extends c by one more traversal, link e in time t: afterwards c

@@ -79,22 +79,20 @@ func (c *Conditional) initFactor() {
 // that was most of cgr's and cdot's time). Bit for bit Condition's result
 // (TestObserveEqualsConditionFromScratch).
 func (c *Conditional) observeCensored(e int, t float64) {
-	exact := c.exact
-	if exact == nil { // the first censored time: everything so far was exact
-		exact = c.clone()
-	} else {
-		exact = exact.clone()
+	if c.isKnown(e) {
+		return // a link met again: nothing new (c and exact know the same links)
 	}
+	base := c.exact
+	if base == nil { // the first censored time: everything so far was exact
+		base = c
+	}
+	exact := base.clone()
 	if exact.note(e, t) {
 		exact.cens = append(exact.cens, e)
 	}
 	next := exact.clone()
 	next.exact = exact
-	next.solve()
-	next.censored = len(exact.cens) > 0
-	for _, f := range exact.cens {
-		next.addCensored(f)
-	}
+	next.addCensoredLast(exact.cens)
 	*c = *next
 }
 
