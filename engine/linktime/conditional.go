@@ -158,9 +158,10 @@ func (c *Conditional) appendRow(e int, val, noise float64, minPivot bool) bool {
 	row := g.F.RawRowView(e)
 	i := c.m
 	ri := make([]float64, i+1)
+	g.rowDotsWith(e, c.obsIdx, ri[:i]) // F_{o_j}·F_e, kept across episodes
 	for j := range i {
 		rj := c.lower[j]
-		ri[j] = (floats.Dot(c.obs[j], row) - floats.Dot(ri[:j], rj[:j])) / rj[j]
+		ri[j] = (ri[j] - floats.Dot(ri[:j], rj[:j])) / rj[j]
 	}
 	prior := floats.Dot(row, row) + g.IdioVar(e)
 	piv := prior + noise - floats.Dot(ri[:i], ri[:i])
@@ -336,12 +337,18 @@ func (c *Conditional) Loaded(mean float64, s []float64, own float64) (float64, f
 	if c.fs {
 		return c.loadedFactor(mean, s, own)
 	}
-	v := floats.Dot(s, s) + own
+	cross := c.cross[:c.m]
+	for i, row := range c.obs {
+		cross[i] = floats.Dot(row, s)
+	}
+	return c.regressed(mean, floats.Dot(s, s)+own, cross)
+}
+
+// regressed is a sum's conditional law from its unconditional mean and
+// variance v and its covariances with the observed links, cross (c.cross,
+// in c.obs's order).
+func (c *Conditional) regressed(mean, v float64, cross []float64) (float64, float64) {
 	if c.m > 0 {
-		cross := c.cross[:c.m]
-		for i, row := range c.obs {
-			cross[i] = floats.Dot(row, s)
-		}
 		mean += floats.Dot(cross, c.alpha)
 		y := c.forward(cross, c.y)
 		v -= floats.Dot(y, y)
@@ -394,5 +401,14 @@ func (c *Conditional) Latent(e int) (mean, sd float64) {
 	if g.F == nil || c.m == 0 && g.Idio == nil {
 		return g.Latent[e], g.SD[e]
 	}
-	return c.Loaded(g.Latent[e], g.F.RawRowView(e), g.IdioVar(e))
+	if c.fs {
+		return c.Loaded(g.Latent[e], g.F.RawRowView(e), g.IdioVar(e))
+	}
+	// Loaded's products of one link's row are kept pairs of rows (cdot
+	// asks each link leaving every node of every episode's route).
+	var ee [1]float64
+	g.rowDotsWith(e, []int{e}, ee[:])
+	cross := c.cross[:c.m]
+	g.rowDotsWith(e, c.obsIdx, cross)
+	return c.regressed(g.Latent[e], ee[0]+g.IdioVar(e), cross)
 }

@@ -40,6 +40,11 @@ func (g *Gaussian) factorSpace() bool {
 	return g.fs
 }
 
+// RegressesLinks reports whether g's conditionals regress on the observed
+// links' rows (a dense model): there a Loading's kept products save work;
+// in the factors' space they are not used.
+func (g *Gaussian) RegressesLinks() bool { return g.F != nil && !g.factorSpace() }
+
 func (g *Gaussian) canFactorSpace() bool {
 	if g.F == nil || g.Idio == nil {
 		return false

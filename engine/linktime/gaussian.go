@@ -56,6 +56,8 @@ type Gaussian struct {
 	// fs: conditionals work in the factors' space (factorspace.go)
 	fs     bool
 	fsOnce sync.Once
+	// rowDots keeps F_a·F_b for the links a route conditions on (appendRow)
+	rowDots pairDots
 }
 
 // CorrStats summarizes the link correlation matrix over distinct link pairs

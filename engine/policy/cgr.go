@@ -25,8 +25,12 @@ type CGR struct {
 	cap   int
 	mu    sync.Mutex
 	conts map[[2]int][]contPath // (node, destination) → candidate paths
-	let   *LET                  // LET trees, for k = 1
-	conds *condCache            // each running episode's conditioned model
+	// sums: (link, destination) → the link then each of its head's
+	// continuations, as loadings that keep their products (dense models)
+	sums  map[[2]int][]*linktime.Loading
+	kept  int        // floats held by sums
+	let   *LET       // LET trees, for k = 1
+	conds *condCache // each running episode's conditioned model
 }
 
 // CGRYenLinkLimit is the network size up to which cgr's continuations are
@@ -55,7 +59,7 @@ type contPath struct {
 
 // NewCGR returns the policy with k continuation candidates per node.
 func NewCGR(net *engine.Network, model *linktime.Gaussian, k int) *CGR {
-	return &CGR{net: net, model: model, k: k, cap: net.EpisodeCap(), conts: map[[2]int][]contPath{}, let: NewLET(net), conds: newCondCache(model)}
+	return &CGR{net: net, model: model, k: k, cap: net.EpisodeCap(), conts: map[[2]int][]contPath{}, sums: map[[2]int][]*linktime.Loading{}, let: NewLET(net), conds: newCondCache(model)}
 }
 
 // letPath is the LET path from j to d (nil when d is unreachable).
@@ -69,10 +73,7 @@ func (c *CGR) letPath(j, d int) [][]int {
 
 func (c *CGR) continuations(j, d int) []contPath {
 	key := [2]int{j, d}
-	c.mu.Lock()
-	p, ok := c.conts[key]
-	c.mu.Unlock()
-	if ok {
+	if p, ok := locked(&c.mu, c.conts, key); ok {
 		return p
 	}
 	paths := [][]int{nil}
@@ -83,7 +84,7 @@ func (c *CGR) continuations(j, d int) []contPath {
 	default:
 		paths = kShortest(c.net, j, d, c.k, c.cap)
 	}
-	p = make([]contPath, len(paths))
+	p := make([]contPath, len(paths))
 	for i, links := range paths {
 		p[i].links = links
 		if c.model.F != nil {
@@ -143,15 +144,23 @@ func (c *CGR) act(o *engine.Observation, cond *linktime.Conditional, avoid map[i
 	}
 	for _, e := range c.net.Out(o.Node) {
 		fe := fresh(e)
-		for _, p := range c.continuations(c.net.Links[e].To, o.Destination) {
+		conts := c.continuations(c.net.Links[e].To, o.Destination)
+		var sums []*linktime.Loading
+		if c.model.RegressesLinks() {
+			sums = c.sumsVia(e, o.Destination, conts)
+		}
+		for i, p := range conts {
 			if c.cap > 0 && o.Step+1+len(p.links) > c.cap || avoid != nil && c.comesBack(e, p, avoid) {
 				continue
 			}
 			var mean, sd float64
-			if load == nil { // independent links: exact, revisits included
+			switch {
+			case load == nil: // independent links: exact, revisits included
 				route = append(append(route[:0], e), p.links...)
 				mean, sd = cond.Sum(route)
-			} else {
+			case sums != nil:
+				mean, sd = cond.LoadedOf(sums[i])
+			default: // the factors' space: a K-long solve, nothing to keep
 				floats.AddTo(load, p.load, c.model.SumRow(e))
 				mean, sd = cond.Loaded(p.mean+c.model.Mean[e], load, p.own+c.model.SumIdioVar(e))
 			}
@@ -160,6 +169,35 @@ func (c *CGR) act(o *engine.Observation, cond *linktime.Conditional, avoid map[i
 	}
 	return best.link
 }
+
+// sumsVia is link e then each of conts (its head's continuations to d),
+// as loadings kept for every decision that scores them again (dense
+// models: a few thousand links, ten continuations a link).
+func (c *CGR) sumsVia(e, d int, conts []contPath) []*linktime.Loading {
+	key := [2]int{e, d}
+	if sums, ok := locked(&c.mu, c.sums, key); ok {
+		return sums
+	}
+	_, r := c.model.F.Dims()
+	sums := make([]*linktime.Loading, len(conts))
+	for i, p := range conts {
+		load := make([]float64, r)
+		floats.AddTo(load, p.load, c.model.SumRow(e))
+		sums[i] = linktime.NewLoading(p.mean+c.model.Mean[e], load, p.own+c.model.SumIdioVar(e))
+	}
+	c.mu.Lock()
+	if c.kept < cgrKeptMax {
+		c.sums[key] = sums
+		c.kept += len(conts) * r
+	}
+	c.mu.Unlock()
+	return sums
+}
+
+// cgrKeptMax bounds the loadings cgr keeps (256 MB of floats: a dense model
+// of 4,000 links holds 32 KB a loading); past it they are built for each
+// decision, as they were before any were kept.
+const cgrKeptMax = 1 << 25
 
 // comesBack says whether link e then continuation p reaches a node in avoid.
 func (c *CGR) comesBack(e int, p contPath, avoid map[int]bool) bool {
@@ -174,4 +212,12 @@ func conditionOn(model *linktime.Gaussian, o *engine.Observation) *linktime.Cond
 		links[k], times[k] = s.Link, s.Time
 	}
 	return model.Condition(links, times)
+}
+
+// locked reads m[k] under mu (the maps cgr fills as episodes ask).
+func locked[K comparable, V any](mu *sync.Mutex, m map[K]V, k K) (V, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	v, ok := m[k]
+	return v, ok
 }

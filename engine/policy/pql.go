@@ -2,6 +2,9 @@ package policy
 
 import (
 	"math"
+	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/sim"
@@ -68,6 +71,13 @@ func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float6
 		q[e] = make([]float64, bins+1)
 		next[e] = make([]float64, bins+1)
 	}
+	times := make([][]float64, len(net.Links)) // each link's sampled times, in sample order
+	for e := range times {
+		times[e] = make([]float64, samples.Size)
+		for k := range samples.Size {
+			times[e][k] = samples.Row(k)[e]
+		}
+	}
 	v := make([][]float64, len(net.Nodes)) // V(j, b) = max_k Q(j, b, k)
 	for j := range v {
 		v[j] = make([]float64, bins+1)
@@ -86,27 +96,33 @@ func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float6
 				}
 			}
 		}
-		change := 0.0
-		for e, l := range net.Links {
-			acc := next[e]
-			clear(acc)
-			if l.From == dest {
-				continue // episodes end at the destination
-			}
-			for k := range samples.Size {
-				w := samples.Row(k)[e] / t.Delta // link time in bins
-				vj := v[l.To]
-				for b := range acc {
-					acc[b] += interp(vj, float64(b)-w)
+		// Each link's new values read only V, so the links are shared out
+		// among the cores; each is summed as before, and the largest change
+		// is the same whoever finds it.
+		changes := make([]float64, len(net.Links))
+		forEachChunk(len(net.Links), func(lo, hi int) {
+			for e := lo; e < hi; e++ {
+				l := net.Links[e]
+				acc := next[e]
+				clear(acc)
+				if l.From == dest {
+					continue // episodes end at the destination
 				}
+				vj := v[l.To]
+				for _, x := range times[e] {
+					w := x / t.Delta // link time in bins
+					for b := range acc {
+						acc[b] += interp(vj, float64(b)-w)
+					}
+				}
+				for b := range acc {
+					acc[b] /= float64(samples.Size)
+					changes[e] = math.Max(changes[e], math.Abs(acc[b]-q[e][b]))
+				}
+				q[e], next[e] = acc, q[e]
 			}
-			for b := range acc {
-				acc[b] /= float64(samples.Size)
-				change = math.Max(change, math.Abs(acc[b]-q[e][b]))
-			}
-			q[e], next[e] = acc, q[e]
-		}
-		if change < 1e-4 {
+		})
+		if slices.Max(changes) < 1e-4 {
 			break
 		}
 	}
@@ -154,4 +170,19 @@ func (p *PQL) Act(o *engine.Observation) int {
 		return out[0]
 	}
 	return argmaxLink(out, func(e int) float64 { return interp32(t.Q[e], o.Remaining/t.Delta) }, freshHead(p.net, o), letAhead(p.let, o.Destination))
+}
+
+// forEachChunk calls fn on n items split into one contiguous chunk a core,
+// concurrently, and returns when all are done.
+func forEachChunk(n int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { fn(w*n/workers, (w+1)*n/workers) })
+	}
+	wg.Wait()
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
@@ -219,7 +220,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 	gradA := make([]float64, len(m.Actor.P))
 	gradC := make([]float64, len(m.Critic.P))
 	// play runs one episode on realization x; policy nil follows LET.
-	play := func(od engine.OD, budget float64, x []float64, follow bool) segacEpisode {
+	play := func(od engine.OD, budget float64, x *linktime.LazyN, row int, follow bool) segacEpisode {
 		var ep segacEpisode
 		task := sim.Task{OD: od, Budget: budget, Cap: capN}
 		o := &engine.Observation{Node: od.Origin, Destination: od.Destination, Remaining: budget}
@@ -265,7 +266,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 			if st != nil {
 				ep.steps = append(ep.steps, *st)
 			}
-			if res, done := sim.Advance(net, task, capN, o, e, x[e]); done {
+			if res, done := sim.Advance(net, task, capN, o, e, x.At(row, e)); done {
 				if res.OnTime {
 					ep.onTime = 1
 				}
@@ -275,12 +276,12 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 		return ep
 	}
 	batch := func(follow bool) []segacEpisode {
-		pool := stream.Next(s.Batch)
+		pool := stream.NextLazy(s.Batch) // an episode reads a dozen of the links
 		eps := make([]segacEpisode, s.Batch)
 		for i := range eps {
 			r := ranges[rng.IntN(len(ranges))]
 			b := r.lo*segacBudgetLow + rng.Float64()*(r.hi*segacBudgetHigh-r.lo*segacBudgetLow)
-			eps[i] = play(r.od, b, pool.Row(i), follow)
+			eps[i] = play(r.od, b, pool, i, follow)
 		}
 		return eps
 	}

@@ -75,3 +75,11 @@ func (s *Stream) Next(size int) *Pool {
 	s.next++
 	return p
 }
+
+// NextLazy is Next for a learner that reads only the links its episodes
+// cross: the same realizations, each link made when read.
+func (s *Stream) NextLazy(size int) *linktime.LazyN {
+	seed := Seed(s.network, Train, s.next, s.shift)
+	s.next++
+	return s.model.SampleLazyN(rand.New(rand.NewPCG(seed[0], seed[1])), size)
+}

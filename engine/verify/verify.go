@@ -8,6 +8,7 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -64,6 +65,38 @@ type Options struct {
 	// enough decisions to cost more than rollout gains (docs/findings.md).
 	RolloutSamples int
 	Logf           func(format string, args ...any)
+	// ProgressEvery is the least time between two progress lines of a case
+	// (0: ProgressEvery): a city's case runs for many minutes, a small one
+	// says nothing until its result.
+	ProgressEvery time.Duration
+
+	progress func(stage string, done, total int) // the running evaluation's
+}
+
+// ProgressEvery is Options.ProgressEvery's default.
+const ProgressEvery = 10 * time.Second
+
+// progressFor reports a case's evaluation stages through logf, at most one
+// line every gap: which method is being built (a learner trains for
+// minutes, a city's DOT tables for seconds each) and pools done.
+func progressFor(logf func(string, ...any), name string, gap time.Duration) func(what string) func(stage string, done, total int) {
+	last := time.Now()
+	return func(what string) func(string, int, int) {
+		return func(stage string, done, total int) {
+			var line string
+			switch {
+			case strings.HasPrefix(stage, "methods:"):
+				line = fmt.Sprintf("building %s (%d of %d methods built)", strings.TrimPrefix(stage, "methods:"), done, total)
+			case stage == "pools":
+				line = fmt.Sprintf("%d of %d pools done", done, total)
+			}
+			if line == "" || time.Since(last) < gap {
+				return
+			}
+			last = time.Now()
+			logf("verify %s: %s: %s", name, what, line)
+		}
+	}
 }
 
 // Z is the number of standard errors a Monte Carlo tolerance allows:
@@ -179,7 +212,8 @@ func (r *run) idx(m string) int { return slices.Index(r.methods, m) }
 func evaluate(ctx context.Context, net *engine.Network, model *linktime.Gaussian, ods []engine.OD, methods []string, o Options, workers, pools int) (*run, error) {
 	budgets := o.Budgets
 	cfg := bench.Config{Net: net, Model: model, Methods: methods, Budgets: budgets, ODs: ods, Pools: pools, PoolSize: o.PoolSize,
-		Purpose: sim.Verify, Workers: workers, CacheDir: o.CacheDir, RolloutBase: "dot", RolloutSamples: o.RolloutSamples}
+		Purpose: sim.Verify, Workers: workers, CacheDir: o.CacheDir, RolloutBase: "dot", RolloutSamples: o.RolloutSamples,
+		OnProgress: o.progress}
 	p, err := bench.Prepare(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -225,6 +259,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 	}
 	var checks []Check
 	add := func(ch Check) { ch.Case = c.Name; checks = append(checks, ch) }
+	stage := progressFor(o.Logf, c.Name, cmp.Or(o.ProgressEvery, ProgressEvery))
 
 	checks = append(checks, statedMoments(c.Name, net, model, o)...)
 
@@ -237,6 +272,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 			methods = append(methods, cf.Method)
 		}
 	}
+	o.progress = stage("its own law")
 	own, err := evaluate(ctx, net, model, ods, methods, o, o.Workers, o.Pools)
 	if err != nil {
 		return checks, err
@@ -264,6 +300,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 	}
 
 	// The same numbers on one core as on many: pool 0 again, one worker.
+	o.progress = stage("one worker")
 	one, err := evaluate(ctx, net, model, ods, []string{"cdot", "cgr"}, o, 1, 2)
 	if err != nil {
 		return checks, err
@@ -283,6 +320,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		// checked on the network's own law above.
 		im = slices.DeleteFunc(slices.Clone(im), func(m string) bool { return m == "bestpath" })
 	}
+	o.progress = stage("independent links")
 	indep, err := evaluate(ctx, &indepNet, indepModel, ods, im, o, o.Workers, o.Pools)
 	if err != nil {
 		return checks, err

@@ -2,9 +2,11 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
@@ -160,4 +162,32 @@ func TestBatterySkewedShared(t *testing.T) {
 		t.Fatalf("%d skewed shared cases, want %d", len(cases), 2*len(SkewedShared))
 	}
 	noViolations(t, Run(context.Background(), cases, Options{Pools: 2, PoolSize: 400, MaxODs: 2, Logf: t.Logf}))
+}
+
+// A case's progress names its evaluation, the method being built and the
+// pools done, at most one line a gap: none within a long one.
+func TestProgressLines(t *testing.T) {
+	for _, tc := range []struct {
+		gap  time.Duration
+		want []string
+	}{
+		{0, []string{
+			"verify grid: its own law: building cgr (2 of 5 methods built)",
+			"verify grid: its own law: 3 of 4 pools done",
+			"verify grid: independent links: 4 of 4 pools done",
+		}},
+		{time.Hour, nil},
+	} {
+		var got []string
+		logf := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
+		stage := progressFor(logf, "grid", tc.gap)
+		own := stage("its own law")
+		own("methods:cgr", 2, 5)
+		own("methods", 3, 5) // a method built: no line of its own
+		own("pools", 3, 4)
+		stage("independent links")("pools", 4, 4)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("gap %v: lines\n%q\nwant\n%q", tc.gap, got, tc.want)
+		}
+	}
 }
