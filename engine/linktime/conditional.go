@@ -163,7 +163,7 @@ func (c *Conditional) appendRow(e int, val, noise float64, minPivot bool) bool {
 		rj := c.lower[j]
 		ri[j] = (ri[j] - floats.Dot(ri[:j], rj[:j])) / rj[j]
 	}
-	prior := floats.Dot(row, row) + g.IdioVar(e)
+	prior := g.rowDot(e) + g.IdioVar(e)
 	piv := prior + noise - floats.Dot(ri[:i], ri[:i])
 	if minPivot {
 		if !(piv > 1e-12*prior) {
@@ -211,7 +211,7 @@ func (c *Conditional) addCensored(e int) {
 	row := g.F.RawRowView(e)
 	mu, sd := c.Loaded(g.Latent[e], row, g.IdioVar(e))
 	v := sd * sd
-	prior := floats.Dot(row, row) + g.IdioVar(e)
+	prior := g.rowDot(e) + g.IdioVar(e)
 	if !(v > 1e-12*prior) {
 		return // already determined by what was observed: nothing to add
 	}
@@ -406,9 +406,7 @@ func (c *Conditional) Latent(e int) (mean, sd float64) {
 	}
 	// Loaded's products of one link's row are kept pairs of rows (cdot
 	// asks each link leaving every node of every episode's route).
-	var ee [1]float64
-	g.rowDotsWith(e, []int{e}, ee[:])
 	cross := c.cross[:c.m]
 	g.rowDotsWith(e, c.obsIdx, cross)
-	return c.regressed(g.Latent[e], ee[0]+g.IdioVar(e), cross)
+	return c.regressed(g.Latent[e], g.rowDot(e)+g.IdioVar(e), cross)
 }

@@ -56,7 +56,7 @@ type Gaussian struct {
 	// fs: conditionals work in the factors' space (factorspace.go)
 	fs     bool
 	fsOnce sync.Once
-	// rowDots keeps F_a·F_b for the links a route conditions on (appendRow)
+	// rowDots keeps F_a·F_b for the links a route conditions on (pairdots.go)
 	rowDots pairDots
 }
 

@@ -12,10 +12,10 @@ import (
 // training drew 640,000 rows of every link on Anaheim (914 links, full
 // rank): the dense product was 70% of its 164 s.
 type LazyN struct {
-	g       *Gaussian
-	k, n, r int
-	z       []float64 // k × r factor variates, or k × n own ones without factors
-	own     []float64 // factor models: k × n own variates
+	g    *Gaussian
+	n, r int
+	z    []float64 // k × r factor variates, or k × n own ones without factors
+	own  []float64 // factor models: k × n own variates
 	// blocked: gonum's Gemm summed each product in blocks of gemmBlock
 	// (it does when the product spans enough blocks to go parallel); the
 	// sums here follow the same order to keep the same bits.
@@ -32,7 +32,7 @@ const gemmBlock, gemmParBlocks = 64, 4
 // order, and returns the draws unmade.
 func (g *Gaussian) SampleLazyN(rng *rand.Rand, k int) *LazyN {
 	n := g.Dim()
-	d := &LazyN{g: g, k: k, n: n}
+	d := &LazyN{g: g, n: n}
 	switch {
 	case g.F == nil:
 		d.z = normals(rng, k*n)
@@ -65,9 +65,6 @@ func fill(rng *rand.Rand, x []float64) {
 		x[i] = rng.NormFloat64()
 	}
 }
-
-// Len is the number of realizations.
-func (d *LazyN) Len() int { return d.k }
 
 // At is link e's time in realization s.
 func (d *LazyN) At(s, e int) float64 {

@@ -8,7 +8,7 @@ import (
 
 // pairDots keeps the products F_a·F_b of the dense model's rows that the
 // links' space conditioning asks for: each observed link is regressed on
-// the ones before it (appendRow), and on Anaheim (rank 481) these r-long
+// the ones before it (appendRow), each unseen one on the seen (Latent), and on Anaheim (rank 481) these r-long
 // products were a third of cgr's and cdot's time, the same pairs asked
 // again in every episode that drives the same links. A product is the same
 // bits whichever way round it is taken (each term commutes and the sum runs
@@ -53,6 +53,13 @@ func (g *Gaussian) rowDotsWith(e int, links []int, out []float64) {
 		}
 	}
 	p.mu.Unlock()
+}
+
+// rowDot is F_e·F_e, kept with the pairs.
+func (g *Gaussian) rowDot(e int) float64 {
+	var x [1]float64
+	g.rowDotsWith(e, []int{e}, x[:])
+	return x[0]
 }
 
 func pairKey(a, b int) uint64 {

@@ -137,8 +137,9 @@ func (c *CGR) act(o *engine.Observation, cond *linktime.Conditional, avoid map[i
 	best := newChoice()
 	fresh := freshHead(c.net, o)
 	var route []int
-	var load []float64
-	if c.model.F != nil {
+	independent, keep := c.model.F == nil, c.model.RegressesLinks()
+	var load []float64 // the factors' space: a scratch sum
+	if !independent && !keep {
 		_, r := c.model.F.Dims()
 		load = make([]float64, r)
 	}
@@ -146,7 +147,7 @@ func (c *CGR) act(o *engine.Observation, cond *linktime.Conditional, avoid map[i
 		fe := fresh(e)
 		conts := c.continuations(c.net.Links[e].To, o.Destination)
 		var sums []*linktime.Loading
-		if c.model.RegressesLinks() {
+		if keep {
 			sums = c.sumsVia(e, o.Destination, conts)
 		}
 		for i, p := range conts {
@@ -155,10 +156,10 @@ func (c *CGR) act(o *engine.Observation, cond *linktime.Conditional, avoid map[i
 			}
 			var mean, sd float64
 			switch {
-			case load == nil: // independent links: exact, revisits included
+			case independent: // exact, revisits included
 				route = append(append(route[:0], e), p.links...)
 				mean, sd = cond.Sum(route)
-			case sums != nil:
+			case keep:
 				mean, sd = cond.LoadedOf(sums[i])
 			default: // the factors' space: a K-long solve, nothing to keep
 				floats.AddTo(load, p.load, c.model.SumRow(e))

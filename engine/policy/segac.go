@@ -219,7 +219,7 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 	yc := make([]float64, 1)
 	gradA := make([]float64, len(m.Actor.P))
 	gradC := make([]float64, len(m.Critic.P))
-	// play runs one episode on realization x; policy nil follows LET.
+	// play runs one episode on realization row of x; follow plays the teacher.
 	play := func(od engine.OD, budget float64, x *linktime.LazyN, row int, follow bool) segacEpisode {
 		var ep segacEpisode
 		task := sim.Task{OD: od, Budget: budget, Cap: capN}

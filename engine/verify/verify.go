@@ -76,26 +76,35 @@ type Options struct {
 // ProgressEvery is Options.ProgressEvery's default.
 const ProgressEvery = 10 * time.Second
 
-// progressFor reports a case's evaluation stages through logf, at most one
+// caseProgress reports a case's evaluation stages through logf, at most one
 // line every gap: which method is being built (a learner trains for
 // minutes, a city's DOT tables for seconds each) and pools done.
-func progressFor(logf func(string, ...any), name string, gap time.Duration) func(what string) func(stage string, done, total int) {
-	last := time.Now()
-	return func(what string) func(string, int, int) {
-		return func(stage string, done, total int) {
-			var line string
-			switch {
-			case strings.HasPrefix(stage, "methods:"):
-				line = fmt.Sprintf("building %s (%d of %d methods built)", strings.TrimPrefix(stage, "methods:"), done, total)
-			case stage == "pools":
-				line = fmt.Sprintf("%d of %d pools done", done, total)
-			}
-			if line == "" || time.Since(last) < gap {
-				return
-			}
-			last = time.Now()
-			logf("verify %s: %s: %s", name, what, line)
+type caseProgress struct {
+	logf func(string, ...any)
+	name string
+	gap  time.Duration
+	last time.Time
+}
+
+func newCaseProgress(logf func(string, ...any), name string, gap time.Duration) *caseProgress {
+	return &caseProgress{logf: logf, name: name, gap: gap, last: time.Now()}
+}
+
+// of is bench's OnProgress for the case's evaluation what.
+func (p *caseProgress) of(what string) func(stage string, done, total int) {
+	return func(stage string, done, total int) {
+		var line string
+		switch {
+		case strings.HasPrefix(stage, "methods:"):
+			line = fmt.Sprintf("building %s (%d of %d methods built)", strings.TrimPrefix(stage, "methods:"), done, total)
+		case stage == "pools":
+			line = fmt.Sprintf("%d of %d pools done", done, total)
 		}
+		if line == "" || time.Since(p.last) < p.gap {
+			return
+		}
+		p.last = time.Now()
+		p.logf("verify %s: %s: %s", p.name, what, line)
 	}
 }
 
@@ -259,7 +268,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 	}
 	var checks []Check
 	add := func(ch Check) { ch.Case = c.Name; checks = append(checks, ch) }
-	stage := progressFor(o.Logf, c.Name, cmp.Or(o.ProgressEvery, ProgressEvery))
+	progress := newCaseProgress(o.Logf, c.Name, cmp.Or(o.ProgressEvery, ProgressEvery))
 
 	checks = append(checks, statedMoments(c.Name, net, model, o)...)
 
@@ -272,7 +281,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 			methods = append(methods, cf.Method)
 		}
 	}
-	o.progress = stage("its own law")
+	o.progress = progress.of("its own law")
 	own, err := evaluate(ctx, net, model, ods, methods, o, o.Workers, o.Pools)
 	if err != nil {
 		return checks, err
@@ -300,7 +309,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 	}
 
 	// The same numbers on one core as on many: pool 0 again, one worker.
-	o.progress = stage("one worker")
+	o.progress = progress.of("one worker")
 	one, err := evaluate(ctx, net, model, ods, []string{"cdot", "cgr"}, o, 1, 2)
 	if err != nil {
 		return checks, err
@@ -320,7 +329,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		// checked on the network's own law above.
 		im = slices.DeleteFunc(slices.Clone(im), func(m string) bool { return m == "bestpath" })
 	}
-	o.progress = stage("independent links")
+	o.progress = progress.of("independent links")
 	indep, err := evaluate(ctx, &indepNet, indepModel, ods, im, o, o.Workers, o.Pools)
 	if err != nil {
 		return checks, err

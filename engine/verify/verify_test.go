@@ -180,12 +180,12 @@ func TestProgressLines(t *testing.T) {
 	} {
 		var got []string
 		logf := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
-		stage := progressFor(logf, "grid", tc.gap)
-		own := stage("its own law")
+		progress := newCaseProgress(logf, "grid", tc.gap)
+		own := progress.of("its own law")
 		own("methods:cgr", 2, 5)
 		own("methods", 3, 5) // a method built: no line of its own
 		own("pools", 3, 4)
-		stage("independent links")("pools", 4, 4)
+		progress.of("independent links")("pools", 4, 4)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("gap %v: lines\n%q\nwant\n%q", tc.gap, got, tc.want)
 		}
