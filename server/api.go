@@ -26,22 +26,12 @@ func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	n, err := s.Lab.Open(chi.URLParam(r, "name"))
-	if _, building := lab.AsBuilding(err); building {
-		// The map needs no model: drawn from the stored network meanwhile.
-		net, _, _, err := s.networkFacts(r)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		writeJSON(w, layout.build(net))
-		return
-	}
+	net, err := s.Lab.Graph(chi.URLParam(r, "name"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	e := s.maps.get(n, layout)
+	e := s.maps.get(net, layout)
 	if e.err != nil {
 		s.fail(w, r, e.err)
 		return

@@ -25,6 +25,15 @@ var mapLayouts = []mapLayout{
 	{Name: "columns", Summary: "an array per field of the nodes and of the links", build: func(net *engine.Network) any { return columnsOf(mapJSON(net)) }},
 }
 
+// pagesLayout is the layout the pages' maps preload (web.MapURL).
+var pagesLayout = func() mapLayout {
+	l, err := mapLayoutByName("columns")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
 // mapLayoutByName finds a layout; "" is the first.
 func mapLayoutByName(name string) (mapLayout, error) {
 	if name == "" {

@@ -46,23 +46,21 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 }
 
 // networkFacts reads the network a request names for its map and facts,
-// which need no link-time model: while a dense model is built, the
-// network is read as stored, with the build's progress.
+// which need no link-time model: the page does not wait for the model
+// (a city's takes as long again as reading it; a dense one, minutes, whose
+// progress it shows). Its map data starts being encoded at once, so that it
+// is ready or under way when the page's preload asks for it.
 func (s *server) networkFacts(r *http.Request) (*engine.Network, string, *lab.ModelBuild, error) {
 	name := chi.URLParam(r, "name")
-	n, err := s.Lab.Open(name)
-	if err == nil {
-		return n.Net, n.Model.Spec.Model, nil, nil
-	}
-	b, building := lab.AsBuilding(err)
-	if !building {
-		return nil, "", nil, err
-	}
-	net, err := s.Lab.LoadNetwork(r.Context(), name)
+	net, err := s.Lab.Graph(name)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return net, net.Correlation.Model, &b, nil
+	go s.maps.get(net, pagesLayout)
+	if b, building := s.Lab.Building(name); building {
+		return net, net.Correlation.Model, &b, nil
+	}
+	return net, net.Correlation.Model, nil, nil
 }
 
 // handleModelStatus says whether a network's link-time model is ready

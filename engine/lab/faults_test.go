@@ -137,6 +137,11 @@ func TestSlowModelBuildsInTheBackground(t *testing.T) {
 	if err := l.Save(context.Background(), imp, "big"); err != nil {
 		t.Fatal(err)
 	}
+	// The network's page asks Building, which starts the build and says
+	// how far it is (the page draws the map meanwhile: Graph).
+	if b, ok := l.Building("big"); !ok || b.Links != len(imp.Net.Links) {
+		t.Fatalf("Building: %+v, %v, want the build started", b, ok)
+	}
 	for i := range 3 {
 		_, err := l.Open("big")
 		if engine.ErrorCode(err) != engine.EBUSY {

@@ -53,7 +53,7 @@ func (l *Lab) LoadNetwork(ctx context.Context, name string) (*engine.Network, er
 		}
 		return nil, err
 	}
-	return netfile.ReadJSON(bytes.NewReader(rec.Data), "stored network "+name)
+	return netfile.ReadStored(rec.Data, "stored network "+name)
 }
 
 // store opens the state directory's database on first use.

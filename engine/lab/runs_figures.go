@@ -2,9 +2,12 @@ package lab
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -168,37 +171,52 @@ type ODRoute struct {
 
 // ODRoutes summarises a network's benchmark OD pairs (a stored one or an
 // import being checked), kept per network: the network page asks at every
-// visit, and on a city the five LET trees took a quarter of a second.
+// visit, and on a city the five LET trees took a quarter of a second. A
+// network's are computed once, however many ask at once (a city's page and
+// its map data ask together when it is first opened).
 func ODRoutes(net *engine.Network) []ODRoute {
 	odRoutes.Lock()
-	out, ok := odRoutes.m[net]
-	odRoutes.Unlock()
-	if ok {
-		return out
+	e, ok := odRoutes.m[net]
+	if !ok {
+		if len(odRoutes.m) >= 8 {
+			clear(odRoutes.m)
+		}
+		e = &odRoutesEntry{}
+		odRoutes.m[net] = e
 	}
-	out = odRoutesOf(net)
-	odRoutes.Lock()
-	if len(odRoutes.m) >= 8 {
-		clear(odRoutes.m)
-	}
-	odRoutes.m[net] = out
 	odRoutes.Unlock()
-	return out
+	e.once.Do(func() { e.routes = odRoutesOf(net) })
+	return e.routes
 }
 
 // odRoutes keeps ODRoutes' answers for the last networks asked (a network
 // is not changed once read: a rename or new OD pairs read it again).
 var odRoutes = struct {
 	sync.Mutex
-	m map[*engine.Network][]ODRoute
-}{m: map[*engine.Network][]ODRoute{}}
+	m map[*engine.Network]*odRoutesEntry
+}{m: map[*engine.Network]*odRoutesEntry{}}
 
+type odRoutesEntry struct {
+	once   sync.Once
+	routes []ODRoute
+}
+
+// odRoutesOf grows the pairs' LET trees on every core.
 func odRoutesOf(net *engine.Network) []ODRoute {
-	var out []ODRoute
-	for _, od := range net.ODs {
-		tree := net.LET(od.Destination)
-		out = append(out, ODRoute{Name: net.ODString(od), Origin: net.Nodes[od.Origin].ID, Destination: net.Nodes[od.Destination].ID,
-			LETTime: tree.Time[od.Origin], LETPath: tree.Path(od.Origin, net)})
+	if len(net.ODs) == 0 {
+		return nil
 	}
+	out := make([]ODRoute, len(net.ODs))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, od := range net.ODs {
+		g.Go(func() error {
+			tree := net.LET(od.Destination)
+			out[i] = ODRoute{Name: net.ODString(od), Origin: net.Nodes[od.Origin].ID, Destination: net.Nodes[od.Destination].ID,
+				LETTime: tree.Time[od.Origin], LETPath: tree.Path(od.Origin, net)}
+			return nil
+		})
+	}
+	g.Wait()
 	return out
 }

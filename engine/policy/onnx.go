@@ -111,8 +111,29 @@ func (p *ONNXPolicy) batch(obs []*engine.Observation) *ort.Batch {
 	return b
 }
 
-// ActBatch decides for a batch of episodes in one inference.
+// onnxChunk is the most episodes one inference takes on the CPU: a pool's
+// 2,000 at once held activations of 2,000 × prefix × 256 floats, out of the
+// cache; on Anaheim's model chunks of 512 decided 12–28% faster (prefixes
+// of 16 to 3 links). A row's outputs depend on its row alone, so the
+// decisions are the same bits (TestONNXChunksDecideAsOneBatch). A GPU
+// takes the batch whole.
+const onnxChunk = 512
+
+// ActBatch decides for a batch of episodes, in one inference on a GPU and
+// in chunks of onnxChunk on the CPU.
 func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
+	chunk := len(obs)
+	if p.sess.Device() == "cpu" {
+		chunk = onnxChunk
+	}
+	for from := 0; from < len(obs); from += chunk {
+		to := min(from+chunk, len(obs))
+		p.actBatch(obs[from:to], links[from:to])
+	}
+}
+
+// actBatch decides for a batch of episodes in one inference.
+func (p *ONNXPolicy) actBatch(obs []*engine.Observation, links []int) {
 	out, err := p.sess.Run(p.batch(obs))
 	E := len(p.net.Links)
 	for i, o := range obs {

@@ -4,8 +4,11 @@ package policy
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,5 +155,63 @@ func TestShuffledOrderDependsOnlyOnTheObservation(t *testing.T) {
 	}
 	if !moved {
 		t.Error("20 observations, never shuffled")
+	}
+}
+
+// A batch larger than onnxChunk runs in chunks on the CPU and decides as one
+// inference over the whole batch does: each row's probabilities are the
+// same bits in a chunk as in the whole (rows of different prefix lengths
+// padded together), so the benchmark's numbers do not move.
+func TestONNXChunksDecideAsOneBatch(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	net, err := builtin.Load("twobranch", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewONNXPolicy(net, filepath.Join("..", "..", "models", "twobranch.onnx"), ONNXOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	rng := rand.New(rand.NewPCG(4, 7))
+	obs := make([]*engine.Observation, 3*onnxChunk+17)
+	for i := range obs {
+		o := &engine.Observation{Destination: 4, Remaining: 80 + 40*rng.Float64()}
+		for k := rng.IntN(13); k > 0 && len(net.Out(o.Node)) > 0; k-- {
+			out := net.Out(o.Node)
+			l := out[rng.IntN(len(out))]
+			dt := net.Links[l].Mean * (0.5 + rng.Float64())
+			o.Prefix = append(o.Prefix, engine.Step{Link: l, Time: dt})
+			o.Node, o.Remaining, o.Step = net.Links[l].To, o.Remaining-dt, o.Step+1
+		}
+		if len(net.Out(o.Node)) == 0 {
+			o.Node, o.Prefix, o.Step = 0, nil, 0 // at the destination: ask at the origin
+		}
+		obs[i] = o
+	}
+	whole, err := p.sess.Run(p.batch(obs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	E := len(net.Links)
+	for from := 0; from < len(obs); from += onnxChunk {
+		to := min(from+onnxChunk, len(obs))
+		part, err := p.sess.Run(p.batch(obs[from:to]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range part.Probs {
+			if w := whole.Probs[from*E+k]; math.Float64bits(float64(v)) != math.Float64bits(float64(w)) {
+				t.Fatalf("row %d link %d: %v in its chunk, %v in the whole batch", from+k/E, k%E, v, w)
+			}
+		}
+	}
+	chunked, one := make([]int, len(obs)), make([]int, len(obs))
+	p.ActBatch(obs, chunked)
+	p.actBatch(obs, one)
+	if !slices.Equal(chunked, one) {
+		t.Error("chunked and whole-batch decisions differ")
 	}
 }

@@ -78,29 +78,37 @@ const ProgressEvery = 10 * time.Second
 
 // caseProgress reports a case's evaluation stages through logf, at most one
 // line every gap: which method is being built (a learner trains for
-// minutes, a city's DOT tables for seconds each) and pools done.
+// minutes, a city's DOT tables for seconds each) and pools done. The end of
+// the builds is said whenever the case has run a gap: the lines of the last
+// builds can fall within a gap of each other, and a city's first pool takes
+// minutes, which read as the last method printed still building.
 type caseProgress struct {
-	logf func(string, ...any)
-	name string
-	gap  time.Duration
-	last time.Time
+	logf        func(string, ...any)
+	name        string
+	gap         time.Duration
+	start, last time.Time
 }
 
 func newCaseProgress(logf func(string, ...any), name string, gap time.Duration) *caseProgress {
-	return &caseProgress{logf: logf, name: name, gap: gap, last: time.Now()}
+	now := time.Now()
+	return &caseProgress{logf: logf, name: name, gap: gap, start: now, last: now}
 }
 
 // of is bench's OnProgress for the case's evaluation what.
 func (p *caseProgress) of(what string) func(stage string, done, total int) {
 	return func(stage string, done, total int) {
 		var line string
+		due := time.Since(p.last) >= p.gap
 		switch {
 		case strings.HasPrefix(stage, "methods:"):
 			line = fmt.Sprintf("building %s (%d of %d methods built)", strings.TrimPrefix(stage, "methods:"), done, total)
+		case stage == "methods" && done == total:
+			line = fmt.Sprintf("all %d methods built; evaluating the pools", total)
+			due = time.Since(p.start) >= p.gap
 		case stage == "pools":
 			line = fmt.Sprintf("%d of %d pools done", done, total)
 		}
-		if line == "" || time.Since(p.last) < p.gap {
+		if line == "" || !due {
 			return
 		}
 		p.last = time.Now()

@@ -168,26 +168,39 @@ func TestBatterySkewedShared(t *testing.T) {
 // pools done, at most one line a gap: none within a long one.
 func TestProgressLines(t *testing.T) {
 	for _, tc := range []struct {
-		gap  time.Duration
-		want []string
+		gap   time.Duration
+		begun time.Duration // how long before the first line the case began
+		want  []string
 	}{
-		{0, []string{
+		{0, 0, []string{
 			"verify grid: its own law: building cgr (2 of 5 methods built)",
+			"verify grid: its own law: building pql (3 of 5 methods built)",
+			"verify grid: its own law: all 5 methods built; evaluating the pools",
 			"verify grid: its own law: 3 of 4 pools done",
 			"verify grid: independent links: 4 of 4 pools done",
 		}},
-		{time.Hour, nil},
+		{time.Hour, 0, nil},
+		// A long case says when its builds end, however soon after the
+		// last line: its first pool may take minutes.
+		{time.Hour, 2 * time.Hour, []string{
+			"verify grid: its own law: building cgr (2 of 5 methods built)",
+			"verify grid: its own law: all 5 methods built; evaluating the pools",
+		}},
 	} {
 		var got []string
 		logf := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
 		progress := newCaseProgress(logf, "grid", tc.gap)
+		progress.start = progress.start.Add(-tc.begun)
+		progress.last = progress.start
 		own := progress.of("its own law")
 		own("methods:cgr", 2, 5)
 		own("methods", 3, 5) // a method built: no line of its own
+		own("methods:pql", 3, 5)
+		own("methods", 5, 5)
 		own("pools", 3, 4)
 		progress.of("independent links")("pools", 4, 4)
 		if !slices.Equal(got, tc.want) {
-			t.Errorf("gap %v: lines\n%q\nwant\n%q", tc.gap, got, tc.want)
+			t.Errorf("gap %v, begun %v before: lines\n%q\nwant\n%q", tc.gap, tc.begun, got, tc.want)
 		}
 	}
 }
