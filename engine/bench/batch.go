@@ -21,10 +21,7 @@ type unit struct{ pool, method, task int }
 // (five on two cores would leave a core idle for a third of the run if
 // pools were the grain); memory stays at one pool a worker, as before.
 func forEachUnit(ctx context.Context, cfg Config, pools []int, methods, tasks int, fn func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error) error {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := cfg.workers()
 	runners := make([]*sim.Runner, workers)
 	results := make([][]sim.Result, workers)
 	for w := range workers {
@@ -62,6 +59,14 @@ func forEachUnit(ctx context.Context, cfg Config, pools []int, methods, tasks in
 		}
 	}
 	return nil
+}
+
+// workers is how many goroutines the run works on (Workers, or all cores).
+func (cfg *Config) workers() int {
+	if cfg.Workers > 0 {
+		return cfg.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // parallel calls fn(worker, i) for i in [0, n) on up to workers

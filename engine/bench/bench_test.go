@@ -6,12 +6,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -380,5 +382,60 @@ func TestLeadersStoredOnce(t *testing.T) {
 				t.Errorf("OD %s budget %v read back differs", od.OD, b)
 			}
 		}
+	}
+}
+
+// Prepare builds the methods as many at once as the run has workers (the
+// learners first); no build reads another's, so one worker and four give
+// the same policies, pool for pool, and the same settings. The progress
+// callback is called one build at a time, names every method, and ends at
+// all built.
+func TestBuildsAtOnceChangeNothing(t *testing.T) {
+	net, m := twobranch(t, "")
+	methods := []string{"let", "dot", "pql", "cdot", "ctd", "cgr"}
+	run := func(workers int) (*bench.Report, []string) {
+		var (
+			lines []string
+			busy  atomic.Int32
+		)
+		cfg := bench.Config{Net: net, Model: m, Methods: methods, Budgets: []float64{0.95, 1.05}, ODs: net.ODs, Pools: 3, PoolSize: 300, Workers: workers,
+			OnProgress: func(stage string, done, total int) {
+				if busy.Add(1) != 1 {
+					t.Error("progress called from two builds at once")
+				}
+				defer busy.Add(-1)
+				if strings.HasPrefix(stage, "methods") {
+					lines = append(lines, fmt.Sprintf("%s %d/%d", stage, done, total))
+				}
+			}}
+		rep, err := bench.Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep, lines
+	}
+	one, _ := run(1)
+	many, lines := run(4)
+	for i := range one.Summary {
+		if !reflect.DeepEqual(one.Summary[i].PoolMeans, many.Summary[i].PoolMeans) {
+			t.Errorf("%s: pool means %v built one at a time, %v four at a time", one.Summary[i].Method, one.Summary[i].PoolMeans, many.Summary[i].PoolMeans)
+		}
+	}
+	for i, mi := range many.Provenance.Methods {
+		if mi.Name != methods[i] || !reflect.DeepEqual(mi.Settings, one.Provenance.Methods[i].Settings) {
+			t.Errorf("method %d: %s with %v, want %s with %v", i, mi.Name, mi.Settings, methods[i], one.Provenance.Methods[i].Settings)
+		}
+	}
+	started := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "methods:") {
+			started++
+		}
+	}
+	if started != len(methods) || len(lines) == 0 || lines[len(lines)-1] != fmt.Sprintf("methods %d/%d", len(methods), len(methods)) {
+		t.Errorf("progress %q: want each method started and all built last", lines)
+	}
+	if !strings.HasPrefix(lines[0], "methods:pql") {
+		t.Errorf("first build %q, want the learners first", lines[0])
 	}
 }

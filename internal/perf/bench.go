@@ -83,24 +83,36 @@ func drawRate(net *engine.Network, model *linktime.Gaussian, size int, least tim
 func fullBench(ctx context.Context, c *Config, w io.Writer) error {
 	fmt.Fprintf(w, "The paper's table for each network: every benchmark method at budget factors 0.95, 1, 1.05 on\n")
 	fmt.Fprintf(w, "10 test pools of 2,000 realizations and the network's 5 OD pairs, on all %d cores, learners\n", runtime.GOMAXPROCS(0))
-	fmt.Fprintf(w, "trained afresh (no cache). Solve is each method's build: tables solved, learners trained, models loaded.\n\n")
+	fmt.Fprintf(w, "trained afresh (no cache). Solve is each method's build: tables solved, learners trained, models loaded;\n")
+	fmt.Fprintf(w, "the builds run %d at a time (the learners first), so their times overlap, and *all builds* is their wall time.\n\n", runtime.GOMAXPROCS(0))
 	for _, name := range benchNetworks {
 		net, model, err := load(c, name)
 		if err != nil {
 			return err
 		}
-		methods := benchMethods(c, net, model)
+		cfg := bench.Config{Net: net, Model: model, Methods: benchMethods(c, net, model), Budgets: net.BudgetFactors(), ODs: net.ODs,
+			Pools: 10, PoolSize: 2000, CacheDir: c.cache, Models: c.ModelsDir, Version: c.Version}
 		t0 := time.Now()
-		rep, err := bench.Run(ctx, bench.Config{Net: net, Model: model, Methods: methods, Budgets: net.BudgetFactors(), ODs: net.ODs,
-			Pools: 10, PoolSize: 2000, CacheDir: c.cache, Models: c.ModelsDir, Version: c.Version})
+		p, err := bench.Prepare(ctx, cfg)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		build := time.Since(t0).Seconds()
+		pools := make([]int, cfg.Pools)
+		for i := range pools {
+			pools[i] = i
+		}
+		counts, err := p.Count(ctx, nil, pools)
+		if err == nil {
+			_, err = bench.Assemble(cfg, p.Methods, [][]bench.Counts{counts}, time.Since(t0).Seconds())
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		wall := time.Since(t0).Seconds()
 		fmt.Fprintf(w, "### %s: %.0f s wall (%.1f min)\n\n", name, wall, wall/60)
 		fmt.Fprintf(w, "| method | solve s | share of the wall time |\n|---|---:|---:|\n")
-		solve := 0.0
-		infos := slices.Clone(rep.Provenance.Methods)
+		infos := slices.Clone(p.Methods)
 		slices.SortStableFunc(infos, func(a, b bench.MethodInfo) int {
 			switch {
 			case a.SolveSeconds > b.SolveSeconds:
@@ -111,10 +123,10 @@ func fullBench(ctx context.Context, c *Config, w io.Writer) error {
 			return 0
 		})
 		for _, m := range infos {
-			solve += m.SolveSeconds
 			fmt.Fprintf(w, "| %s | %.1f | %.0f%% |\n", m.Name, m.SolveSeconds, 100*m.SolveSeconds/wall)
 		}
-		fmt.Fprintf(w, "| *rollouts on the pools, statistics* | %.1f | %.0f%% |\n\n", wall-solve, 100*(wall-solve)/wall)
+		fmt.Fprintf(w, "| *all builds* | %.1f | %.0f%% |\n", build, 100*build/wall)
+		fmt.Fprintf(w, "| *rollouts on the pools, statistics* | %.1f | %.0f%% |\n\n", wall-build, 100*(wall-build)/wall)
 	}
 	return nil
 }
