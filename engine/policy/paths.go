@@ -127,6 +127,15 @@ func kShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
 	return out
 }
 
+// BestPathLinkLimit is the largest network bestpath plans on. Its
+// candidates are Yen's 200 shortest paths of each OD pair, whose cost grows
+// with the network and the paths' length: Winnipeg (2,836 links) took 26 s
+// for its five pairs, Chicago Sketch (2,950) 10 s, and on a generated grid
+// of 249,000 links one pair had not finished after 38 minutes. Above it
+// bestpath says so at once instead of running for hours; cgr leaves Yen's
+// paths for the LET path at the same size.
+const BestPathLinkLimit = CGRYenLinkLimit
+
 // BestPath is the best a-priori path: among the k shortest loopless paths by
 // mean (Yen) within the step cap, the one with the highest exact Gaussian
 // on-time probability under the full covariance. Enumeration is exponential

@@ -2,8 +2,10 @@ package policy_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -53,5 +55,38 @@ func TestPathMethodsPlanBudgetsOffTheGrid(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// bestpath enumerates Yen's 200 shortest paths only up to its link limit;
+// above it the build fails at once, saying why and what plans instead (a
+// 249,000-link grid ran for hours), while a network at the limit builds.
+func TestBestPathRefusesNetworksOverItsLimit(t *testing.T) {
+	m, _ := policy.Lookup("bestpath")
+	line := func(links int) *engine.Network {
+		net := &engine.Network{Name: "line"}
+		for i := 0; i <= links; i++ {
+			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(i), X: float64(i)})
+		}
+		for i := 0; i < links; i++ {
+			net.Links = append(net.Links, engine.Link{From: i, To: i + 1, Mean: 1, Var: 0.1})
+		}
+		net.Index()
+		return net
+	}
+	big := line(policy.BestPathLinkLimit + 1)
+	_, _, err := m.New(&policy.Env{Net: big})
+	if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(err.Error(), fmt.Sprintf("up to %d links", policy.BestPathLinkLimit)) {
+		t.Fatalf("over the limit: %v, want an invalid-request error naming the limit", err)
+	}
+	at := line(policy.BestPathLinkLimit)
+	at.ODs = []engine.OD{{Origin: 0, Destination: len(at.Nodes) - 1}}
+	model, err := linktime.New(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &policy.Env{Net: at, Model: model, Tasks: sim.Tasks(at, at.ODs, []float64{1})}
+	if _, _, err := m.New(env); err != nil {
+		t.Fatalf("at the limit: %v", err)
 	}
 }

@@ -280,7 +280,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 
 	checks = append(checks, statedMoments(c.Name, net, model, o)...)
 
-	methods := append(slices.Clone(ownMethods), c.Extra...)
+	methods := append(withoutBestPath(net, ownMethods), c.Extra...)
 	if o.Rollout && len(net.Links) <= RolloutLinkLimit {
 		methods = append(methods, "rollout")
 	}
@@ -331,14 +331,8 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 	if err != nil {
 		return checks, err
 	}
-	im := indepMethods
-	if len(net.Links) > policy.CGRYenLinkLimit {
-		// bestpath's 200 shortest paths take minutes on a city; it was
-		// checked on the network's own law above.
-		im = slices.DeleteFunc(slices.Clone(im), func(m string) bool { return m == "bestpath" })
-	}
 	o.progress = progress.of("independent links")
-	indep, err := evaluate(ctx, &indepNet, indepModel, ods, im, o, o.Workers, o.Pools)
+	indep, err := evaluate(ctx, &indepNet, indepModel, ods, withoutBestPath(net, indepMethods), o, o.Workers, o.Pools)
 	if err != nil {
 		return checks, err
 	}
@@ -353,6 +347,16 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		}
 	}
 	return checks, nil
+}
+
+// withoutBestPath is methods less bestpath on a network over its limit
+// (policy.BestPathLinkLimit: Yen's 200 shortest paths take hours on a
+// city), where its checks are left out.
+func withoutBestPath(net *engine.Network, methods []string) []string {
+	if len(net.Links) <= policy.BestPathLinkLimit {
+		return slices.Clone(methods)
+	}
+	return slices.DeleteFunc(slices.Clone(methods), func(m string) bool { return m == "bestpath" })
 }
 
 // RolloutLinkLimit bounds the networks rollout is checked on: it simulates
