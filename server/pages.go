@@ -26,7 +26,7 @@ func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
-	net, corr, build, err := s.networkFacts(r)
+	net, build, err := s.networkFacts(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -34,7 +34,7 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r, "networks", "Network "+net.Name)
 	p.Network, p.Preload = net.Name, web.MapURL(net.Name)
 	v := web.NetworkView{Name: net.Name, Description: net.Description, Nodes: len(net.Nodes), Links: len(net.Links),
-		Coords: string(net.Coords), Correlation: corr, StepCap: net.StepCap, Building: build}
+		Coords: string(net.Coords), Correlation: net.Correlation.Model, StepCap: net.StepCap, Building: build}
 	s.storedInfo(r, net.Name, &v)
 	for _, x := range lab.ExportFormats() {
 		v.Exports = append(v.Exports, web.ExportView{Format: x.Name, Label: x.Label, Keeps: x.Keeps})
@@ -50,17 +50,17 @@ func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 // (a city's takes as long again as reading it; a dense one, minutes, whose
 // progress it shows). Its map data starts being encoded at once, so that it
 // is ready or under way when the page's preload asks for it.
-func (s *server) networkFacts(r *http.Request) (*engine.Network, string, *lab.ModelBuild, error) {
+func (s *server) networkFacts(r *http.Request) (*engine.Network, *lab.ModelBuild, error) {
 	name := chi.URLParam(r, "name")
 	net, err := s.Lab.Graph(name)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, err
 	}
 	go s.maps.get(net, pagesLayout)
 	if b, building := s.Lab.Building(name); building {
-		return net, net.Correlation.Model, &b, nil
+		return net, &b, nil
 	}
-	return net, net.Correlation.Model, nil, nil
+	return net, nil, nil
 }
 
 // handleModelStatus says whether a network's link-time model is ready

@@ -125,11 +125,14 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	p := &Prepared{cfg: cfg, rep: rep, tasks: tasks, policies: make([]engine.Policy, len(cfg.Methods)), Methods: make([]MethodInfo, len(cfg.Methods))}
 	var mu sync.Mutex // the progress callback is called from one build at a time
 	built := 0
-	progress := func(stage string, done func() int) {
+	progress := func(stage string, finished bool) {
 		mu.Lock()
 		defer mu.Unlock()
+		if finished {
+			built++
+		}
 		if cfg.OnProgress != nil {
-			cfg.OnProgress(stage, done(), len(cfg.Methods))
+			cfg.OnProgress(stage, built, len(cfg.Methods))
 		}
 	}
 	order := buildOrder(cfg.Methods)
@@ -137,7 +140,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		i := order[k]
 		name := cfg.Methods[i]
 		m, _ := policy.Lookup(name)
-		progress("methods:"+name, func() int { return built }) // which one is building (a learner trains for minutes)
+		progress("methods:"+name, false) // which one is building (a learner trains for minutes)
 		t0 := time.Now()
 		pol, settings, err := m.New(env)
 		if err != nil {
@@ -145,7 +148,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		}
 		p.policies[i] = pol
 		p.Methods[i] = MethodInfo{Name: name, Bound: m.IsBound(), Settings: settings, SolveSeconds: time.Since(t0).Seconds()}
-		progress("methods", func() int { built++; return built })
+		progress("methods", true)
 		return nil
 	})
 	if err != nil {
@@ -162,21 +165,15 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 // method, so the order changes no policy (the published tables are the
 // same bits).
 func buildOrder(methods []string) []int {
-	order := make([]int, len(methods))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		learner := func(i int) bool { m, _ := policy.Lookup(methods[i]); return m.Kind == policy.Learner }
-		switch la, lb := learner(a), learner(b); {
-		case la && !lb:
-			return -1
-		case lb && !la:
-			return 1
+	var learners, others []int
+	for i, name := range methods {
+		if m, _ := policy.Lookup(name); m.Kind == policy.Learner {
+			learners = append(learners, i)
+		} else {
+			others = append(others, i)
 		}
-		return 0
-	})
-	return order
+	}
+	return append(learners, others...)
 }
 
 // Counts are the on-time episodes of every method on one OD pair (an index

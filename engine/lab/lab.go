@@ -218,11 +218,7 @@ func (l *Lab) read(name string, e *netEntry) (*engine.Network, error) {
 	e.readOnce.Do(func() {
 		e.graph, e.readErr = l.LoadNetwork(context.Background(), name)
 		if e.readErr != nil {
-			l.mu.Lock()
-			if l.nets[name] == e {
-				delete(l.nets, name)
-			}
-			l.mu.Unlock()
+			l.drop(name, e)
 		}
 	})
 	return e.graph, e.readErr
@@ -307,11 +303,16 @@ func (l *Lab) opened(name string, e *netEntry, n *Net, err error) {
 	e.net, e.err = n, err
 	close(e.done)
 	if err != nil {
-		l.mu.Lock()
-		if l.nets[name] == e {
-			delete(l.nets, name)
-		}
-		l.mu.Unlock()
+		l.drop(name, e)
+	}
+}
+
+// drop forgets e, if it is still name's entry.
+func (l *Lab) drop(name string, e *netEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.nets[name] == e {
+		delete(l.nets, name)
 	}
 }
 

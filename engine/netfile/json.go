@@ -117,8 +117,10 @@ func ReadJSON(r io.Reader, file string) (*engine.Network, error) {
 	if err != nil {
 		return nil, &engine.Error{Code: engine.EINVALID, File: file, Message: err.Error(), Err: err}
 	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
 	var jn jsonNetwork
-	if err := decodeJSON(data, &jn); err != nil {
+	if err := dec.Decode(&jn); err != nil {
 		return nil, jsonSyntaxError(file, data, err)
 	}
 	return fromJSON(&jn, data, file)
@@ -139,13 +141,6 @@ func ReadStored(data []byte, file string) (*engine.Network, error) {
 		return ReadJSON(bytes.NewReader(data), file)
 	}
 	return fromJSON(&jn, data, file)
-}
-
-// decodeJSON decodes one network object, refusing unknown fields.
-func decodeJSON(data []byte, jn *jsonNetwork) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode(jn)
 }
 
 // fromJSON checks a decoded network and builds it; data is the file's text,
