@@ -127,11 +127,12 @@ func cityUpload() (*bytes.Buffer, string) {
 // --upload-memory is refused (413) and the server goes on; a small one is
 // read in the worker as it would be in process.
 func TestUploadWorkerMemoryLimit(t *testing.T) {
-	// 64 MB: a small upload fits with room to spare on a loaded machine (its
-	// threads' stacks count against the address space; at 40 MB it failed
-	// once under the whole test run), while the city's dense correlation
-	// alone (3,999² float64s, 128 MB) does not.
-	base := serveInProcess(t, "--state", t.TempDir(), "--upload-memory", "64")
+	// 32 MB of data added to the child's start: the small upload was read
+	// 45 times in 45 at 32 MB with 16 to 128 processors (at 8 MB it failed
+	// once with 64: each processor holds memory of its own), while the
+	// city's Isomap layout of 1,000 nodes holds over 45 MB at once (a 24 MB
+	// shortest-path table beside 20 MB in use).
+	base := serveInProcess(t, "--state", t.TempDir(), "--upload-memory", "32")
 	post := func(body *bytes.Buffer, ctype string) (int, string) {
 		res, err := http.Post(base+"/networks/add", ctype, body)
 		if err != nil {
@@ -142,7 +143,7 @@ func TestUploadWorkerMemoryLimit(t *testing.T) {
 		return res.StatusCode, string(b)
 	}
 	code, page := post(cityUpload())
-	if code != http.StatusRequestEntityTooLarge || !strings.Contains(page, "more than 64 MB of memory") {
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(page, "more than 32 MB of memory") {
 		t.Errorf("an upload past the worker's memory: %d %.300s", code, page)
 	}
 	var small bytes.Buffer

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -59,8 +60,8 @@ func Kinds() []string {
 type Command struct {
 	Path string
 	Args []string
-	// Memory limits the address space the child's work may add to what it
-	// holds at start, in bytes (0: none); Time bounds each run (0: only
+	// Memory limits the private writable memory (RLIMIT_DATA) the child's
+	// work may add to what it holds at start, in bytes (0: none); Time bounds each run (0: only
 	// the context). The child's CPU time is limited to twice its
 	// wall-clock limit (RLIMIT_CPU), so that a child whose parent cannot
 	// stop it still ends.
@@ -118,7 +119,7 @@ func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak in
 	var rep reply
 	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil || (rep.Answer == nil && rep.Error == nil) {
 		why := strings.TrimSpace(lastLine(stderr.String()))
-		if outOfMemory(stderr.String()) {
+		if outOfMemory(stderr.String()) || c.Memory > 0 && runtimeFault(stderr.String()) {
 			return peak, engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for one upload", c.Memory>>20)
 		}
 		if err == nil {
@@ -136,13 +137,37 @@ func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak in
 }
 
 // outOfMemory reads a child's words for running out of memory (Go's
-// runtime, the C library, C++'s allocator): under the address-space limit
+// runtime, the C library, C++'s allocator): under the memory limit
 // a new thread's stack can be what does not fit, which Go and cgo report
 // as a thread that could not be made (seen once under a loaded make test).
 func outOfMemory(s string) bool {
 	for _, words := range []string{"out of memory", "cannot allocate memory", "bad_alloc", "failed to create new OS thread", "pthread_create failed"} {
 		if strings.Contains(s, words) {
 			return true
+		}
+	}
+	return false
+}
+
+// runtimeFault reads a child's words for a fault inside Go's runtime
+// itself, one it could not turn into a panic: a fault in a goroutine of
+// ours is a panic ("panic: runtime error: ..."), while this starts with the
+// signal and its first frame is the runtime's. Under a memory limit that is
+// an allocation the runtime did not check: Go 1.26's collector faults in
+// runtime.(*spanQueue).tryDrain when its queue cannot grow (seen with 16
+// processors on a 16 MB limit).
+func runtimeFault(s string) bool {
+	if !strings.HasPrefix(s, "SIGSEGV: ") && !strings.HasPrefix(s, "SIGBUS: ") ||
+		strings.Contains(s, "signal arrived during cgo execution") { // C code's own fault (a model's library)
+		return false
+	}
+	frames := false
+	for line := range strings.Lines(s) {
+		switch {
+		case strings.HasPrefix(line, "goroutine "):
+			frames = true
+		case frames:
+			return strings.HasPrefix(line, "runtime.")
 		}
 	}
 	return false
@@ -169,13 +194,18 @@ const (
 // (as the answer's own field, see netfile's import) by the handler.
 func Serve(kind string, r io.Reader, w io.Writer) error {
 	if limit, err := strconv.ParseInt(os.Getenv(memoryEnv), 10, 64); err == nil && limit > 0 {
-		// The limit is on the address space the work adds to the child's own
-		// at start: a Go binary with cgo has reserved over a gigabyte before
-		// main (arenas, libraries, thread stacks), so an absolute limit below
-		// that let no new mapping succeed at all, and a small upload failed
-		// whenever a loaded machine made the runtime start one more thread.
-		as := uint64(limit) + addressSpace()
-		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: as, Max: as})
+		// The limit is on the private writable memory (RLIMIT_DATA) the work
+		// adds to what the child holds at start. Not on its address space:
+		// Go's heap reserves it in 64 MB arenas and a cgo binary starts with
+		// over a gigabyte reserved, so under a 64 MB RLIMIT_AS a small upload
+		// failed whenever the heap crossed into a new arena or a loaded
+		// machine made the runtime start more threads (16 processors, loaded:
+		// 6 runs in 120). Reservations count here only once written to.
+		// The threads the work will run on are started first, so their
+		// stacks (8 MB each under cgo, writable) are part of that start.
+		startThreads(runtime.GOMAXPROCS(0) + spareThreads)
+		data := uint64(limit) + dataSize()
+		syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: data, Max: data})
 		debug.SetMemoryLimit(limit * 3 / 4) // collect hard before the wall
 	}
 	if secs, err := strconv.ParseUint(os.Getenv(cpuEnv), 10, 64); err == nil && secs > 0 {
@@ -203,20 +233,52 @@ func Serve(kind string, r io.Reader, w io.Writer) error {
 	return json.NewEncoder(w).Encode(rep)
 }
 
-// addressSpace is the process's mapped address space in bytes (the first
-// field of /proc/self/statm, in pages); 0 where it cannot be read.
-func addressSpace() uint64 {
-	b, err := os.ReadFile("/proc/self/statm")
+// spareThreads is how many threads beyond one a processor the runtime may
+// want at once: sysmon, its template thread, and goroutines blocked in
+// system calls (reading the request, writing the answer).
+const spareThreads = 4
+
+// startThreads makes the runtime start n OS threads and leaves them idle
+// in its pool, where later work finds them: each of n goroutines locks
+// itself to a thread and waits until all are waiting, so none can share
+// one, then unlocks before it ends (a goroutine that ends locked takes its
+// thread with it).
+func startThreads(n int) {
+	var locked, ended sync.WaitGroup
+	release := make(chan struct{})
+	locked.Add(n)
+	ended.Add(n)
+	for range n {
+		go func() {
+			defer ended.Done()
+			runtime.LockOSThread()
+			locked.Done()
+			<-release
+			runtime.UnlockOSThread()
+		}()
+	}
+	locked.Wait()
+	close(release)
+	ended.Wait()
+}
+
+// dataSize is the process's private writable memory in bytes, what
+// RLIMIT_DATA bounds (VmData in /proc/self/status); 0 where it cannot be
+// read.
+func dataSize() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return 0
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "VmData:"); ok {
+			f := strings.Fields(rest) // "123456 kB"
+			if len(f) == 2 && f[1] == "kB" {
+				if kb, err := strconv.ParseUint(f[0], 10, 64); err == nil {
+					return kb << 10
+				}
+			}
+		}
 	}
-	pages, err := strconv.ParseUint(f[0], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * uint64(os.Getpagesize())
+	return 0
 }
