@@ -3,8 +3,6 @@ package bench_test
 import (
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -12,6 +10,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/procstatus"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
@@ -45,14 +44,8 @@ func cityModel(b *testing.B) (*engine.Network, *linktime.Gaussian) {
 
 // peakRSSMB is the process's peak resident memory (VmHWM), in MB.
 func peakRSSMB() float64 {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
-		}
-	}
-	return 0
+	n, _ := procstatus.Bytes("VmHWM")
+	return float64(n) / (1 << 20)
 }
 
 // BenchmarkCityImport measures, on Chicago Regional, what `ontime networks

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/procstatus"
 )
 
 // Handler does one kind of work in the child: in is the request's JSON; it
@@ -61,10 +62,10 @@ type Command struct {
 	Path string
 	Args []string
 	// Memory limits the private writable memory (RLIMIT_DATA) the child's
-	// work may add to what it holds at start, in bytes (0: none); Time bounds each run (0: only
-	// the context). The child's CPU time is limited to twice its
-	// wall-clock limit (RLIMIT_CPU), so that a child whose parent cannot
-	// stop it still ends.
+	// work may add to what it holds at start, in bytes (0: none); Time
+	// bounds each run (0: only the context). The child's CPU time is
+	// limited to twice its wall-clock limit (RLIMIT_CPU), so that a child
+	// whose parent cannot stop it still ends.
 	Memory int64
 	Time   time.Duration
 }
@@ -263,22 +264,8 @@ func startThreads(n int) {
 }
 
 // dataSize is the process's private writable memory in bytes, what
-// RLIMIT_DATA bounds (VmData in /proc/self/status); 0 where it cannot be
-// read.
+// RLIMIT_DATA bounds (VmData); 0 where it cannot be read.
 func dataSize() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "VmData:"); ok {
-			f := strings.Fields(rest) // "123456 kB"
-			if len(f) == 2 && f[1] == "kB" {
-				if kb, err := strconv.ParseUint(f[0], 10, 64); err == nil {
-					return kb << 10
-				}
-			}
-		}
-	}
-	return 0
+	n, _ := procstatus.Bytes("VmData")
+	return uint64(n)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/procstatus"
 )
 
 // cityMethods are the methods a city is benchmarked with (issue 47's
@@ -142,15 +143,6 @@ func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 // peakGB is the process's peak resident memory since resetPeak, in GB
 // (Linux; 0 elsewhere).
 func peakGB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / (1 << 20)
-		}
-	}
-	return 0
+	n, _ := procstatus.Bytes("VmHWM")
+	return float64(n) / (1 << 30)
 }

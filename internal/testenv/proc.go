@@ -3,9 +3,10 @@ package testenv
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ontime-routing/ontime/internal/procstatus"
 )
 
 // Zombie reports whether process pid has died and nobody has reaped it:
@@ -28,16 +29,9 @@ func Zombie(pid int) bool {
 // test skips without /proc.
 func RSS(tb testing.TB) int64 {
 	tb.Helper()
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		tb.Skip("needs /proc to measure memory")
+	n, ok := procstatus.Bytes("VmRSS")
+	if !ok {
+		tb.Skip("needs /proc/self/status's VmRSS to measure memory")
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	tb.Skip("no VmRSS in /proc/self/status")
-	return 0
+	return n
 }
