@@ -38,7 +38,7 @@ func TestMLPGradient(t *testing.T) {
 	y := make([]float64, 4)
 	m.Forward(x, z, y, rows)
 	grad := make([]float64, len(m.P))
-	m.Backward(x, z, dy, rows, grad)
+	m.Backward(x, z, dy, rows, grad, nil)
 	const h = 1e-6
 	for i := range m.P {
 		old := m.P[i]
@@ -207,4 +207,34 @@ func TestLearnerCache(t *testing.T) {
 func gaussRaw(mu, sd float64) [5]float64 {
 	v := sd * sd
 	return [5]float64{1, mu, mu*mu + v, mu*mu*mu + 3*mu*v, mu*mu*mu*mu + 6*mu*mu*v + 3*v*v}
+}
+
+// A node set holds what was added since its last reset, and nothing from
+// before, across the wrap of its generation counter.
+func TestNodeSetResets(t *testing.T) {
+	var s nodeSet
+	s.reset(5)
+	s.add(1)
+	s.add(3)
+	for v, want := range []bool{false, true, false, true, false} {
+		if s.has(v) != want {
+			t.Errorf("node %d: in the set %v, want %v", v, s.has(v), want)
+		}
+	}
+	s.reset(5)
+	if s.has(1) || s.has(3) {
+		t.Error("a reset kept members")
+	}
+	s.add(2)
+	s.gen = ^uint32(0) // the next reset wraps: the stamp 2 holds would come round again
+	s.at[4] = 1
+	s.reset(5)
+	if s.gen != 1 || s.has(4) || s.has(2) {
+		t.Errorf("after the wrap: generation %d, node 4 in the set %v, node 2 %v", s.gen, s.has(4), s.has(2))
+	}
+	s.reset(8) // a larger network
+	s.add(7)
+	if !s.has(7) || s.has(4) {
+		t.Error("a grown set")
+	}
 }

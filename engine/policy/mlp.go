@@ -11,7 +11,11 @@ import (
 // layer costs a few columns, not In.
 type MLP struct {
 	In, Hidden, Out int
-	P               []float64 // W₁ (Hidden×In), b₁, W₂ (Out×Hidden), b₂
+	// P is W₁, b₁, W₂ (Out×Hidden), b₂. W₁ is stored by input (In×Hidden,
+	// W₁ᵀ): an input's Hidden weights are contiguous, as the sparse first
+	// layer reads and writes them a column at a time (by hidden unit they
+	// were In apart: a cache line a weight on Anaheim).
+	P []float64
 }
 
 // Feat is one non-zero input.
@@ -24,8 +28,12 @@ type Feat struct {
 func NewMLP(in, hidden, out int, rng *rand.Rand) *MLP {
 	m := &MLP{In: in, Hidden: hidden, Out: out, P: make([]float64, hidden*in+hidden+out*hidden+out)}
 	w1, _, w2, _ := m.parts(m.P)
-	for i := range w1 {
-		w1[i] = (2*rng.Float64() - 1) / math.Sqrt(float64(in))
+	// Drawn in the order of W₁ by hidden unit, so a seed gives the
+	// weights it gave before W₁ was stored by input.
+	for h := range hidden {
+		for i := range in {
+			w1[i*hidden+h] = (2*rng.Float64() - 1) / math.Sqrt(float64(in))
+		}
 	}
 	for i := range w2 {
 		w2[i] = (2*rng.Float64() - 1) / math.Sqrt(float64(hidden))
@@ -44,10 +52,12 @@ func (m *MLP) parts(p []float64) (w1, b1, w2, b2 []float64) {
 // y (len Out) for the rows listed in rows (nil: all outputs).
 func (m *MLP) Forward(x []Feat, z, y []float64, rows []int) {
 	w1, b1, w2, b2 := m.parts(m.P)
+	z = z[:m.Hidden]
 	copy(z, b1)
 	for _, f := range x {
-		for h := range m.Hidden {
-			z[h] += w1[h*m.In+f.I] * f.V
+		col := w1[f.I*m.Hidden : (f.I+1)*m.Hidden]
+		for h, w := range col {
+			z[h] += w * f.V
 		}
 	}
 	out := func(o int) {
@@ -72,11 +82,17 @@ func (m *MLP) Forward(x []Feat, z, y []float64, rows []int) {
 }
 
 // Backward adds to grad (laid out as P) the gradient of Σ_o dy[o]·y[o] for
-// the outputs in rows, given the forward pass's x and z.
-func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad []float64) {
+// the outputs in rows, given the forward pass's x and z. dz is scratch of
+// len Hidden (nil: allocated here); training passes one buffer for all.
+func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad, dz []float64) {
 	_, _, w2, _ := m.parts(m.P)
 	gw1, gb1, gw2, gb2 := m.parts(grad)
-	dz := make([]float64, m.Hidden)
+	if dz == nil {
+		dz = make([]float64, m.Hidden)
+	}
+	dz = dz[:m.Hidden]
+	clear(dz)
+	z = z[:m.Hidden]
 	for _, o := range rows {
 		d := dy[o]
 		if d == 0 {
@@ -93,12 +109,16 @@ func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad []f
 		}
 	}
 	for h, d := range dz {
-		if d == 0 {
-			continue
+		if d != 0 {
+			gb1[h] += d
 		}
-		gb1[h] += d
-		for _, f := range x {
-			gw1[h*m.In+f.I] += d * f.V
+	}
+	for _, f := range x {
+		col := gw1[f.I*m.Hidden : (f.I+1)*m.Hidden]
+		for h, d := range dz {
+			if d != 0 {
+				col[h] += d * f.V
+			}
 		}
 	}
 }

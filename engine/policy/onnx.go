@@ -120,15 +120,39 @@ func (p *ONNXPolicy) batch(obs []*engine.Observation) *ort.Batch {
 const onnxChunk = 512
 
 // ActBatch decides for a batch of episodes, in one inference on a GPU and
-// in chunks of onnxChunk on the CPU.
+// in chunks of onnxChunk on the CPU. An episode at a node with one way out
+// is not asked: the model's probabilities are masked to the links leaving
+// the node, so that link is its argmax and its only draw (5% of the
+// decisions on Anaheim).
 func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
-	chunk := len(obs)
+	ask, at := obs, []int(nil)
+	for i, o := range obs {
+		if out := p.net.Out(o.Node); len(out) == 1 {
+			if at == nil {
+				ask, at = make([]*engine.Observation, 0, len(obs)), make([]int, 0, len(obs))
+				for j := range i {
+					ask, at = append(ask, obs[j]), append(at, j)
+				}
+			}
+			links[i] = out[0]
+		} else if at != nil {
+			ask, at = append(ask, o), append(at, i)
+		}
+	}
+	chosen := links
+	if at != nil {
+		chosen = make([]int, len(ask))
+	}
+	chunk := len(ask)
 	if p.sess.Device() == "cpu" {
 		chunk = onnxChunk
 	}
-	for from := 0; from < len(obs); from += chunk {
-		to := min(from+chunk, len(obs))
-		p.actBatch(obs[from:to], links[from:to])
+	for from := 0; from < len(ask); from += chunk {
+		to := min(from+chunk, len(ask))
+		p.actBatch(ask[from:to], chosen[from:to])
+	}
+	for k, i := range at {
+		links[i] = chosen[k]
 	}
 }
 

@@ -161,7 +161,9 @@ func TestShuffledOrderDependsOnlyOnTheObservation(t *testing.T) {
 // A batch larger than onnxChunk runs in chunks on the CPU and decides as one
 // inference over the whole batch does: each row's probabilities are the
 // same bits in a chunk as in the whole (rows of different prefix lengths
-// padded together), so the benchmark's numbers do not move.
+// padded together), so the benchmark's numbers do not move. Rows at a node
+// with one way out (twobranch's A, C and D) are decided without the model,
+// as the model decides them.
 func TestONNXChunksDecideAsOneBatch(t *testing.T) {
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
@@ -207,6 +209,15 @@ func TestONNXChunksDecideAsOneBatch(t *testing.T) {
 				t.Fatalf("row %d link %d: %v in its chunk, %v in the whole batch", from+k/E, k%E, v, w)
 			}
 		}
+	}
+	oneWay := 0
+	for _, o := range obs {
+		if len(net.Out(o.Node)) == 1 {
+			oneWay++
+		}
+	}
+	if oneWay == 0 || oneWay == len(obs) {
+		t.Fatalf("%d of %d rows at a node with one way out: the test needs both kinds", oneWay, len(obs))
 	}
 	chunked, one := make([]int, len(obs)), make([]int, len(obs))
 	p.ActBatch(obs, chunked)

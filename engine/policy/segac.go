@@ -3,6 +3,7 @@ package policy
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
@@ -67,7 +68,13 @@ type segacSettings struct {
 
 func newSEGAC(env *Env, s segacSettings) (*SEGAC, bool, error) {
 	let := NewLET(env.Net, env.Destinations()...)
-	model, hit, err := cached(env, "segac", s, func() (SEGACModel, error) {
+	// The cache key names the MLP's layout: a model cached before W₁ was
+	// stored by input would read as other weights.
+	key := struct {
+		segacSettings
+		Layout string
+	}{s, "w1-by-input"}
+	model, hit, err := cached(env, "segac", key, func() (SEGACModel, error) {
 		var teacher engine.Policy = let
 		if s.Teacher == "dot" {
 			dot := env.DOT()
@@ -85,12 +92,17 @@ func newSEGAC(env *Env, s segacSettings) (*SEGAC, bool, error) {
 }
 
 func (m *SEGACModel) features(net *engine.Network, node, dest int, remaining float64) []Feat {
+	return m.featuresInto(make([]Feat, 0, 4), net, node, dest, remaining)
+}
+
+// featuresInto is features appended to dst (training reuses one buffer).
+func (m *SEGACModel) featuresInto(dst []Feat, net *engine.Network, node, dest int, remaining float64) []Feat {
 	n := len(net.Nodes)
 	slack := remaining
 	if t := m.LET[dest]; t != nil {
 		slack -= t[node]
 	}
-	return []Feat{{node, 1}, {n + dest, 1}, {2 * n, remaining / m.Scale}, {2*n + 1, slack / m.SlackScale}}
+	return append(dst, Feat{node, 1}, Feat{n + dest, 1}, Feat{2 * n, remaining / m.Scale}, Feat{2*n + 1, slack / m.SlackScale})
 }
 
 // visited reports whether node was visited before in an episode.
@@ -142,11 +154,17 @@ func (p *SEGAC) Act(o *engine.Observation) int {
 
 // softmaxRows is the softmax of y over the given rows.
 func softmaxRows(y []float64, rows []int) []float64 {
+	return softmaxRowsInto(make([]float64, len(rows)), y, rows)
+}
+
+// softmaxRowsInto is softmaxRows written over pi's first len(rows)
+// elements (training reuses one buffer).
+func softmaxRowsInto(pi, y []float64, rows []int) []float64 {
 	mx := math.Inf(-1)
 	for _, r := range rows {
 		mx = math.Max(mx, y[r])
 	}
-	pi := make([]float64, len(rows))
+	pi = pi[:len(rows)]
 	sum := 0.0
 	for i, r := range rows {
 		pi[i] = math.Exp(y[r] - mx)
@@ -219,6 +237,18 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 	yc := make([]float64, 1)
 	gradA := make([]float64, len(m.Actor.P))
 	gradC := make([]float64, len(m.Critic.P))
+	// Scratch reused by every step: features, the softmax over a node's
+	// links, the backward pass's hidden gradient.
+	dz := make([]float64, s.Hidden)
+	var xbuf, nbuf []Feat
+	var pibuf []float64
+	critRow := []int{0}
+	softmax := func(rows []int) []float64 {
+		if cap(pibuf) < len(rows) {
+			pibuf = make([]float64, len(rows))
+		}
+		return softmaxRowsInto(pibuf, y, rows)
+	}
 	// play runs one episode on realization row of x; follow plays the teacher.
 	play := func(od engine.OD, budget float64, x *linktime.LazyN, row int, follow bool) segacEpisode {
 		var ep segacEpisode
@@ -240,8 +270,9 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 					}
 				}
 			} else {
-				m.Actor.Forward(m.features(net, o.Node, od.Destination, o.Remaining), z, y, out)
-				pi := softmaxRows(y, out)
+				xbuf = m.featuresInto(xbuf[:0], net, o.Node, od.Destination, o.Remaining)
+				m.Actor.Forward(xbuf, z, y, out)
+				pi := softmax(out)
 				// Behaviour μ = (1−ε)π + ε·uniform keeps every link tried
 				// after the warm start saturates π; the importance weights
 				// correct for it.
@@ -303,25 +334,31 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 		for _, ep := range batch(true) {
 			for _, st := range ep.steps {
 				out := net.Out(st.node)
-				x := m.features(net, st.node, st.dest, st.remaining)
+				xbuf = m.featuresInto(xbuf[:0], net, st.node, st.dest, st.remaining)
+				x := xbuf
 				m.Actor.Forward(x, z, y, out)
-				pi := softmaxRows(y, out)
+				pi := softmax(out)
 				for i, e := range out {
 					y[e] = pi[i]
 					if i == st.action {
 						y[e] -= 1
 					}
 				}
-				m.Actor.Backward(x, z, y, out, gradA)
+				m.Actor.Backward(x, z, y, out, gradA, dz)
 				// The critic starts as LET's value (a Monte Carlo target).
 				m.Critic.Forward(x, zc, yc, nil)
 				yc[0] = sigmoid(yc[0]) - ep.onTime
-				m.Critic.Backward(x, zc, yc, []int{0}, gradC)
+				m.Critic.Backward(x, zc, yc, critRow, gradC, dz)
 				cnt++
 			}
 		}
 		update(cnt)
 	}
+	// The critic's hidden layer and value at each step of an episode: the
+	// parameters change only between batches, so each step's value is
+	// computed once, for its own baseline and as the previous step's TD
+	// target (it was computed three times).
+	var zcs, vs []float64
 	var replay [][]segacEpisode
 	for it := range s.Iters {
 		if err := env.Err(); err != nil {
@@ -342,22 +379,27 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 					wins += ep.onTime
 				}
 				rho := 1.0
+				H := s.Hidden
+				zcs, vs = zcs[:0], vs[:0]
+				for _, st := range ep.steps {
+					nbuf = m.featuresInto(nbuf[:0], net, st.node, st.dest, st.remaining)
+					zcs = slices.Grow(zcs, H)[:len(zcs)+H]
+					m.Critic.Forward(nbuf, zcs[len(zcs)-H:], yc, nil)
+					vs = append(vs, sigmoid(yc[0]))
+				}
 				for t, st := range ep.steps {
 					out := net.Out(st.node)
-					x := m.features(net, st.node, st.dest, st.remaining)
+					xbuf = m.featuresInto(xbuf[:0], net, st.node, st.dest, st.remaining)
+					x := xbuf
 					m.Actor.Forward(x, z, y, out)
-					pi := softmaxRows(y, out)
+					pi := softmax(out)
 					rho = math.Min(s.RhoMax, rho*pi[st.action]/st.mu)
-					m.Critic.Forward(x, zc, yc, nil)
-					v := sigmoid(yc[0])
+					v := vs[t]
 					// TD(0) target: the critic's value at the next decision,
 					// the outcome at the last one.
 					target := ep.onTime
 					if t+1 < len(ep.steps) {
-						nx := ep.steps[t+1]
-						m.Critic.Forward(m.features(net, nx.node, nx.dest, nx.remaining), zc, yc, nil)
-						target = sigmoid(yc[0])
-						m.Critic.Forward(x, zc, yc, nil)
+						target = vs[t+1]
 					}
 					c := rho * (target - v)
 					h := 0.0
@@ -376,10 +418,10 @@ func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEG
 						}
 						y[e] = g
 					}
-					m.Actor.Backward(x, z, y, out, gradA)
+					m.Actor.Backward(x, z, y, out, gradA, dz)
 					if si == 0 {
 						yc[0] = v - target // d(cross-entropy to the TD target)/d(logit)
-						m.Critic.Backward(x, zc, yc, []int{0}, gradC)
+						m.Critic.Backward(x, zcs[t*H:(t+1)*H], yc, critRow, gradC, dz)
 					}
 					cnt++
 				}

@@ -103,8 +103,9 @@ func fullBench(ctx context.Context, c *Config, w io.Writer) error {
 			pools[i] = i
 		}
 		counts, err := p.Count(ctx, nil, pools)
+		var rep *bench.Report
 		if err == nil {
-			_, err = bench.Assemble(cfg, p.Methods, [][]bench.Counts{counts}, time.Since(t0).Seconds())
+			rep, err = bench.Assemble(cfg, p.Methods, [][]bench.Counts{counts}, time.Since(t0).Seconds())
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -127,6 +128,7 @@ func fullBench(ctx context.Context, c *Config, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "| *all builds* | %.1f | %.0f%% |\n", build, 100*build/wall)
 		fmt.Fprintf(w, "| *rollouts on the pools, statistics* | %.1f | %.0f%% |\n\n", wall-build, 100*(wall-build)/wall)
+		fmt.Fprintf(w, "%s\n\n", samePublished(c, rep))
 	}
 	return nil
 }
