@@ -163,6 +163,15 @@ func TestBadInput(t *testing.T) {
 "correlation": {"model": "independent"}}`), "n.json")
 			return err
 		}, `n.json:5: field links[1].to: unknown node "z"`},
+		{"json link mean", func() error {
+			_, err := netfile.ReadJSON(strings.NewReader(`{"format": "ontime-network", "version": 1, "name": "x",
+"nodes": [{"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 1, "y": 0}],
+"links": [
+ {"from": "a", "to": "b", "mean": 1, "variance": 0},
+ {"from": "b", "to": "a", "mean": -2, "variance": 0}],
+"correlation": {"model": "independent"}}`), "n.json")
+			return err
+		}, `n.json:5: field links[1].mean: mean -2 must be positive`},
 		{"json version", func() error {
 			_, err := netfile.ReadJSON(strings.NewReader(`{"format": "ontime-network", "version": 9}`), "n.json")
 			return err
