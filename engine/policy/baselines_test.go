@@ -238,3 +238,28 @@ func TestNodeSetResets(t *testing.T) {
 		t.Error("a grown set")
 	}
 }
+
+// SEGAC's teacher solves DOT tables of its own, to the larger budgets its
+// training draws: building segac leaves the shared tables (dot's, cdot's,
+// ctd's) at the budgets asked, so those methods' numbers do not depend on
+// whether segac is in the run.
+func TestSEGACLeavesTheSharedDOTTables(t *testing.T) {
+	net, m := twoStage()
+	od := engine.OD{Origin: 0, Destination: 2}
+	env := &Env{Net: net, Model: m, Tasks: sim.Tasks(net, []engine.OD{od}, []float64{1, 1.05})}
+	bins := func() int {
+		d := env.DOT()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.tabs[od.Destination].n
+	}
+	before := bins()
+	_, _, err := newSEGAC(env, segacSettings{Teacher: "dot", Hidden: 4, WarmIters: 2, Iters: 2, Batch: 4, Replay: 1,
+		LR: 1e-3, CriticLR: 1e-3, Entropy: 0.01, RhoMax: 2, Explore: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := bins(); after != before {
+		t.Errorf("the shared table towards t went from %d bins to %d with segac built", before, after)
+	}
+}

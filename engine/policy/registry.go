@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -107,17 +108,22 @@ func (env *Env) DOT() *DOT {
 	env.dotOnce.Do(func() {
 		env.dot = NewDOT(env.Net, env.Model, env.DefaultDOTDelta())
 		env.dot.Ctx = env.Ctx
-		// one destination's table a core at a time (a city's take seconds each)
-		var g errgroup.Group
-		g.SetLimit(runtime.GOMAXPROCS(0))
-		for d, b := range env.MaxBudget() {
-			if env.SolveFor == nil || slices.Contains(env.SolveFor, d) {
-				g.Go(func() error { env.dot.Solve(d, b); return nil })
-			}
-		}
-		_ = g.Wait()
+		budgets := env.MaxBudget()
+		maps.DeleteFunc(budgets, func(d int, _ float64) bool { return env.SolveFor != nil && !slices.Contains(env.SolveFor, d) })
+		solveTables(env.dot, budgets)
 	})
 	return env.dot
+}
+
+// solveTables solves d's table towards each destination up to its budget,
+// one destination a core at a time (a city's take seconds each).
+func solveTables(d *DOT, budgets map[int]float64) {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for dest, b := range budgets {
+		g.Go(func() error { d.Solve(dest, b); return nil })
+	}
+	_ = g.Wait()
 }
 
 // Destinations lists the distinct destinations of the tasks.

@@ -77,13 +77,19 @@ func newSEGAC(env *Env, s segacSettings) (*SEGAC, bool, error) {
 	model, hit, err := cached(env, "segac", key, func() (SEGACModel, error) {
 		var teacher engine.Policy = let
 		if s.Teacher == "dot" {
-			dot := env.DOT()
-			// Solved once up to the largest budget training draws; asked
-			// lazily, the tables were solved again each time a batch drew
-			// a larger budget (five times a destination on ringtown).
-			for d, b := range env.MaxBudget() {
-				dot.Solve(d, segacBudgetHigh*b)
+			// Tables of its own, solved once up to the largest budget
+			// training draws (asked lazily, they were solved again each
+			// time a batch drew a larger budget: five times a destination
+			// on ringtown). It extended the shared ones (env.DOT) before,
+			// so dot's, cdot's and ctd's tables depended on whether segac
+			// was in the run.
+			dot := NewDOT(env.Net, env.Model, env.DefaultDOTDelta())
+			dot.Ctx = env.Ctx
+			budgets := env.MaxBudget()
+			for d, b := range budgets {
+				budgets[d] = segacBudgetHigh * b
 			}
+			solveTables(dot, budgets)
 			teacher = dot
 		}
 		return trainSEGAC(env, let, teacher, s)
