@@ -125,24 +125,16 @@ const onnxChunk = 512
 // the node, so that link is its argmax and its only draw (5% of the
 // decisions on Anaheim).
 func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
-	ask, at := obs, []int(nil)
+	var ask []*engine.Observation // the episodes the model decides for
+	var at []int                  // their places in obs
 	for i, o := range obs {
 		if out := p.net.Out(o.Node); len(out) == 1 {
-			if at == nil {
-				ask, at = make([]*engine.Observation, 0, len(obs)), make([]int, 0, len(obs))
-				for j := range i {
-					ask, at = append(ask, obs[j]), append(at, j)
-				}
-			}
 			links[i] = out[0]
-		} else if at != nil {
-			ask, at = append(ask, o), append(at, i)
+			continue
 		}
+		ask, at = append(ask, o), append(at, i)
 	}
-	chosen := links
-	if at != nil {
-		chosen = make([]int, len(ask))
-	}
+	chosen := make([]int, len(ask))
 	chunk := len(ask)
 	if p.sess.Device() == "cpu" {
 		chunk = onnxChunk
