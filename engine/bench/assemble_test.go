@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/bench"
@@ -68,6 +69,69 @@ func TestAssembledPartsEqualOneRun(t *testing.T) {
 		}
 		if _, err := bench.Assemble(cfg, methods, append(parts, parts[0]), 1); err == nil {
 			t.Errorf("split %v: a part given twice was not noticed", split)
+		}
+	}
+}
+
+// Run evaluates the planners while the learners train; its report is
+// Prepare's then Count's, bit for bit, with one worker or several (the
+// learners first in the list or last). Its progress is told one call at a
+// time: every method built, and rollouts (a method on a pool) counted up
+// to methods × pools, never down.
+func TestRunWhileLearnersTrainEqualsPrepareThenCount(t *testing.T) {
+	net, model := testenv.Network(t, "ringtown", "")
+	ctx := context.Background()
+	// -short (the race run): ctd, which trains in a tenth of a second here,
+	// as the only learner, beside let and fma; pql's training and dot's
+	// tables take seconds, and a minute under the race detector.
+	lists := testenv.Sized([][]string{{"let", "pql", "dot", "ctd", "cgr"}, {"ctd", "pql", "let"}}, [][]string{{"let", "ctd", "fma"}, {"ctd", "let"}})
+	for _, methods := range lists {
+		cfg := bench.Config{Net: net, Model: model, Methods: methods, Budgets: []float64{0.95, 1.05},
+			ODs: net.ODs[:2], Pools: 4, PoolSize: testenv.Sized(200, 50)}
+		p, err := bench.Prepare(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := p.Count(ctx, nil, []int{0, 1, 2, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		apart, err := bench.Assemble(cfg, p.Methods, [][]bench.Counts{counts}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := comparable(t, apart)
+		for _, workers := range []int{1, 2, 3} {
+			var (
+				busy          atomic.Int32
+				built, rolled int
+			)
+			cfg.Workers = workers
+			cfg.OnProgress = func(stage string, done, total int) {
+				if busy.Add(1) != 1 {
+					t.Error("progress told from two stages at once")
+				}
+				defer busy.Add(-1)
+				switch stage {
+				case "methods":
+					built = done
+				case "rollouts":
+					if done <= rolled || total != len(methods)*cfg.Pools {
+						t.Errorf("rollouts %d of %d after %d", done, total, rolled)
+					}
+					rolled = done
+				}
+			}
+			rep, err := bench.Run(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := comparable(t, rep); got != want {
+				t.Errorf("%v on %d workers: Run's report differs from Prepare's then Count's", methods, workers)
+			}
+			if built != len(methods) || rolled != len(methods)*cfg.Pools {
+				t.Errorf("%v on %d workers: progress ended at %d built, %d rollouts", methods, workers, built, rolled)
+			}
 		}
 	}
 }

@@ -12,15 +12,30 @@ import (
 )
 
 // unit is one method on one task (OD pair × budget) over one pool of a
-// batch: the grain Count spreads over the workers.
+// batch: the grain Count spreads over the workers. method indexes
+// Config.Methods.
 type unit struct{ pool, method, task int }
+
+// units is what forEachUnit evaluates: every method of methods (indexes
+// into Config.Methods) on tasks tasks over pools.
+type units struct {
+	pools   []int
+	methods []int
+	tasks   int
+	// cores, when set, is shared with work running beside the units (a
+	// run's builds): each draw and each unit holds one of its tokens.
+	cores cores
+	// done hears the pools of this evaluation done after each batch; nil
+	// reports them as the "pools" stage and on Config.Progress.
+	done func(pools int)
+}
 
 // forEachUnit evaluates pools a batch at a time: a batch is as many pools
 // as there are workers, drawn in parallel, then every (pool, method, task)
 // of the batch shared out among the workers. A sweep's task has few pools
 // (five on two cores would leave a core idle for a third of the run if
 // pools were the grain); memory stays at one pool a worker, as before.
-func forEachUnit(ctx context.Context, cfg Config, pools []int, methods, tasks int, fn func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error) error {
+func forEachUnit(ctx context.Context, cfg Config, us units, fn func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error) error {
 	workers := cfg.workers()
 	runners := make([]*sim.Runner, workers)
 	results := make([][]sim.Result, workers)
@@ -30,24 +45,34 @@ func forEachUnit(ctx context.Context, cfg Config, pools []int, methods, tasks in
 	}
 	bufs := make([][]float64, workers)
 	start := time.Now()
+	pools, methods, tasks := us.pools, len(us.methods), us.tasks
 	for from := 0; from < len(pools); from += workers {
 		batch := pools[from:min(from+workers, len(pools))]
 		drawn := make([]*sim.Pool, len(batch))
 		if err := parallel(ctx, len(batch), workers, func(_, i int) error {
-			drawn[i] = sim.NewPool(cfg.Model, cfg.Net.PoolKey(), cfg.purpose(), batch[i], cfg.PoolSize, cfg.Seed, bufs[i])
-			bufs[i] = drawn[i].X
-			return nil
+			return us.cores.hold(ctx, func() {
+				drawn[i] = sim.NewPool(cfg.Model, cfg.Net.PoolKey(), cfg.purpose(), batch[i], cfg.PoolSize, cfg.Seed, bufs[i])
+				bufs[i] = drawn[i].X
+			})
 		}); err != nil {
 			return err
 		}
 		n := len(batch) * methods * tasks
 		if err := parallel(ctx, n, workers, func(w, i int) error {
-			u := unit{pool: i / (methods * tasks), method: i / tasks % methods, task: i % tasks}
-			return fn(drawn[u.pool], u, runners[w], results[w])
+			u := unit{pool: i / (methods * tasks), method: us.methods[i/tasks%methods], task: i % tasks}
+			var err error
+			if herr := us.cores.hold(ctx, func() { err = fn(drawn[u.pool], u, runners[w], results[w]) }); herr != nil {
+				return herr
+			}
+			return err
 		}); err != nil {
 			return err
 		}
 		done := from + len(batch)
+		if us.done != nil {
+			us.done(done)
+			continue
+		}
 		if cfg.OnProgress != nil {
 			cfg.OnProgress("pools", done, len(pools))
 		}
@@ -58,6 +83,26 @@ func forEachUnit(ctx context.Context, cfg Config, pools []int, methods, tasks in
 			}
 		}
 	}
+	return nil
+}
+
+// cores bounds the CPU work of a run's stages that go on at once (the
+// learners' training beside the other methods' evaluation): a build, a
+// draw or a unit holds one of its tokens while it works. nil bounds
+// nothing (the workers do).
+type cores chan struct{}
+
+// hold runs fn holding a token, or returns ctx's error while waiting for one.
+func (c cores) hold(ctx context.Context, fn func()) error {
+	if c != nil {
+		select {
+		case c <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		defer func() { <-c }()
+	}
+	fn()
 	return nil
 }
 

@@ -69,17 +69,19 @@ type Config struct {
 	Started time.Time
 }
 
-// Run evaluates every method on every OD pair and budget over the test pools.
+// Run evaluates every method on every OD pair and budget over the test
+// pools. The methods that do not train are evaluated while the learners
+// train (see overlap): the numbers are those of Prepare and Count.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	if !cfg.Started.IsZero() {
 		start = cfg.Started
 	}
-	p, err := Prepare(ctx, cfg)
+	p, err := newPrepared(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := p.Count(ctx, nil, allPools(cfg.Pools))
+	counts, err := p.overlap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -92,17 +94,35 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // into the report a whole Run gives.
 type Prepared struct {
 	cfg      Config
+	env      *policy.Env
 	rep      *Report    // the skeleton (LET paths, provenance) Run assembles into
 	tasks    []sim.Task // OD-major, budget-minor
 	policies []engine.Policy
 	// Methods is each method's provenance (settings, solve time).
 	Methods []MethodInfo
+
+	mu       sync.Mutex // OnProgress is called under it, from one stage at a time
+	built    int        // methods built
+	rollouts int        // methods' evaluations on a pool done (Run's progress)
 }
 
 // Prepare checks cfg and builds every method. The methods see every OD pair
 // and budget of cfg, whatever part is evaluated later: learners and their
 // cache keys depend on them.
 func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
+	p, err := newPrepared(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.build(ctx, buildOrder(cfg.Methods), nil, nil); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// newPrepared checks cfg and sets up its methods' environment; nothing
+// is built yet.
+func newPrepared(ctx context.Context, cfg Config) (*Prepared, error) {
 	rep, err := skeleton(&cfg)
 	if err != nil {
 		return nil, err
@@ -122,39 +142,55 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			env.SolveFor = append(env.SolveFor, cfg.ODs[i].Destination)
 		}
 	}
-	p := &Prepared{cfg: cfg, rep: rep, tasks: tasks, policies: make([]engine.Policy, len(cfg.Methods)), Methods: make([]MethodInfo, len(cfg.Methods))}
-	var mu sync.Mutex // the progress callback is called from one build at a time
-	built := 0
-	progress := func(stage string, finished bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if finished {
-			built++
-		}
-		if cfg.OnProgress != nil {
-			cfg.OnProgress(stage, built, len(cfg.Methods))
-		}
+	return &Prepared{cfg: cfg, env: env, rep: rep, tasks: tasks, policies: make([]engine.Policy, len(cfg.Methods)), Methods: make([]MethodInfo, len(cfg.Methods))}, nil
+}
+
+// tell reports a stage to OnProgress, one call at a time.
+func (p *Prepared) tell(stage string, done, total int) {
+	if p.cfg.OnProgress != nil {
+		p.cfg.OnProgress(stage, done, total)
 	}
-	order := buildOrder(cfg.Methods)
-	err = parallel(ctx, len(order), cfg.workers(), func(_, k int) error {
+}
+
+// build builds the methods order (indexes into Config.Methods) as many at
+// once as the run has workers, in that order, each holding one of c's
+// tokens (nil: none); built hears each method built.
+func (p *Prepared) build(ctx context.Context, order []int, c cores, built func(method int)) error {
+	cfg := p.cfg
+	return parallel(ctx, len(order), cfg.workers(), func(_, k int) error {
 		i := order[k]
 		name := cfg.Methods[i]
 		m, _ := policy.Lookup(name)
-		progress("methods:"+name, false) // which one is building (a learner trains for minutes)
-		t0 := time.Now()
-		pol, settings, err := m.New(env)
+		var (
+			pol      engine.Policy
+			settings map[string]any
+			err      error
+			took     time.Duration
+		)
+		if herr := c.hold(ctx, func() {
+			p.mu.Lock()
+			p.tell("methods:"+name, p.built, len(cfg.Methods)) // which one is building (a learner trains for minutes)
+			p.mu.Unlock()
+			t0 := time.Now()
+			pol, settings, err = m.New(p.env)
+			took = time.Since(t0)
+		}); herr != nil {
+			return herr
+		}
 		if err != nil {
 			return fmt.Errorf("method %s: %w", name, err)
 		}
 		p.policies[i] = pol
-		p.Methods[i] = MethodInfo{Name: name, Bound: m.IsBound(), Settings: settings, SolveSeconds: time.Since(t0).Seconds()}
-		progress("methods", true)
+		p.Methods[i] = MethodInfo{Name: name, Bound: m.IsBound(), Settings: settings, SolveSeconds: took.Seconds()}
+		p.mu.Lock()
+		p.built++
+		p.tell("methods", p.built, len(cfg.Methods))
+		p.mu.Unlock()
+		if built != nil {
+			built(i)
+		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // buildOrder is the order Prepare starts building cfg's methods in, as
@@ -167,7 +203,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 func buildOrder(methods []string) []int {
 	var learners, others []int
 	for i, name := range methods {
-		if m, _ := policy.Lookup(name); m.Kind == policy.Learner {
+		if isLearner(name) {
 			learners = append(learners, i)
 		} else {
 			others = append(others, i)
@@ -189,7 +225,13 @@ type Counts struct {
 // Count evaluates every method on the OD pairs ods (indexes into
 // Config.ODs; nil for all) over the pools given, one Counts per OD pair.
 func (p *Prepared) Count(ctx context.Context, ods []int, pools []int) ([]Counts, error) {
-	cfg := p.cfg
+	return p.count(ctx, ods, units{pools: pools, methods: indexes(len(p.policies))})
+}
+
+// count is Count of the methods us.methods over us.pools (the other
+// methods' counts are left 0), with us's cores and progress.
+func (p *Prepared) count(ctx context.Context, ods []int, us units) ([]Counts, error) {
+	cfg, pools := p.cfg, us.pools
 	if ods == nil {
 		for i := range cfg.ODs {
 			ods = append(ods, i)
@@ -217,7 +259,8 @@ func (p *Prepared) Count(ctx context.Context, ods []int, pools []int) ([]Counts,
 		}
 		out[i] = c
 	}
-	err := forEachUnit(ctx, cfg, pools, len(p.policies), len(ods)*nB, func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error {
+	us.tasks = len(ods) * nB
+	err := forEachUnit(ctx, cfg, us, func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error {
 		i, bi := u.task/nB, u.task%nB
 		task := p.tasks[ods[i]*nB+bi]
 		if err := r.Run(p.policies[u.method], task, pool, res); err != nil {
@@ -316,8 +359,8 @@ func skeleton(cfg *Config) (*Report, error) {
 	return rep, nil
 }
 
-// allPools is the pool indexes 0 to n-1.
-func allPools(n int) []int {
+// indexes is 0 to n-1 (pools, or methods).
+func indexes(n int) []int {
 	all := make([]int, n)
 	for k := range all {
 		all[k] = k
@@ -490,7 +533,7 @@ func (p *Prepared) Outcomes(ctx context.Context, pools []int) ([][][][]sim.Resul
 	for i, k := range pools {
 		slot[k] = i
 	}
-	err := forEachUnit(ctx, cfg, pools, len(p.policies), len(p.tasks), func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error {
+	err := forEachUnit(ctx, cfg, units{pools: pools, methods: indexes(len(p.policies)), tasks: len(p.tasks)}, func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error {
 		task := p.tasks[u.task]
 		if err := r.Run(p.policies[u.method], task, pool, res); err != nil {
 			return fmt.Errorf("method %s, OD %s: %w", cfg.Methods[u.method], cfg.Net.ODString(task.OD), err)

@@ -85,7 +85,7 @@ func HistoryControl(ctx context.Context, cfg Config) (*HistoryReport, error) {
 		}
 		mcfg := cfg
 		mcfg.Model = model
-		err := forEachUnit(ctx, mcfg, allPools(cfg.Pools), 1, 1, func(pool *sim.Pool, _ unit, run *sim.Runner, res []sim.Result) error {
+		err := forEachUnit(ctx, mcfg, units{pools: indexes(cfg.Pools), methods: []int{0}, tasks: 1}, func(pool *sim.Pool, _ unit, run *sim.Runner, res []sim.Result) error {
 			for v, h := range variants {
 				run.History = h
 				for ti, task := range tasks {

@@ -16,7 +16,7 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 	net, model := testenv.Network(t, "twobranch", "")
 	cfg := Config{Net: net, Model: model, Pools: 4, PoolSize: 10, Workers: 2}
 	// One unit a pool (the history control's shape).
-	err := forEachUnit(context.Background(), cfg, allPools(cfg.Pools), 1, 1, func(pool *sim.Pool, _ unit, _ *sim.Runner, _ []sim.Result) error {
+	err := forEachUnit(context.Background(), cfg, units{pools: indexes(cfg.Pools), methods: []int{0}, tasks: 1}, func(pool *sim.Pool, _ unit, _ *sim.Runner, _ []sim.Result) error {
 		if pool.Index == 2 {
 			panic("policy bug")
 		}
@@ -25,8 +25,11 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "policy bug") {
 		t.Fatalf("err %v", err)
 	}
-	// Count's units: (pool, method, task).
-	err = forEachUnit(context.Background(), cfg, allPools(cfg.Pools), 3, 2, func(pool *sim.Pool, u unit, _ *sim.Runner, _ []sim.Result) error {
+	// Count's units: (pool, method, task), holding a core each as Run's
+	// evaluation beside the builds does: the panicking unit gives its core
+	// back.
+	c := make(cores, 1)
+	err = forEachUnit(context.Background(), cfg, units{pools: indexes(cfg.Pools), methods: []int{0, 1, 2}, tasks: 2, cores: c}, func(pool *sim.Pool, u unit, _ *sim.Runner, _ []sim.Result) error {
 		if pool.Index == 1 && u.method == 2 {
 			panic("policy bug in a unit")
 		}
@@ -34,5 +37,8 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 	})
 	if engine.ErrorCode(err) != engine.EINTERNAL || !strings.Contains(err.Error(), "policy bug in a unit") {
 		t.Fatalf("units: err %v", err)
+	}
+	if len(c) != 0 {
+		t.Errorf("%d cores still held after the panic", len(c))
 	}
 }

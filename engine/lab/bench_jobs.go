@@ -108,29 +108,44 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, owner string) (JobStatus, error
 	opts := l.opts
 	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{BenchSpec: spec, Flags: flags}, Owner: owner,
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
-			var poolsFrom time.Time
+			// The bar: building methods (training learners) is its first
+			// quarter, the rollouts (a method on a pool) the rest. The
+			// planners' rollouts run while the learners train, so both move
+			// at once. A build's time cannot be told in advance (a learner
+			// trains for minutes, a planner for milliseconds), so no time left
+			// is shown until every method is built; then it is the pace of the
+			// rollouts since (the earlier ones ran on the cores the learners
+			// left).
+			var (
+				built, methods, rolled, rollouts, rolledAtBuilt int
+				builtAt                                         time.Time
+			)
 			cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,
 				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: n.ModelsDir(), UserModel: n.userModel,
 				Logf: opts.Logf, Version: opts.Version, Commit: opts.Commit,
 				OnProgress: func(stage string, done, total int) {
-					// Building methods (training learners) counts for the first
-					// quarter of the bar. Its time cannot be told in advance (a
-					// learner trains for minutes, a planner for milliseconds), so
-					// no time left is shown until the pools start; then it is the
-					// pools' own pace (the bar's fixed quarter made it jump).
-					f := 0.0
 					switch {
-					case strings.HasPrefix(stage, "methods") && total > 0:
-						f = 0.25 * float64(done) / float64(total)
+					case strings.HasPrefix(stage, "methods"):
+						built, methods = done, total
+					case stage == "rollouts":
+						rolled, rollouts = done, total
+					}
+					if builtAt.IsZero() && methods > 0 && built == methods {
+						builtAt, rolledAtBuilt = time.Now(), rolled
+					}
+					f := 0.0
+					if methods > 0 {
+						f += 0.25 * float64(built) / float64(methods)
+					}
+					if rollouts > 0 {
+						f += 0.75 * float64(rolled) / float64(rollouts)
+					}
+					switch {
+					case builtAt.IsZero() || rolled == rolledAtBuilt:
 						p.Estimate(0, false)
-						if stage == "methods" && done == total {
-							poolsFrom = time.Now()
-						}
-					case stage == "pools" && total > 0:
-						f = 0.25 + 0.75*float64(done)/float64(total)
-						if done > 0 && !poolsFrom.IsZero() {
-							p.Estimate(time.Since(poolsFrom).Seconds()*float64(total-done)/float64(done), true)
-						}
+					default:
+						pace := time.Since(builtAt).Seconds() / float64(rolled-rolledAtBuilt)
+						p.Estimate(pace*float64(rollouts-rolled), true)
 					}
 					p.Report(stage, done, total, f)
 				}}
