@@ -111,18 +111,40 @@ func (n *Network) PathNodes(path []int) []string {
 // reversed links, in[v] listing the links into v. LET is the same search on
 // the means with its tie rule; DOT's band runs it once per Chernoff rate.
 func (n *Network) CostsTo(dest int, in [][]int, cost, dist []float64) {
+	n.costs(dest, in, cost, dist)
+}
+
+// CostsFrom sets dist to every node's least cost from origin over the
+// links' costs (cost[e] ≥ 0; +Inf where it cannot be reached): CostsTo's
+// search on the links as they run.
+func (n *Network) CostsFrom(origin int, cost, dist []float64) {
+	n.costs(origin, nil, cost, dist)
+}
+
+// costs is Dijkstra from start: backwards over in (the links into each
+// node), or forwards over the links out of each node when in is nil.
+func (n *Network) costs(start int, in [][]int, cost, dist []float64) {
 	for i := range dist {
 		dist[i] = math.Inf(1)
 	}
-	dist[dest] = 0
-	q := &distHeap{{dest, 0}}
+	dist[start] = 0
+	q := &distHeap{{start, 0}}
 	for q.Len() > 0 {
 		it := heap.Pop(q).(distItem)
 		if it.dist > dist[it.node] {
 			continue
 		}
-		for _, e := range in[it.node] {
-			u := n.Links[e].From
+		var next []int
+		if in != nil {
+			next = in[it.node]
+		} else {
+			next = n.Out(it.node)
+		}
+		for _, e := range next {
+			u := n.Links[e].To
+			if in != nil {
+				u = n.Links[e].From
+			}
 			if c := it.dist + cost[e]; c < dist[u] {
 				dist[u] = c
 				heap.Push(q, distItem{u, c})

@@ -1,5 +1,7 @@
 package policy
 
+import "github.com/ontime-routing/ontime/engine"
+
 // SolveWholeTables makes DOT solve every bin of every node (the table
 // before the band) until restore is called: what the band is checked
 // against.
@@ -25,3 +27,14 @@ func (d *DOT) TableLevels(dest int) (levels, bins int) {
 
 // TableValue is the stored value at level h, node i, bin b.
 func (d *DOT) TableValue(dest, h, i, b int) float32 { return d.tabs[dest].at(h, i, b) }
+
+// Corridor is corridor with its link limit given (a test's small network
+// stands in for a city).
+func Corridor(net *engine.Network, o, d, k, maxLinks, limit int) ([][]int, bool) {
+	return corridor(net, o, d, k, maxLinks, limit)
+}
+
+// KShortest is Yen's k shortest paths on the whole network.
+func KShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
+	return kShortest(net, o, d, k, maxLinks)
+}

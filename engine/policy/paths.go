@@ -100,18 +100,32 @@ func gaussianOnTime(model *linktime.Gaussian, links []int, budget float64) float
 // algorithm, gonum), keeping those within maxLinks links (0: any). Parallel
 // links are represented by the one with the lowest mean.
 func kShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
+	return yenPaths(net, o, d, k, maxLinks, nil)
+}
+
+// yenPaths is kShortest on the links whose ends are both in region (nil:
+// every link).
+func yenPaths(net *engine.Network, o, d, k, maxLinks int, region []bool) [][]int {
 	g := simple.NewWeightedDirectedGraph(0, math.Inf(1))
 	for i := range net.Nodes {
-		g.AddNode(simple.Node(i))
+		if region == nil || region[i] {
+			g.AddNode(simple.Node(i))
+		}
 	}
 	linkOf := map[[2]int]int{}
 	for e, l := range net.Links {
+		if region != nil && !(region[l.From] && region[l.To]) {
+			continue
+		}
 		key := [2]int{l.From, l.To}
 		if prev, ok := linkOf[key]; ok && net.Links[prev].Mean <= l.Mean {
 			continue
 		}
 		linkOf[key] = e
 		g.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(l.From), T: simple.Node(l.To), W: l.Mean})
+	}
+	if g.Node(int64(o)) == nil || g.Node(int64(d)) == nil {
+		return nil
 	}
 	var out [][]int
 	for _, nodes := range path.YenKShortestPaths(g, k, math.Inf(1), simple.Node(o), simple.Node(d)) {
@@ -127,13 +141,14 @@ func kShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
 	return out
 }
 
-// BestPathLinkLimit is the largest network bestpath plans on. Its
-// candidates are Yen's 200 shortest paths of each OD pair, whose cost grows
-// with the network and the paths' length: Winnipeg (2,836 links) took 26 s
-// for its five pairs, Chicago Sketch (2,950) 10 s, and on a generated grid
-// of 249,000 links one pair had not finished after 38 minutes. Above it
-// bestpath says so at once instead of running for hours; cgr leaves Yen's
-// paths for the LET path at the same size.
+// BestPathLinkLimit is the most links Yen's search for bestpath's
+// candidates runs on. Its cost grows with the links searched and the
+// paths' length: Winnipeg (2,836 links) took 26 s for its five pairs,
+// Chicago Sketch (2,950) 10 s, and on a generated grid of 249,000 links
+// one pair had not finished after 38 minutes. A larger network is searched
+// in the corridor where the pair's shortest paths lie (corridor), up to
+// this many links; cgr leaves Yen's paths for the LET path at the same
+// size.
 const BestPathLinkLimit = CGRYenLinkLimit
 
 // BestPath is the best a-priori path: among the k shortest loopless paths by
@@ -146,8 +161,12 @@ func newBestPath(env *Env, k int) *PathPolicy {
 	return newPathPolicy(env.Net, let, env.Tasks, func(t sim.Task) []int {
 		c, ok := cands[t.OD]
 		if !ok {
-			c = kShortest(env.Net, t.OD.Origin, t.OD.Destination, k, env.Net.EpisodeCap())
+			var complete bool
+			c, complete = candidatePaths(env.Net, t.OD.Origin, t.OD.Destination, k)
 			cands[t.OD] = c
+			if !complete && env.Logf != nil {
+				env.Logf("bestpath: OD %s: the widest corridor of at most %d links holds %d of its %d shortest paths; it chooses among those", env.Net.ODString(t.OD), BestPathLinkLimit, len(c), k)
+			}
 		}
 		best, bestP := let.Tree(t.OD.Destination).Path(t.OD.Origin, env.Net), -1.0
 		for _, links := range c {
@@ -157,6 +176,17 @@ func newBestPath(env *Env, k int) *PathPolicy {
 		}
 		return best
 	})
+}
+
+// candidatePaths is up to k loopless paths from o to d by mean time within
+// the network's step cap: Yen's on the whole network up to
+// BestPathLinkLimit links, else on the corridor where they lie (complete
+// false when it held fewer than k and more were outside).
+func candidatePaths(net *engine.Network, o, d, k int) (paths [][]int, complete bool) {
+	if len(net.Links) <= BestPathLinkLimit {
+		return kShortest(net, o, d, k, net.EpisodeCap()), true
+	}
+	return corridor(net, o, d, k, net.EpisodeCap(), BestPathLinkLimit)
 }
 
 // hasCycle reports whether a path visits a node twice.
@@ -189,9 +219,12 @@ func sortedPaths(c map[string][]int) [][]int {
 
 // CandidatePaths lists up to k loopless paths from o to d by mean time
 // within the network's step cap: bestpath's candidates, for pages that
-// show routes side by side.
+// show routes side by side. On a city they are those of the corridor that
+// Yen's search can cover (candidatePaths), fewer than k when more lie
+// outside it.
 func CandidatePaths(net *engine.Network, o, d, k int) [][]int {
-	return kShortest(net, o, d, k, net.EpisodeCap())
+	paths, _ := candidatePaths(net, o, d, k)
+	return paths
 }
 
 // PathOnTime is a fixed path's exact on-time probability for budget under

@@ -2,7 +2,8 @@ package policy_test
 
 import (
 	"fmt"
-	"strings"
+	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -10,6 +11,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // A fixed-route method asked for a budget off its network's grid (a page's
@@ -58,10 +60,11 @@ func TestPathMethodsPlanBudgetsOffTheGrid(t *testing.T) {
 	}
 }
 
-// bestpath enumerates Yen's 200 shortest paths only up to its link limit;
-// above it the build fails at once, saying why and what plans instead (a
-// 249,000-link grid ran for hours), while a network at the limit builds.
-func TestBestPathRefusesNetworksOverItsLimit(t *testing.T) {
+// Over its link limit bestpath plans in the corridor where the pair's
+// shortest paths lie (it refused such networks before): a network of one
+// more link than the limit builds, says so in its settings, and follows
+// the only path there is.
+func TestBestPathPlansOverItsLimit(t *testing.T) {
 	m, _ := policy.Lookup("bestpath")
 	line := func(links int) *engine.Network {
 		net := &engine.Network{Name: "line"}
@@ -71,22 +74,61 @@ func TestBestPathRefusesNetworksOverItsLimit(t *testing.T) {
 		for i := 0; i < links; i++ {
 			net.Links = append(net.Links, engine.Link{From: i, To: i + 1, Mean: 1, Var: 0.1})
 		}
+		net.ODs = []engine.OD{{Origin: 0, Destination: links}}
+		net.StepCap = links + 1
 		net.Index()
 		return net
 	}
-	big := line(policy.BestPathLinkLimit + 1)
-	_, _, err := m.New(&policy.Env{Net: big})
-	if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(err.Error(), fmt.Sprintf("up to %d links", policy.BestPathLinkLimit)) {
-		t.Fatalf("over the limit: %v, want an invalid-request error naming the limit", err)
+	for _, n := range []int{policy.BestPathLinkLimit, policy.BestPathLinkLimit + 1} {
+		net := line(n)
+		model, err := linktime.New(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, []float64{1})}
+		pol, settings, err := m.New(env)
+		if err != nil {
+			t.Fatalf("%d links: %v", n, err)
+		}
+		if _, ok := settings["corridor"]; ok != (n > policy.BestPathLinkLimit) {
+			t.Errorf("%d links: settings %v", n, settings)
+		}
+		if got := pol.(*policy.PathPolicy).Path(net.ODs[0], net.LET(n).Time[0]); len(got) != n {
+			t.Errorf("%d links: a path of %d links, want the line", n, len(got))
+		}
 	}
-	at := line(policy.BestPathLinkLimit)
-	at.ODs = []engine.OD{{Origin: 0, Destination: len(at.Nodes) - 1}}
-	model, err := linktime.New(at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &policy.Env{Net: at, Model: model, Tasks: sim.Tasks(at, at.ODs, []float64{1})}
-	if _, _, err := m.New(env); err != nil {
-		t.Fatalf("at the limit: %v", err)
+}
+
+// The corridor's paths are Yen's on the whole network (the invariant that
+// lets a city be searched in it): with room for every link, the same paths
+// in the same order, on seeded random grids (means drawn from a continuum,
+// so no two paths tie); with a limit that stops its widening, a prefix of
+// them, said to be incomplete. The step cap drops the same paths from both.
+func TestCorridorFindsYensPaths(t *testing.T) {
+	for seed := range uint64(testenv.Sized(40, 10)) {
+		net := randomGrid(seed)
+		rng := rand.New(rand.NewPCG(seed, 0x636f72)) // "cor"
+		for range 3 {
+			o, d := rng.IntN(len(net.Nodes)), rng.IntN(len(net.Nodes))
+			if o == d {
+				continue
+			}
+			for _, k := range []int{1, 7, 60} {
+				maxLinks := 0
+				if k == 60 {
+					maxLinks = len(net.Nodes) / 2
+				}
+				want := policy.KShortest(net, o, d, k, maxLinks)
+				got, complete := policy.Corridor(net, o, d, k, maxLinks, len(net.Links))
+				if !complete || !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s %d→%d, k %d: corridor %v (complete %v), Yen %v", net.Name, o, d, k, got, complete, want)
+				}
+				limit := len(net.Links) / 4
+				got, complete = policy.Corridor(net, o, d, k, maxLinks, limit)
+				if complete && !reflect.DeepEqual(got, want) || len(got) > len(want) || len(got) > 0 && !reflect.DeepEqual(got, want[:len(got)]) {
+					t.Fatalf("%s %d→%d, k %d, limit %d: corridor %v (complete %v), Yen %v", net.Name, o, d, k, limit, got, complete, want)
+				}
+			}
+		}
 	}
 }

@@ -325,10 +325,11 @@ func init() {
 			Doc:       "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
 			Reference: "Best a-priori path: the highest exact Gaussian on-time probability among the k shortest paths by mean (Yen).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
-				if n := len(env.Net.Links); n > BestPathLinkLimit {
-					return nil, nil, engine.Errorf(engine.EINVALID, "bestpath chooses among Yen's 200 shortest paths of each OD pair, which it enumerates on networks of up to %d links (%s has %d; on a 249,000-link grid one pair ran for over 38 minutes): cgr and dot plan on networks of any size", BestPathLinkLimit, env.Net.Name, n)
+				settings := map[string]any{"k": 200, "covariance": "full"}
+				if len(env.Net.Links) > BestPathLinkLimit {
+					settings["corridor"] = fmt.Sprintf("Yen's search on the nodes a path among the k shortest can cross, at most %d links; where more lie outside, the shortest paths within the widest such corridor", BestPathLinkLimit)
 				}
-				return newBestPath(env, 200), map[string]any{"k": 200, "covariance": "full"}, nil
+				return newBestPath(env, 200), settings, nil
 			}},
 		{Name: "pql", Label: "Q-learning on (node, budget left)", Color: "#999933", Kind: Learner, Offered: true, Bench: true,
 			Doc:       "Q-learning for SOTA (Cao et al. 2020) on (node, budget bin, next link), one table per destination",

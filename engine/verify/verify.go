@@ -20,7 +20,6 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/linktime"
-	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
@@ -280,7 +279,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 
 	checks = append(checks, statedMoments(c.Name, net, model, o)...)
 
-	methods := append(withoutBestPath(net, ownMethods), c.Extra...)
+	methods := append(slices.Clone(ownMethods), c.Extra...)
 	if o.Rollout && len(net.Links) <= RolloutLinkLimit {
 		methods = append(methods, "rollout")
 	}
@@ -332,7 +331,7 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		return checks, err
 	}
 	o.progress = progress.of("independent links")
-	indep, err := evaluate(ctx, &indepNet, indepModel, ods, withoutBestPath(net, indepMethods), o, o.Workers, o.Pools)
+	indep, err := evaluate(ctx, &indepNet, indepModel, ods, indepMethods, o, o.Workers, o.Pools)
 	if err != nil {
 		return checks, err
 	}
@@ -347,16 +346,6 @@ func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, er
 		}
 	}
 	return checks, nil
-}
-
-// withoutBestPath is methods less bestpath on a network over its limit
-// (policy.BestPathLinkLimit: Yen's 200 shortest paths take hours on a
-// city), where its checks are left out.
-func withoutBestPath(net *engine.Network, methods []string) []string {
-	if len(net.Links) <= policy.BestPathLinkLimit {
-		return slices.Clone(methods)
-	}
-	return slices.DeleteFunc(slices.Clone(methods), func(m string) bool { return m == "bestpath" })
 }
 
 // RolloutLinkLimit bounds the networks rollout is checked on: it simulates

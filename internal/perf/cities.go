@@ -43,8 +43,10 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 	fmt.Fprintf(w, "`ontime networks add` does, before storing); model is the link-time model's build; tables are\n")
 	fmt.Fprintf(w, "DOT's for the destinations of the 5 benchmark OD pairs (one a core); bench is `ontime bench\n")
 	fmt.Fprintf(w, "--methods %s --pools 2 --pool-size 1000` at the network's budget factors on\n", strings.Join(cityMethods, ","))
-	fmt.Fprintf(w, "%d cores, its peak the process's resident memory while it ran (Linux VmHWM, reset before).\n\n", runtime.GOMAXPROCS(0))
-	fmt.Fprintf(w, "| network | nodes | links | import s | model s | tables s | bench s | bench peak GB | build of each method |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "%d cores, its peak the process's resident memory while it ran (Linux VmHWM, reset before). bestpath is its\n", runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "build for the 5 pairs at the network's budget factors: Yen's 200 shortest paths of each pair, searched in the\n")
+	fmt.Fprintf(w, "corridor where they lie, and how many pairs' corridors held all 200 within %d links.\n\n", policy.BestPathLinkLimit)
+	fmt.Fprintf(w, "| network | nodes | links | import s | model s | tables s | bench s | bench peak GB | bestpath s | pairs with 200 paths | build of each method |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, ct := range cities {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -54,7 +56,7 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 			return err
 		}
 		if files == nil {
-			fmt.Fprintf(w, "| %s | | | | | | | | not measured: %s |\n", ct.name, why)
+			fmt.Fprintf(w, "| %s | | | | | | | | | | not measured: %s |\n", ct.name, why)
 			continue
 		}
 		fmt.Fprintf(c.Log, "perf: %s …\n", ct.name)
@@ -82,12 +84,20 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 			return fmt.Errorf("%s: %w", ct.name, err)
 		}
 		wall := time.Since(t0).Seconds()
+		peak := peakGB()
+		short := 0 // pairs whose corridor held fewer than 200 paths (bestpath logs each)
+		t0 = time.Now()
+		bp, _ := policy.Lookup("bestpath")
+		if _, _, err := bp.New(&policy.Env{Net: net, Model: model, Tasks: env.Tasks, Ctx: ctx, Logf: func(string, ...any) { short++ }}); err != nil {
+			return fmt.Errorf("%s: bestpath: %w", ct.name, err)
+		}
+		bestpath := time.Since(t0).Seconds()
 		var per []string
 		for _, m := range rep.Provenance.Methods {
 			per = append(per, fmt.Sprintf("%s %.1f s to build", m.Name, m.SolveSeconds))
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %.1f | %.1f | %.0f | %.1f | %s |\n", ct.name, len(net.Nodes), len(net.Links),
-			imp, build, tables, wall, peakGB(), strings.Join(per, "; "))
+		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %.1f | %.1f | %.0f | %.1f | %.1f | %d of %d | %s |\n", ct.name, len(net.Nodes), len(net.Links),
+			imp, build, tables, wall, peak, bestpath, len(net.ODs)-short, len(net.ODs), strings.Join(per, "; "))
 	}
 	fmt.Fprintln(w)
 	return nil
