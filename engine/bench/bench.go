@@ -54,9 +54,12 @@ type Config struct {
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
 	// only the finished line is written, to keep logs readable.
 	ProgressTTY bool
-	// OnProgress, if set, hears each stage: "methods:NAME" as method NAME
-	// starts building (done = methods built so far), "methods" (building method
-	// done of total) and "pools" (pool done of total).
+	// OnProgress, if set, hears each stage, one call at a time:
+	// "methods:NAME" as method NAME starts building (done = methods built so
+	// far), "methods" (method done of total built), and the evaluation's:
+	// Run's "rollouts" (done of methods × pools, a method's evaluation on a
+	// pool; they start while the learners train), Count's and Outcomes'
+	// "pools" (pool done of total).
 	OnProgress func(stage string, done, total int)
 	// Evaluate, when set, lists the OD pairs (indexes into ODs) that
 	// Prepared.Count will be asked for: only their planners' tables are

@@ -32,8 +32,11 @@ func corridor(net *engine.Network, o, d, k, maxLinks, limit int) (paths [][]int,
 	tree := net.LET(d)
 	to := tree.Time
 	least := to[o]
-	if math.IsInf(least, 1) {
+	switch {
+	case math.IsInf(least, 1):
 		return nil, true
+	case least == 0: // o is d (every mean is positive): the empty path, as Yen's
+		return [][]int{{}}, true
 	}
 	reachable := 0 // nodes on some path from o to d
 	for v := range n {

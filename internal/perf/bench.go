@@ -130,7 +130,7 @@ func fullBench(ctx context.Context, c *Config, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "| *all builds* | %.1f | %.0f%% |\n", build, 100*build/wall)
 		fmt.Fprintf(w, "| *after the builds: the rest of the rollouts, statistics* | %.1f | %.0f%% |\n\n", wall-build, 100*(wall-build)/wall)
-		fmt.Fprintf(w, "%d of the %d rollouts (a method on a pool) were done when the last build ended.\n\n", rolledBuilt, rollouts)
+		fmt.Fprintf(w, "%d of the %d rollouts (a method on a pool, counted as each batch of %d pools ends) were done when the last build ended.\n\n", rolledBuilt, rollouts, runtime.GOMAXPROCS(0))
 		fmt.Fprintf(w, "%s\n\n", samePublished(c, rep))
 	}
 	return nil
