@@ -108,45 +108,13 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, owner string) (JobStatus, error
 	opts := l.opts
 	task := jobs.Task{ID: id, Kind: jobKind, Network: n.Net.Name, Spec: benchJob{BenchSpec: spec, Flags: flags}, Owner: owner,
 		Run: func(ctx context.Context, p *jobs.Progress) (any, error) {
-			// The bar: building methods (training learners) is its first
-			// quarter, the rollouts (a method on a pool) the rest. The
-			// planners' rollouts run while the learners train, so both move
-			// at once. A build's time cannot be told in advance (a learner
-			// trains for minutes, a planner for milliseconds), so no time left
-			// is shown until every method is built; then it is the pace of the
-			// rollouts since (the earlier ones ran on the cores the learners
-			// left).
-			var (
-				built, methods, rolled, rollouts, rolledAtBuilt int
-				builtAt                                         time.Time
-			)
+			var bar benchBar
 			cfg := bench.Config{Net: n.Net, Model: n.Model, Methods: spec.Methods, Budgets: spec.Budgets, ODs: n.Net.ODs,
 				Pools: spec.Pools, PoolSize: spec.PoolSize, CacheDir: opts.CacheDir, Device: opts.Device, Models: n.ModelsDir(), UserModel: n.userModel,
 				Logf: opts.Logf, Version: opts.Version, Commit: opts.Commit,
 				OnProgress: func(stage string, done, total int) {
-					switch {
-					case strings.HasPrefix(stage, "methods"):
-						built, methods = done, total
-					case stage == "rollouts":
-						rolled, rollouts = done, total
-					}
-					if builtAt.IsZero() && methods > 0 && built == methods {
-						builtAt, rolledAtBuilt = time.Now(), rolled
-					}
-					f := 0.0
-					if methods > 0 {
-						f += 0.25 * float64(built) / float64(methods)
-					}
-					if rollouts > 0 {
-						f += 0.75 * float64(rolled) / float64(rollouts)
-					}
-					switch {
-					case builtAt.IsZero() || rolled == rolledAtBuilt:
-						p.Estimate(0, false)
-					default:
-						pace := time.Since(builtAt).Seconds() / float64(rolled-rolledAtBuilt)
-						p.Estimate(pace*float64(rollouts-rolled), true)
-					}
+					f, left, known := bar.update(stage, done, total, time.Now())
+					p.Estimate(left, known)
 					p.Report(stage, done, total, f)
 				}}
 			return bench.Run(ctx, cfg)
@@ -156,6 +124,44 @@ func (l *Lab) StartBench(n *Net, spec BenchSpec, owner string) (JobStatus, error
 		return JobStatus{}, err
 	}
 	return JobStatus{Status: st, Flags: flags}, nil
+}
+
+// benchBar turns a benchmark's progress into its job's bar and time left.
+// Building the methods (training the learners) is the bar's first quarter,
+// the rollouts (a method on a pool) the rest; the planners' rollouts run
+// while the learners train, so both move at once. A build's time cannot be
+// told in advance (a learner trains for minutes, a planner for
+// milliseconds), so no time left is known until every method is built;
+// then it is the pace of the rollouts since (the earlier ones ran on the
+// cores the learners left).
+type benchBar struct {
+	built, methods, rolled, rollouts, rolledAtBuilt int
+	builtAt                                         time.Time
+}
+
+// update hears one progress call at now; it returns the bar's fraction and
+// the seconds left, if known.
+func (b *benchBar) update(stage string, done, total int, now time.Time) (fraction, left float64, known bool) {
+	switch {
+	case strings.HasPrefix(stage, "methods"):
+		b.built, b.methods = done, total
+	case stage == "rollouts":
+		b.rolled, b.rollouts = done, total
+	}
+	if b.builtAt.IsZero() && b.methods > 0 && b.built == b.methods {
+		b.builtAt, b.rolledAtBuilt = now, b.rolled
+	}
+	if b.methods > 0 {
+		fraction += 0.25 * float64(b.built) / float64(b.methods)
+	}
+	if b.rollouts > 0 {
+		fraction += 0.75 * float64(b.rolled) / float64(b.rollouts)
+	}
+	if b.builtAt.IsZero() || b.rolled == b.rolledAtBuilt {
+		return fraction, 0, false
+	}
+	pace := now.Sub(b.builtAt).Seconds() / float64(b.rolled-b.rolledAtBuilt)
+	return fraction, pace * float64(b.rollouts-b.rolled), true
 }
 
 // Job returns a benchmark job's status, its report when done, and its spec.
