@@ -117,7 +117,8 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.build(ctx, buildOrder(cfg.Methods), nil, nil); err != nil {
+	learners, others := buildOrder(cfg.Methods)
+	if err := p.build(ctx, append(learners, others...), nil, nil); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -202,17 +203,17 @@ func (p *Prepared) build(ctx context.Context, order []int, c cores, built func(m
 // planners' tables and the other builds take the other cores. A method's
 // build reads only the benchmark's law, tasks and seeds, never another
 // method, so the order changes no policy (the published tables are the
-// same bits).
-func buildOrder(methods []string) []int {
-	var learners, others []int
+// same bits). It returns the two parts, learners then the others: Run
+// evaluates the others while the learners train.
+func buildOrder(methods []string) (learners, others []int) {
 	for i, name := range methods {
-		if isLearner(name) {
+		if policy.IsLearner(name) {
 			learners = append(learners, i)
 		} else {
 			others = append(others, i)
 		}
 	}
-	return append(learners, others...)
+	return learners, others
 }
 
 // Counts are the on-time episodes of every method on one OD pair (an index

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,15 +29,7 @@ import (
 // evaluation.
 func (p *Prepared) overlap(ctx context.Context) ([]Counts, error) {
 	cfg := p.cfg
-	order := buildOrder(cfg.Methods)
-	var trained, others []int
-	for _, i := range order {
-		if isLearner(cfg.Methods[i]) {
-			trained = append(trained, i)
-		} else {
-			others = append(others, i)
-		}
-	}
+	trained, others := buildOrder(cfg.Methods)
 	cancel := func(error) {}
 	if len(trained) > 0 && len(others) > 0 {
 		var stop context.CancelCauseFunc
@@ -83,8 +76,8 @@ func (p *Prepared) overlap(ctx context.Context) ([]Counts, error) {
 	// The last of the others built starts their evaluation; when a build
 	// fails first, it never starts.
 	left := len(others)
-	err := p.build(ctx, order, c, func(i int) {
-		if isLearner(cfg.Methods[i]) {
+	err := p.build(ctx, append(slices.Clone(trained), others...), c, func(i int) {
+		if policy.IsLearner(cfg.Methods[i]) {
 			return
 		}
 		mu.Lock()
@@ -120,10 +113,4 @@ func (p *Prepared) overlap(ctx context.Context) ([]Counts, error) {
 		}
 	}
 	return early, nil
-}
-
-// isLearner says whether the method trains (its build takes minutes).
-func isLearner(name string) bool {
-	m, _ := policy.Lookup(name)
-	return m.Kind == policy.Learner
 }

@@ -140,12 +140,6 @@ func (n *Net) ortOptions() []ort.Option {
 	return nil
 }
 
-// isLearner: trained per destination on the training stream.
-func isLearner(name string) bool {
-	m, err := policy.Lookup(name)
-	return err == nil && m.Kind == policy.Learner
-}
-
 // Policy builds a method once (training a learner, solving tables or
 // opening a model) and keeps it; concurrent callers wait for the one build.
 func (n *Net) Policy(method string) (engine.Policy, error) {
@@ -241,7 +235,7 @@ func (n *Net) trainedFor(d int) bool {
 // dashboard flags it; learners are not run outside their destinations).
 func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 	switch {
-	case isLearner(method):
+	case policy.IsLearner(method):
 		if !n.trainedFor(od.Destination) {
 			return fmt.Sprintf("%s was trained for the destinations of %s's OD pairs only", method, n.Net.Name)
 		}
@@ -270,7 +264,7 @@ func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 // Runnable is false when a method must not run for this OD pair (a learner
 // with no table for the destination).
 func (n *Net) Runnable(method string, od engine.OD) bool {
-	return !isLearner(method) || n.trainedFor(od.Destination)
+	return !policy.IsLearner(method) || n.trainedFor(od.Destination)
 }
 
 // Colors maps each of methods to its colour.

@@ -262,6 +262,14 @@ func (m Method) IsBound() bool { return m.Kind == Bound }
 // Trained reports whether the method is trained (learners and models).
 func (m Method) Trained() bool { return m.Kind == Learner || m.Kind == Model }
 
+// IsLearner reports whether the named method is a learner: trained per
+// destination on the training stream, its build taking minutes (false for
+// a name not registered).
+func IsLearner(name string) bool {
+	m, err := Lookup(name)
+	return err == nil && m.Kind == Learner
+}
+
 // Methods lists the registered methods in the order pickers and help show
 // them. Colours are from the Okabe–Ito and Tol colour-blind-safe palettes.
 var Methods []Method
