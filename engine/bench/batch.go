@@ -31,23 +31,25 @@ type units struct {
 }
 
 // forEachUnit evaluates pools a batch at a time: a batch is as many pools
-// as there are workers, drawn in parallel, then every (pool, method, task)
-// of the batch shared out among the workers. A sweep's task has few pools
-// (five on two cores would leave a core idle for a third of the run if
-// pools were the grain); memory stays at one pool a worker, as before.
+// as there are workers (fewer when pools are large: poolsAtOnce), drawn in
+// parallel, then every (pool, method, task) of the batch shared out among
+// the workers. A sweep's task has few pools (five on two cores would leave
+// a core idle for a third of the run if pools were the grain); memory
+// stays at one pool a worker at most.
 func forEachUnit(ctx context.Context, cfg Config, us units, fn func(pool *sim.Pool, u unit, r *sim.Runner, res []sim.Result) error) error {
 	workers := cfg.workers()
+	perBatch := cfg.poolsAtOnce()
 	runners := make([]*sim.Runner, workers)
 	results := make([][]sim.Result, workers)
 	for w := range workers {
 		runners[w] = &sim.Runner{Net: cfg.Net}
 		results[w] = make([]sim.Result, cfg.PoolSize)
 	}
-	bufs := make([][]float64, workers)
+	bufs := make([][]float64, perBatch)
 	start := time.Now()
 	pools, methods, tasks := us.pools, len(us.methods), us.tasks
-	for from := 0; from < len(pools); from += workers {
-		batch := pools[from:min(from+workers, len(pools))]
+	for from := 0; from < len(pools); from += perBatch {
+		batch := pools[from:min(from+perBatch, len(pools))]
 		drawn := make([]*sim.Pool, len(batch))
 		if err := parallel(ctx, len(batch), workers, func(_, i int) error {
 			return us.cores.hold(ctx, func() {
@@ -104,6 +106,26 @@ func (c cores) hold(ctx context.Context, fn func()) error {
 	}
 	fn()
 	return nil
+}
+
+// poolBatchBytes bounds the realizations a batch holds at once. A pool
+// is PoolSize × links float64s: 15 MB on Anaheim at 2,000, 2 GB on a city
+// of 249,000 links at 1,000. Two such pools at once, with Go's collector
+// letting the heap grow to about twice what is live, peaked at 11.2 GB;
+// one at a time leaves the units of that pool (methods × tasks, 60 in a
+// city benchmark) to share the workers. Results are the same: a unit
+// reads only its own pool.
+const poolBatchBytes = 1 << 30
+
+// poolsAtOnce is how many pools a batch draws: one a worker, or as many
+// as the budget holds when fewer (never less than one).
+func (cfg *Config) poolsAtOnce() int {
+	budget := poolBatchBytes
+	if cfg.poolBytes > 0 {
+		budget = cfg.poolBytes
+	}
+	per := max(1, cfg.PoolSize*cfg.Model.Dim()*8)
+	return max(1, min(cfg.workers(), budget/per))
 }
 
 // workers is how many goroutines the run works on (Workers, or all cores).

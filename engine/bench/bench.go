@@ -50,6 +50,7 @@ type Config struct {
 	UserModel func(name string) (path string, ok bool)
 	Logf      func(format string, args ...any)
 	Workers   int       // 0: all cores
+	poolBytes int       // 0: poolBatchBytes (tests set less to see a city's batches on a small network)
 	Progress  io.Writer // a progress line for long runs; nil for none
 	// ProgressTTY redraws the progress line in place (a terminal); otherwise
 	// only the finished line is written, to keep logs readable.
