@@ -36,7 +36,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	sampled := fs.Bool("sampled", false, "evaluate learned policies by sampling instead of argmax")
 	history := fs.Bool("history-control", false, "run the history-control experiment (condrule shown realized, no or shuffled history, on correlated and independent links)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
-	dotDelta := fs.Float64("dot-delta", 0, "DOT's grid step in minutes (default: a thousandth of the largest budget asked)")
+	dotDelta := fs.Float64("dot-delta", 0, "DOT's grid step in minutes (default: a thousandth of the largest budget asked, halved where splitting times needs it: see --dot-rounding)")
+	dotRounding := fs.String("dot-rounding", "", "how DOT bins a link's law on its grid: "+policy.DOTRoundingHelp()+" (default: up where it adds at most 2% of a pair's LET time along its LET path, else mean)")
 	rolloutBase := fs.String("rollout-base", "", "rollout's base policy: "+engine.JoinOr(policy.RolloutBases())+" (default: the best of them on the validation pool)")
 	rolloutZ := fs.Float64("rollout-z", -1, "evidence rollout needs to leave its base's link (McNemar's z on its draws; 0: plain argmax, ties to the base; default: the base's, dot 1, cdot and cgr 2)")
 	rolloutSamples := fs.Int("rollout-samples", 0, "rollout's draws per decision (default: dot 1000, cgr 48, cdot 16)")
@@ -62,7 +63,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	cfg := bench.Config{Net: net, Model: model, Methods: engine.SplitList(*methods), Focus: *focus,
 		Pools: *pools, PoolSize: *poolSize, Purpose: *on, Seed: *seed, Sampled: *sampled, Workers: *workers,
-		DOTDelta: *dotDelta, RolloutBase: *rolloutBase, RolloutSamples: *rolloutSamples, RolloutZ: optionalZ(*rolloutZ), Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
+		DOTDelta: *dotDelta, DOTRounding: *dotRounding, RolloutBase: *rolloutBase, RolloutSamples: *rolloutSamples, RolloutZ: optionalZ(*rolloutZ), Device: *device, Models: *models, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 		Version: version, Commit: buildCommit(), Started: started}
 	if *device != "cpu" && *device != "cuda" {
 		return engine.Errorf(engine.EINVALID, "--device %q: use cpu or cuda", *device)

@@ -35,6 +35,9 @@ type Config struct {
 	Seed     uint64 // benchmark instance; 0 is the published one
 	Sampled  bool
 	DOTDelta float64 // DOT's grid step; 0 picks the default
+	// DOTRounding names DOT's rule of policy.DOTRoundings ("": chosen with
+	// the step, policy.DOTGridFor).
+	DOTRounding string
 	// RolloutBase and RolloutSamples set rollout's base policy and draws
 	// ("" and 0: chosen on the validation pool, and the base's default).
 	RolloutBase    string
@@ -136,7 +139,7 @@ func newPrepared(ctx context.Context, cfg Config) (*Prepared, error) {
 	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets)
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
 		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples, RolloutZ: cfg.RolloutZ,
-		DOTDelta: cfg.DOTDelta, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
+		DOTDelta: cfg.DOTDelta, DOTRounding: cfg.DOTRounding, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
 		UserModel: cfg.UserModel, Ctx: ctx}
 	if cfg.Evaluate != nil {
 		env.SolveFor = []int{}
@@ -423,7 +426,7 @@ func (cfg *Config) check() error {
 	if cfg.Pools < 1 || cfg.PoolSize < 1 {
 		return engine.Errorf(engine.EINVALID, "need at least one pool of at least one realization (got %d × %d)", cfg.Pools, cfg.PoolSize)
 	}
-	return nil
+	return policy.CheckDOTRounding(cfg.DOTRounding)
 }
 
 func (cfg *Config) provenance() Provenance {

@@ -245,6 +245,7 @@ func TestConfigErrors(t *testing.T) {
 		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{-1}, ODs: net.ODs, Pools: 1, PoolSize: 1},
 		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 0, PoolSize: 1},
 		{Net: net, Model: m, Methods: []string{"let"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 0},
+		{Net: net, Model: m, Methods: []string{"dot"}, Budgets: []float64{1}, ODs: net.ODs, Pools: 1, PoolSize: 1, DOTRounding: "nearest"},
 	} {
 		if _, err := bench.Run(context.Background(), cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)

@@ -28,10 +28,7 @@ func (c *CDOT) Act(o *engine.Observation) int {
 	left := d.cap - o.Step
 	unseen := func(e int, remaining float64, left int) float64 {
 		mean, sd := cond.Latent(e)
-		if c.model.Warped(e) {
-			return d.scorePMF(o.Destination, d.net.Links[e].To, discretizeWarped(c.model, e, mean, sd, d.Delta), remaining, left)
-		}
-		return d.scoreNormal(o.Destination, d.net.Links[e].To, mean, sd, c.model.Floors[e], remaining, left)
+		return d.scoreLatent(c.model, e, o.Destination, d.net.Links[e].To, mean, sd, remaining, left)
 	}
 	var driven map[int]float64
 	if leftBefore(d.net, o.Prefix, o.Node) { // the only place a driven link can be a way out

@@ -55,6 +55,7 @@ type DOT struct {
 	costs     [][]float64
 	costsOnce sync.Once
 	let       *LET // breaks ties between equal scores (see choice)
+	round     *DOTRounding
 	// CapIgnored is set when a table was too large to carry the step cap.
 	CapIgnored bool
 	// Ctx, when set, stops a solve within a level or a few budget bins of
@@ -83,18 +84,44 @@ type dotTable struct {
 	partial bool        // the solve was canceled (DOT.Ctx): values not final
 }
 
-// NewDOT discretizes every link's marginal law with step delta (≤ the floor).
+// NewDOT discretizes every link's marginal law with step delta, rounding
+// every time up (the paper's rule).
 func NewDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *DOT {
-	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, solving: map[int]chan struct{}{}, hops: map[int][]int{}, let: NewLET(net)}
+	return NewDOTRounding(net, model, delta, "up")
+}
+
+// NewDOTRounding is NewDOT with the named rule of DOTRoundings (up when
+// there is no such rule).
+func NewDOTRounding(net *engine.Network, model *linktime.Gaussian, delta float64, rounding string) *DOT {
+	r := dotRounding(rounding)
+	if r == nil {
+		r = &DOTRoundings[0]
+	}
+	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, solving: map[int]chan struct{}{}, hops: map[int][]int{}, let: NewLET(net), round: r}
 	d.pmf = make([]linkPMF, len(net.Links))
 	for e := range net.Links {
 		if model.Warped(e) {
-			d.pmf[e] = discretizeWarped(model, e, model.Latent[e], model.SD[e], delta)
+			d.pmf[e] = r.warped(model, e, model.Latent[e], model.SD[e], delta)
 			continue
 		}
-		d.pmf[e] = discretize(model.Latent[e], model.SD[e], model.Floors[e], delta)
+		d.pmf[e] = r.normal(model.Latent[e], model.SD[e], model.Floors[e], delta)
 	}
 	return d
+}
+
+// Rounding is the name of the rule the links' laws were binned by.
+func (d *DOT) Rounding() string { return d.round.Name }
+
+// scoreLatent scores the link into j whose law is the latent N(mu, sd²)
+// (floored, or warped when model says so), binned by d's rule.
+func (d *DOT) scoreLatent(model *linktime.Gaussian, e, dest, j int, mu, sd, remaining float64, left int) float64 {
+	if model.Warped(e) {
+		return d.scorePMF(dest, j, d.round.warped(model, e, mu, sd, d.Delta), remaining, left)
+	}
+	if d.round.scoreNormal != nil {
+		return d.round.scoreNormal(d, dest, j, mu, sd, model.Floors[e], remaining, left)
+	}
+	return d.scorePMF(dest, j, d.round.normal(mu, sd, model.Floors[e], d.Delta), remaining, left)
 }
 
 // discretize bins the law max(Y, floor), Y ~ N(mu, sd²) (a link's law, or

@@ -21,6 +21,8 @@ type bandCase struct {
 	net   *engine.Network
 	model *linktime.Gaussian
 	tasks []sim.Task
+	// rounding, when set, is DOT's rule (else the one its grid picks)
+	rounding string
 }
 
 // newBandCase is net with its model and its OD pairs' tasks.
@@ -29,7 +31,7 @@ func newBandCase(t *testing.T, name string, net *engine.Network) bandCase {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	return bandCase{name, net, model, letTasks(net)}
+	return bandCase{name, net, model, letTasks(net), ""}
 }
 
 func builtinBandCase(t *testing.T, name, dataDir string) bandCase {
@@ -51,6 +53,13 @@ func TestDOTBandEqualsFullTable(t *testing.T) {
 			continue // a minute: with the large cases (CI, make verify)
 		}
 		checkBand(t, newBandCase(t, c.Name, c.Net))
+		if c.Name == "short-links" || c.Name == "skewed" {
+			// times split (no generated case's grid picks it): normal
+			// and warped laws
+			mean := newBandCase(t, c.Name+" split", c.Net)
+			mean.rounding = "mean"
+			checkBand(t, mean)
+		}
 	}
 	checkBand(t, builtinBandCase(t, "twobranch", ""))
 }
@@ -70,11 +79,11 @@ func checkBand(t *testing.T, c bandCase) {
 		for _, task := range c.tasks {
 			budgets[task.OD.Destination] = math.Max(budgets[task.OD.Destination], task.Budget)
 		}
-		env := &policy.Env{Net: c.net, Model: c.model, Tasks: c.tasks}
-		delta := env.DefaultDOTDelta()
-		band := policy.NewDOT(c.net, c.model, delta)
+		env := &policy.Env{Net: c.net, Model: c.model, Tasks: c.tasks, DOTRounding: c.rounding}
+		g := env.DOTGrid() // the band holds for either rounding: it reads the binned laws
+		band := policy.NewDOTRounding(c.net, c.model, g.Delta, g.Rounding)
 		restore := policy.SolveWholeTables()
-		whole := policy.NewDOT(c.net, c.model, delta)
+		whole := policy.NewDOTRounding(c.net, c.model, g.Delta, g.Rounding)
 		for d, b := range budgets {
 			whole.Solve(d, b)
 		}
@@ -104,7 +113,7 @@ func checkBand(t *testing.T, c bandCase) {
 				t.Errorf("dest %d: %d values differ", d, diff)
 			}
 		}
-		t.Logf("%s: the band holds %d of %d values (%.0f%%)", c.name, held, all, 100*float64(held)/float64(all))
+		t.Logf("%s (%s rounding, step %.4g): the band holds %d of %d values (%.0f%%)", c.name, g.Rounding, g.Delta, held, all, 100*float64(held)/float64(all))
 		for _, name := range []string{"dot", "cdot"} {
 			want := outcomes(t, c, name, true)
 			if got := outcomes(t, c, name, false); !slices.Equal(got, want) {
@@ -120,10 +129,28 @@ func outcomes(t *testing.T, c bandCase, method string, whole bool) []string {
 	if whole {
 		defer policy.SolveWholeTables()()
 	}
-	env := &policy.Env{Net: c.net, Model: c.model, Tasks: c.tasks}
+	env := &policy.Env{Net: c.net, Model: c.model, Tasks: c.tasks, DOTRounding: c.rounding}
 	var out []string
 	for _, r := range playPool(t, env, method, sim.NewPool(c.model, c.net.PoolKey(), sim.Test, 0, testenv.Sized(200, 50), 0, nil)) {
 		out = append(out, fmt.Sprintf("%v %v %d", r.Time, r.OnTime, r.End))
 	}
 	return out
+}
+
+// The paper's networks keep the paper's grid: rounding up at a thousandth
+// of the largest budget, which adds under DOTExcessLimit along their pairs'
+// LET paths (so their published rates stand).
+func TestDOTGridOnThePapersNetworks(t *testing.T) {
+	dir := testenv.DataDir(t)
+	for _, name := range []string{"sfn", "anaheim"} {
+		net, model := testenv.Network(t, name, dir)
+		env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, []float64{0.95, 1, 1.05})}
+		hi := 0.0
+		for _, b := range env.MaxBudget() {
+			hi = math.Max(hi, b)
+		}
+		if g := env.DOTGrid(); g.Rounding != "up" || g.Delta != hi/1000 || g.Excess > policy.DOTExcessLimit {
+			t.Errorf("%s: %s rounding at step %v adding %v, want up at %v", name, g.Rounding, g.Delta, g.Excess, hi/1000)
+		}
+	}
 }

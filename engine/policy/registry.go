@@ -38,6 +38,9 @@ type Env struct {
 	Sampled bool   // learned policies sample actions instead of argmax
 	// DOTDelta is DOT's grid step in minutes; 0 picks the default.
 	DOTDelta float64
+	// DOTRounding names DOT's rule of DOTRoundings; "" picks by
+	// DOTRoundingFor.
+	DOTRounding string
 	// CacheDir holds trained learners between runs ("" disables the cache).
 	CacheDir string
 	// Device is "cpu" or "cuda" for ONNX policies; ORTLib overrides the
@@ -68,8 +71,10 @@ type Env struct {
 	// iteration of its end (a canceled job); nil: training runs to the end.
 	Ctx context.Context
 
-	dotOnce sync.Once
-	dot     *DOT
+	dotOnce  sync.Once
+	dot      *DOT
+	gridOnce sync.Once
+	grid     DOTGrid
 }
 
 // MaxBudget returns the largest budget asked for each destination.
@@ -81,32 +86,56 @@ func (env *Env) MaxBudget() map[int]float64 {
 	return m
 }
 
-// DefaultDOTDelta is a thousandth of the largest budget asked: the grid
+// DefaultDOTDelta is DOT's step for the tasks (DOTGrid).
+func (env *Env) DefaultDOTDelta() float64 { return env.DOTGrid().Delta }
+
+// DOTGrid is DOT's step and rounding for the tasks, worked out once.
+//
+// The step starts at a thousandth of the largest budget asked: the grid
 // follows the network's own time scale, so a network whose times are all
 // multiplied by 60 (minutes read as seconds) gets the same table, bin for
 // bin, and the same decisions. It was min(0.1 min, that): the paper's
 // absolute floor made a network whose trips run to thousands of minutes
-// solve 124,000 bins a destination (Munich from the TNTP collection). A
-// link shorter than a step still takes one (DOT rounds every time up to at
-// least one step). 0.049 min on Sioux Falls at factor 1.05, where halving
-// it moves no result by more than 0.002; the paper's networks never met the
-// old floor, so their numbers stand.
-func (env *Env) DefaultDOTDelta() float64 {
-	if env.DOTDelta > 0 {
-		return env.DOTDelta
-	}
-	hi := 0.0
-	for _, b := range env.MaxBudget() {
-		hi = math.Max(hi, b)
-	}
-	return hi / 1000
+// solve 124,000 bins a destination (Munich from the TNTP collection).
+// 0.049 min on Sioux Falls at factor 1.05, where halving it moves no result
+// by more than 0.002; the paper's networks never met the old floor, so
+// their numbers stand. Where rounding up at that step adds too much along
+// the pairs' LET paths, DOTGridFor splits times instead and halves the
+// step (DOTRoundings says why). DOTDelta fixes the step (the rounding is
+// still chosen at it); DOTRounding fixes the rule.
+func (env *Env) DOTGrid() DOTGrid {
+	env.gridOnce.Do(func() {
+		base, fixed := env.DOTDelta, env.DOTDelta > 0
+		if !fixed {
+			for _, b := range env.MaxBudget() {
+				base = math.Max(base, b)
+			}
+			base /= 1000
+		}
+		ods := make([]engine.OD, len(env.Tasks))
+		for i, t := range env.Tasks {
+			ods[i] = t.OD
+		}
+		env.grid = DOTGridFor(env.Net, env.Model, base, fixed, env.DOTRounding, ods)
+		if env.grid.Excess > DOTExcessLimit && env.Logf != nil {
+			env.Logf("dot: its grid adds %.1f%% of a pair's LET time along its LET path at step %.4g min (%s rounding); a smaller --dot-delta lowers it, at more solve time",
+				100*env.grid.Excess, env.grid.Delta, env.grid.Rounding)
+		}
+	})
+	return env.grid
+}
+
+// NewDOT is an unsolved DOT at the tasks' step and rounding.
+func (env *Env) NewDOT() *DOT {
+	g := env.DOTGrid()
+	return NewDOTRounding(env.Net, env.Model, g.Delta, g.Rounding)
 }
 
 // DOT returns the DOT tables for the tasks, solved once and shared by the
 // methods that use them (dot, cdot).
 func (env *Env) DOT() *DOT {
 	env.dotOnce.Do(func() {
-		env.dot = NewDOT(env.Net, env.Model, env.DefaultDOTDelta())
+		env.dot = env.NewDOT()
 		env.dot.Ctx = env.Ctx
 		budgets := env.MaxBudget()
 		maps.DeleteFunc(budgets, func(d int, _ float64) bool { return env.SolveFor != nil && !slices.Contains(env.SolveFor, d) })
@@ -288,7 +317,7 @@ func init() {
 			Reference: "Prakash (2020), Algorithms for most reliable routes on stochastic and time-dependent networks, Transportation Research Part B 138, 202–220: the SOTA recursion swept in decreasing order of time on a grid.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
-				return d, map[string]any{"delta": d.Delta, "step_cap": env.Net.EpisodeCap(), "uses": "marginals"}, nil
+				return d, map[string]any{"delta": d.Delta, "rounding": d.Rounding(), "grid_excess": env.DOTGrid().Excess, "step_cap": env.Net.EpisodeCap(), "uses": "marginals"}, nil
 			},
 			LeastBudget: func(env *Env, od engine.OD, alpha, maxBudget float64) (float64, float64, bool) {
 				d := env.DOT()
@@ -301,7 +330,7 @@ func init() {
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
-				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "tables": "dot's"}, nil
+				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "rounding": d.Rounding(), "tables": "dot's"}, nil
 			}},
 		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Skewed:    "each continuation's time as a Gaussian: every skewed link linearized (its exact mean and SD, its latent correlation), so the sum's skew is lost and a conditional mean moves linearly",

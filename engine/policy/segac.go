@@ -83,7 +83,7 @@ func newSEGAC(env *Env, s segacSettings) (*SEGAC, bool, error) {
 			// on ringtown). It extended the shared ones (env.DOT) before,
 			// so dot's, cdot's and ctd's tables depended on whether segac
 			// was in the run.
-			dot := NewDOT(env.Net, env.Model, env.DefaultDOTDelta())
+			dot := env.NewDOT()
 			dot.Ctx = env.Ctx
 			budgets := env.MaxBudget()
 			for d, b := range budgets {
