@@ -83,7 +83,7 @@ func BenchmarkCityDOT(b *testing.B) {
 	b.ResetTimer()
 	var dot *policy.DOT
 	for range b.N {
-		dot = policy.NewDOT(net, model, env.DefaultDOTDelta())
+		dot = env.NewDOT()
 		dot.Solve(od.Destination, budget)
 	}
 	b.StopTimer()

@@ -40,7 +40,7 @@ func dotSolves(ctx context.Context, c *Config, w io.Writer) error {
 				return err
 			}
 			t0 := time.Now()
-			policy.NewDOT(net, model, delta).Solve(d, budgets[d])
+			env.NewDOT().Solve(d, budgets[d])
 			fmt.Fprintf(w, "| %s | %s | %.2f | %.4f | %.0f | %.2f |\n", name, net.Nodes[d].ID, budgets[d], delta, budgets[d]/delta, time.Since(t0).Seconds())
 		}
 	}
