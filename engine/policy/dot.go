@@ -100,11 +100,7 @@ func NewDOTRounding(net *engine.Network, model *linktime.Gaussian, delta float64
 	d := &DOT{net: net, Delta: delta, cap: net.EpisodeCap(), tabs: map[int]*dotTable{}, solving: map[int]chan struct{}{}, hops: map[int][]int{}, let: NewLET(net), round: r}
 	d.pmf = make([]linkPMF, len(net.Links))
 	for e := range net.Links {
-		if model.Warped(e) {
-			d.pmf[e] = r.warped(model, e, model.Latent[e], model.SD[e], delta)
-			continue
-		}
-		d.pmf[e] = r.normal(model.Latent[e], model.SD[e], model.Floors[e], delta)
+		d.pmf[e] = r.bin(model, e, model.Latent[e], model.SD[e], delta)
 	}
 	return d
 }
@@ -115,13 +111,10 @@ func (d *DOT) Rounding() string { return d.round.Name }
 // scoreLatent scores the link into j whose law is the latent N(mu, sd²)
 // (floored, or warped when model says so), binned by d's rule.
 func (d *DOT) scoreLatent(model *linktime.Gaussian, e, dest, j int, mu, sd, remaining float64, left int) float64 {
-	if model.Warped(e) {
-		return d.scorePMF(dest, j, d.round.warped(model, e, mu, sd, d.Delta), remaining, left)
-	}
-	if d.round.scoreNormal != nil {
+	if d.round.scoreNormal != nil && !model.Warped(e) {
 		return d.round.scoreNormal(d, dest, j, mu, sd, model.Floors[e], remaining, left)
 	}
-	return d.scorePMF(dest, j, d.round.normal(mu, sd, model.Floors[e], d.Delta), remaining, left)
+	return d.scorePMF(dest, j, d.round.bin(model, e, mu, sd, d.Delta), remaining, left)
 }
 
 // discretize bins the law max(Y, floor), Y ~ N(mu, sd²) (a link's law, or

@@ -42,10 +42,7 @@ type DOTRounding struct {
 // a quarter of the step for 0.507, in 198 s).
 var DOTRoundings = []DOTRounding{
 	{Name: "up", Doc: "the paper's: every time rounded up to the next step (conservative; the excess grows with a path's links)",
-		normal: discretize, warped: discretizeWarped,
-		scoreNormal: func(d *DOT, dest, j int, mu, sd, floor, remaining float64, left int) float64 {
-			return d.scoreNormal(dest, j, mu, sd, floor, remaining, left)
-		}},
+		normal: discretize, warped: discretizeWarped, scoreNormal: (*DOT).scoreNormal},
 	{Name: "mean", Doc: "each time split between the steps either side of it in proportion to its distance from each, so every link keeps its mean (a time under one step still takes one)",
 		normal: discretizeMean, warped: discretizeWarpedMean},
 }
@@ -123,7 +120,7 @@ func DOTGridFor(net *engine.Network, model *linktime.Gaussian, base float64, fix
 	}
 }
 
-// letPaths are the pairs' LET paths (none for a pair that cannot be
+// letPaths are the pairs' LET paths (empty for a pair that cannot be
 // driven, or whose ends are one node).
 func letPaths(net *engine.Network, ods []engine.OD) [][]int {
 	trees := map[int]*engine.LETTree{}
@@ -134,14 +131,7 @@ func letPaths(net *engine.Network, ods []engine.OD) [][]int {
 			t = net.LET(od.Destination)
 			trees[od.Destination] = t
 		}
-		if od.Origin == od.Destination || math.IsInf(t.Time[od.Origin], 1) {
-			continue
-		}
-		var p []int
-		for v := od.Origin; v != od.Destination && t.Next[v] >= 0; v = net.Links[t.Next[v]].To {
-			p = append(p, t.Next[v])
-		}
-		paths = append(paths, p)
+		paths = append(paths, t.Path(od.Origin, net))
 	}
 	return paths
 }
@@ -153,12 +143,8 @@ func gridExcess(model *linktime.Gaussian, paths [][]int, r *DOTRounding, delta f
 	for _, p := range paths {
 		excess, total := 0.0, 0.0
 		for _, e := range p {
-			pm := r.normal(model.Latent[e], model.SD[e], model.Floors[e], delta)
-			if model.Warped(e) {
-				pm = r.warped(model, e, model.Latent[e], model.SD[e], delta)
-			}
 			mean := model.LinkMoments(e)[1]
-			excess += pm.mean(delta) - mean
+			excess += r.bin(model, e, model.Latent[e], model.SD[e], delta).mean(delta) - mean
 			total += mean
 		}
 		if total > 0 {
@@ -166,6 +152,15 @@ func gridExcess(model *linktime.Gaussian, paths [][]int, r *DOTRounding, delta f
 		}
 	}
 	return worst
+}
+
+// bin bins link e's law at the latent N(mu, sd²) (its own, or given what
+// was seen): warped when the model warps it, else floored at its floor.
+func (r *DOTRounding) bin(model *linktime.Gaussian, e int, mu, sd, delta float64) linkPMF {
+	if model.Warped(e) {
+		return r.warped(model, e, mu, sd, delta)
+	}
+	return r.normal(mu, sd, model.Floors[e], delta)
 }
 
 // mean is the binned law's mean time.
