@@ -16,11 +16,10 @@ import (
 // thousandth of L and doubles until it holds k paths (then they are exactly
 // Yen's k on the whole network, up to the order of equal means), holds
 // every node that can lie on a trip (then it has all there are), or would
-// carry more than limit links (BestPathLinkLimit): then the paths are
-// those up to the widest corridor that fits, each still among the
-// network's shortest (at least the LET path, the first of them), and
-// complete is false. maxLinks drops longer paths afterwards, as kShortest
-// does.
+// carry more than limit links (BestPathLinkLimit): then fitted fills a
+// region up to the limit and says whether its paths are all k (each is
+// among the network's shortest either way, at least the LET path).
+// maxLinks drops longer paths afterwards, as kShortest does.
 func corridor(net *engine.Network, o, d, k, maxLinks, limit int) (paths [][]int, complete bool) {
 	n := len(net.Nodes)
 	means := make([]float64, len(net.Links))
@@ -51,7 +50,7 @@ func corridor(net *engine.Network, o, d, k, maxLinks, limit int) (paths [][]int,
 		bound := least + slack
 		// A tolerance for the sums' rounding: a path's own mean adds its
 		// links in another order than from and to do.
-		tol := bound * (1 + 1e-12)
+		tol := bound * (1 + corridorTol)
 		for v := range n {
 			if !region[v] && from[v]+to[v] <= tol {
 				region[v] = true
@@ -65,10 +64,7 @@ func corridor(net *engine.Network, o, d, k, maxLinks, limit int) (paths [][]int,
 			}
 		}
 		if links > limit {
-			if len(paths) == 0 { // the narrowest corridor is too wide (a grid's ties): the LET path is a shortest one
-				paths = [][]int{tree.Path(o, net)}
-			}
-			return keepWithin(paths, maxLinks), false
+			return fitted(net, o, d, k, maxLinks, limit, from, to, tree.Path(o, net))
 		}
 		if links != prevLinks { // the same links give the same paths
 			found = yenPaths(net, o, d, k, 0, region)

@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -131,4 +132,139 @@ func TestCorridorFindsYensPaths(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tiedGrid is a w × w grid whose link means take a few values in a
+// repeating pattern (as the 249,000-link grid of the city tests does), so
+// that many paths share each mean and the narrowest corridor can hold more
+// links than a limit.
+func tiedGrid(seed uint64) *engine.Network {
+	rng := rand.New(rand.NewPCG(seed, 0x746965)) // "tie"
+	w, values, step := 6+rng.IntN(7), 2+rng.IntN(3), 1+rng.IntN(5)
+	net := &engine.Network{Name: fmt.Sprintf("tied-%d", seed), Coords: engine.CoordPlanar}
+	for y := range w {
+		for x := range w {
+			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(y*w + x + 1), Coord: [2]float64{float64(x) * 100, float64(y) * 100}})
+		}
+	}
+	add := func(a, b, phase int) {
+		m := 0.5 + float64(phase%values)/10
+		net.Links = append(net.Links, engine.Link{From: a, To: b, Mean: m, Var: 0.09 * m * m}, engine.Link{From: b, To: a, Mean: m, Var: 0.09 * m * m})
+	}
+	for y := range w {
+		for x := range w {
+			i := y*w + x
+			if x+1 < w {
+				add(i, i+1, x*step+y)
+			}
+			if y+1 < w {
+				add(i, i+w, y*step+x+3)
+			}
+		}
+	}
+	net.Project()
+	net.Index()
+	return net
+}
+
+// Where even the narrowest corridor holds more links than the limit (a
+// grid of repeating means: many paths tie), the corridor fills a region up
+// to the limit, nearest the LET path first, and its paths are still the
+// network's shortest: complete, they have the means of Yen's k on the
+// whole network, one by one (which of the tied paths is Yen's choice
+// alone); incomplete, those of a prefix. Every path is loopless, from o to
+// d, within maxLinks. The cases where the narrowest corridor is over the
+// limit are counted: the LET path alone was the answer there before; now
+// some must give all k, and some incomplete ones more than the LET path.
+func TestCorridorOverItsLimitKeepsTheShortestMeans(t *testing.T) {
+	over, completeOver, moreOver := 0, 0, 0
+	for seed := range uint64(testenv.Sized(40, 12)) {
+		net := tiedGrid(seed)
+		rng := rand.New(rand.NewPCG(seed, 0x666974)) // "fit"
+		means := make([]float64, len(net.Links))
+		for e, l := range net.Links {
+			means[e] = l.Mean
+		}
+		from := make([]float64, len(net.Nodes))
+		for range 3 {
+			o, d := rng.IntN(len(net.Nodes)), rng.IntN(len(net.Nodes))
+			if o == d {
+				continue
+			}
+			net.CostsFrom(o, means, from)
+			to := net.LET(d).Time
+			bound := to[o] * (1 + 1.0/1000) * (1 + 1e-12)
+			narrowest := 0 // links of the corridor's first bound
+			for _, l := range net.Links {
+				if from[l.From]+to[l.From] <= bound && from[l.To]+to[l.To] <= bound {
+					narrowest++
+				}
+			}
+			for _, k := range []int{5, 40} {
+				maxLinks := 0
+				if k == 40 {
+					maxLinks = 3 * len(net.LET(d).Path(o, net))
+				}
+				want := policy.KShortest(net, o, d, k, maxLinks)
+				limit := 2*len(net.LET(d).Path(o, net)) + rng.IntN(narrowest+1)
+				got, complete := policy.Corridor(net, o, d, k, maxLinks, limit)
+				where := fmt.Sprintf("%s %d→%d, k %d, limit %d (narrowest corridor %d links)", net.Name, o, d, k, limit, narrowest)
+				if narrowest > limit {
+					over++
+					if complete {
+						completeOver++
+					}
+					if len(got) > 1 {
+						moreOver++
+					}
+				}
+				if len(got) == 0 || complete && len(got) != len(want) || len(got) > len(want) {
+					t.Fatalf("%s: %d paths (complete %v), Yen %d", where, len(got), complete, len(want))
+				}
+				for i, p := range got {
+					if err := checkPath(net, o, d, p, maxLinks); err != nil {
+						t.Fatalf("%s: path %d: %v", where, i, err)
+					}
+					if g, w := pathMean(net, p), pathMean(net, want[i]); math.Abs(g-w) > 1e-9*w {
+						t.Fatalf("%s: path %d has mean %v, Yen's %v (complete %v)", where, i, g, w, complete)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d cases with the narrowest corridor over the limit: %d complete, %d with more than the LET path", over, completeOver, moreOver)
+	if completeOver == 0 || moreOver == completeOver {
+		t.Errorf("%d cases over the limit, %d complete, %d with more than the LET path: want some complete, and some incomplete with more", over, completeOver, moreOver)
+	}
+}
+
+func pathMean(net *engine.Network, p []int) float64 {
+	s := 0.0
+	for _, e := range p {
+		s += net.Links[e].Mean
+	}
+	return s
+}
+
+// checkPath says what is wrong with a path from o to d, if anything: a
+// link that does not follow on, a node visited twice, more than maxLinks.
+func checkPath(net *engine.Network, o, d int, p []int, maxLinks int) error {
+	at, seen := o, map[int]bool{o: true}
+	for _, e := range p {
+		l := net.Links[e]
+		if l.From != at {
+			return fmt.Errorf("link %d leaves %d, not %d", e, l.From, at)
+		}
+		if at = l.To; seen[at] {
+			return fmt.Errorf("node %d twice", at)
+		}
+		seen[at] = true
+	}
+	if at != d {
+		return fmt.Errorf("ends at %d, not %d", at, d)
+	}
+	if maxLinks > 0 && len(p) > maxLinks {
+		return fmt.Errorf("%d links, over %d", len(p), maxLinks)
+	}
+	return nil
 }
