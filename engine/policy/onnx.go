@@ -2,6 +2,7 @@ package policy
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -123,16 +124,31 @@ const onnxChunk = 512
 // in chunks of onnxChunk on the CPU. An episode at a node with one way out
 // is not asked: the model's probabilities are masked to the links leaving
 // the node, so that link is its argmax and its only draw (5% of the
-// decisions on Anaheim).
+// decisions on Anaheim). Episodes that would feed the model the same
+// inputs are asked once when it acts greedily: every episode of a pool at
+// its first decision (no prefix, the same node and budget), a quarter of
+// the decisions on Sioux Falls. A row's outputs depend on its row alone
+// (TestONNXChunksDecideAsOneBatch), so each gets the same link it would
+// have alone.
 func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
 	var ask []*engine.Observation // the episodes the model decides for
-	var at []int                  // their places in obs
+	var at [][]int                // for each, the places in obs it answers
+	same := map[string]int{}      // an asked episode's inputs → its place in ask
+	var key []byte
 	for i, o := range obs {
 		if out := p.net.Out(o.Node); len(out) == 1 {
 			links[i] = out[0]
 			continue
 		}
-		ask, at = append(ask, o), append(at, i)
+		if !p.o.Sampled {
+			key = inputKey(key[:0], o)
+			if j, ok := same[string(key)]; ok {
+				at[j] = append(at[j], i)
+				continue
+			}
+			same[string(key)] = len(ask)
+		}
+		ask, at = append(ask, o), append(at, []int{i})
 	}
 	chosen := make([]int, len(ask))
 	chunk := len(ask)
@@ -143,9 +159,27 @@ func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
 		to := min(from+chunk, len(ask))
 		p.actBatch(ask[from:to], chosen[from:to])
 	}
-	for k, i := range at {
-		links[i] = chosen[k]
+	for j, places := range at {
+		for _, i := range places {
+			links[i] = chosen[j]
+		}
 	}
+}
+
+// inputKey appends what the model's row for o is made of (node,
+// destination, budget, step, the prefix's links and times; the times as
+// read, so that the shuffled control's order, seeded by them, is the same
+// too) to b.
+func inputKey(b []byte, o *engine.Observation) []byte {
+	b = binary.LittleEndian.AppendUint64(b, uint64(o.Node))
+	b = binary.LittleEndian.AppendUint64(b, uint64(o.Destination))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(o.Remaining))
+	b = binary.LittleEndian.AppendUint64(b, uint64(o.Step))
+	for _, st := range o.Prefix {
+		b = binary.LittleEndian.AppendUint64(b, uint64(st.Link))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(st.Time))
+	}
+	return b
 }
 
 // actBatch decides for a batch of episodes in one inference.

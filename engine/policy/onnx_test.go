@@ -226,3 +226,76 @@ func TestONNXChunksDecideAsOneBatch(t *testing.T) {
 		t.Error("chunked and whole-batch decisions differ")
 	}
 }
+
+// rowCounter counts the rows a session is asked for.
+type rowCounter struct {
+	ort.Session
+	rows int
+}
+
+func (c *rowCounter) Run(b *ort.Batch) (*ort.Output, error) {
+	c.rows += b.B
+	return c.Session.Run(b)
+}
+
+// Episodes that feed the model the same inputs are asked once (every
+// episode of a pool at its first decision), and each gets the link the
+// whole batch, asked row by row, gives it; a sampling policy asks each.
+func TestONNXAsksSameInputsOnce(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	net, err := builtin.Load("twobranch", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 8))
+	var obs []*engine.Observation
+	distinct := 0
+	for range 40 {
+		o := engine.Observation{Destination: 4, Remaining: 80 + 40*rng.Float64()}
+		for k := rng.IntN(4); k > 0 && len(net.Out(o.Node)) > 0; k-- {
+			out := net.Out(o.Node)
+			l := out[rng.IntN(len(out))]
+			dt := net.Links[l].Mean * (0.5 + rng.Float64())
+			o.Prefix = append(o.Prefix, engine.Step{Link: l, Time: dt})
+			o.Node, o.Remaining, o.Step = net.Links[l].To, o.Remaining-dt, o.Step+1
+		}
+		if len(net.Out(o.Node)) < 2 {
+			continue
+		}
+		distinct++
+		for range 1 + rng.IntN(5) { // copies, each its own observation
+			c := o
+			c.Prefix = slices.Clone(o.Prefix)
+			obs = append(obs, &c)
+		}
+	}
+	if distinct < 10 || distinct == len(obs) {
+		t.Fatalf("%d distinct of %d observations: the test needs many, and copies", distinct, len(obs))
+	}
+	for _, sampled := range []bool{false, true} {
+		p, err := NewONNXPolicy(net, filepath.Join("..", "..", "models", "twobranch.onnx"), ONNXOptions{Sampled: sampled})
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := &rowCounter{Session: p.sess}
+		p.sess = count
+		got := make([]int, len(obs))
+		p.ActBatch(obs, got)
+		asked, want := count.rows, distinct
+		if sampled {
+			want = len(obs)
+		} else {
+			each := make([]int, len(obs))
+			p.actBatch(obs, each)
+			if !slices.Equal(got, each) {
+				t.Errorf("decisions %v, asked row by row %v", got, each)
+			}
+		}
+		if asked != want {
+			t.Errorf("sampled %v: %d rows asked for %d observations, %d distinct: want %d", sampled, asked, len(obs), distinct, want)
+		}
+		p.Close()
+	}
+}
