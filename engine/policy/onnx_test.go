@@ -23,10 +23,10 @@ import (
 
 var tinyModel = filepath.Join("..", "..", "models", "testdata", "tiny.onnx")
 
-// The tiny parity model (untrained, five links) runs as a batched policy
-// on the five-node example: every action is a link leaving the node, and a
-// batch decides like its rows run alone.
-func TestONNXPolicyOnTwoBranch(t *testing.T) {
+// ortTwoBranch is the five-node example, for a test that needs ONNX
+// Runtime (it skips without the library, and fails under CI).
+func ortTwoBranch(t *testing.T) *engine.Network {
+	t.Helper()
 	if _, err := ort.FindLibrary(); err != nil {
 		testenv.Missing(t, err.Error())
 	}
@@ -34,6 +34,14 @@ func TestONNXPolicyOnTwoBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return net
+}
+
+// The tiny parity model (untrained, five links) runs as a batched policy
+// on the five-node example: every action is a link leaving the node, and a
+// batch decides like its rows run alone.
+func TestONNXPolicyOnTwoBranch(t *testing.T) {
+	net := ortTwoBranch(t)
 	m, _ := linktime.New(net)
 	meth, err := Lookup("onnx:" + tinyModel)
 	if err != nil {
@@ -165,13 +173,7 @@ func TestShuffledOrderDependsOnlyOnTheObservation(t *testing.T) {
 // with one way out (twobranch's A, C and D) are decided without the model,
 // as the model decides them.
 func TestONNXChunksDecideAsOneBatch(t *testing.T) {
-	if _, err := ort.FindLibrary(); err != nil {
-		testenv.Missing(t, err.Error())
-	}
-	net, err := builtin.Load("twobranch", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	net := ortTwoBranch(t)
 	p, err := NewONNXPolicy(net, filepath.Join("..", "..", "models", "twobranch.onnx"), ONNXOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -242,13 +244,7 @@ func (c *rowCounter) Run(b *ort.Batch) (*ort.Output, error) {
 // episode of a pool at its first decision), and each gets the link the
 // whole batch, asked row by row, gives it; a sampling policy asks each.
 func TestONNXAsksSameInputsOnce(t *testing.T) {
-	if _, err := ort.FindLibrary(); err != nil {
-		testenv.Missing(t, err.Error())
-	}
-	net, err := builtin.Load("twobranch", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	net := ortTwoBranch(t)
 	rng := rand.New(rand.NewPCG(5, 8))
 	var obs []*engine.Observation
 	distinct := 0
