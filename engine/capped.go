@@ -76,41 +76,6 @@ func (s *CappedSearch) shortest(o, d int, w []float64) (float64, int) {
 	return best[d], int(hops[d])
 }
 
-// pushMin and popMin keep q a binary min-heap on dist without
-// container/heap's interface boxing (an allocation a push).
-func pushMin(q []distItem, it distItem) []distItem {
-	q = append(q, it)
-	for i := len(q) - 1; i > 0; {
-		p := (i - 1) / 2
-		if q[p].dist <= q[i].dist {
-			break
-		}
-		q[p], q[i] = q[i], q[p]
-		i = p
-	}
-	return q
-}
-
-func popMin(q []distItem) []distItem {
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	for i := 0; ; {
-		l, small := 2*i+1, i
-		if l < len(q) && q[l].dist < q[small].dist {
-			small = l
-		}
-		if r := l + 1; r < len(q) && q[r].dist < q[small].dist {
-			small = r
-		}
-		if small == i {
-			return q
-		}
-		q[i], q[small] = q[small], q[i]
-		i = small
-	}
-}
-
 // Path returns the least-weight path from o to d of at most cap links (nil
 // if none) and its weight.
 func (s *CappedSearch) Path(o, d, maxLinks int, w []float64) ([]int, float64) {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"math"
 	"sort"
 )
@@ -40,9 +39,10 @@ func (n *Network) LET(dest int) *LETTree {
 	t.Time[dest] = 0
 	done := make([]bool, nn)
 	order := make([]int, 0, nn) // nodes in order of settled time
-	q := &distHeap{{dest, 0}}
-	for q.Len() > 0 {
-		it := heap.Pop(q).(distItem)
+	q := []distItem{{dest, 0}}
+	for len(q) > 0 {
+		it := q[0]
+		q = popMin(q)
 		if done[it.node] {
 			continue
 		}
@@ -52,7 +52,7 @@ func (n *Network) LET(dest int) *LETTree {
 			u := n.Links[e].From
 			if d := it.dist + n.Links[e].Mean; d < t.Time[u] {
 				t.Time[u] = d
-				heap.Push(q, distItem{u, d})
+				q = pushMin(q, distItem{u, d})
 			}
 		}
 	}
@@ -128,9 +128,10 @@ func (n *Network) costs(start int, in [][]int, cost, dist []float64) {
 		dist[i] = math.Inf(1)
 	}
 	dist[start] = 0
-	q := &distHeap{{start, 0}}
-	for q.Len() > 0 {
-		it := heap.Pop(q).(distItem)
+	q := []distItem{{start, 0}}
+	for len(q) > 0 {
+		it := q[0]
+		q = popMin(q)
 		if it.dist > dist[it.node] {
 			continue
 		}
@@ -147,28 +148,10 @@ func (n *Network) costs(start int, in [][]int, cost, dist []float64) {
 			}
 			if c := it.dist + cost[e]; c < dist[u] {
 				dist[u] = c
-				heap.Push(q, distItem{u, c})
+				q = pushMin(q, distItem{u, c})
 			}
 		}
 	}
-}
-
-type distItem struct {
-	node int
-	dist float64
-}
-
-type distHeap []distItem
-
-func (h distHeap) Len() int           { return len(h) }
-func (h distHeap) Less(i, j int) bool { return h[i].dist < h[j].dist }
-func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *distHeap) Push(x any)        { *h = append(*h, x.(distItem)) }
-func (h *distHeap) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
 }
 
 // SortODs orders OD pairs by origin then destination id.
