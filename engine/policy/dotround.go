@@ -195,7 +195,11 @@ func discretizeMean(mu, sd, floor, delta float64) linkPMF {
 	}
 	lo := int(math.Floor(max(floor, mu-6*sd) / delta))
 	hi := int(math.Ceil((mu+6*sd)/delta)) + 1
-	return fromIntegratedCDF(g, lo, hi, delta)
+	gs := make([]float64, hi-lo+3) // gs[i] is G at (lo−1+i)Δ, each computed once
+	for i := range gs {
+		gs[i] = g(float64(lo-1+i) * delta)
+	}
+	return fromIntegratedCDF(onGrid(gs, lo, delta), lo, hi, delta)
 }
 
 // discretizeWarpedMean is discretizeMean for a warped link's law, its
@@ -214,11 +218,17 @@ func discretizeWarpedMean(model *linktime.Gaussian, e int, mu, sd, delta float64
 		b := a + delta
 		gs[i] = gs[i-1] + delta/6*(cdf(a)+4*cdf((a+b)/2)+cdf(b))
 	}
-	g := func(x float64) float64 {
+	return fromIntegratedCDF(onGrid(gs, lo, delta), lo, hi, delta)
+}
+
+// onGrid reads G off its values at the grid points, gs[i] at (lo−1+i)Δ
+// (fromIntegratedCDF asks at grid points only: each value is computed
+// once, where G itself would be three times).
+func onGrid(gs []float64, lo int, delta float64) func(x float64) float64 {
+	return func(x float64) float64 {
 		i := int(math.Round(x/delta)) - (lo - 1)
 		return gs[max(0, min(i, len(gs)-1))]
 	}
-	return fromIntegratedCDF(g, lo, hi, delta)
 }
 
 // fromIntegratedCDF bins k in [lo, hi] from G's second differences,
