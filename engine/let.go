@@ -26,10 +26,7 @@ type LETTree struct {
 // above needs the whole set of near-optimal successors.
 func (n *Network) LET(dest int) *LETTree {
 	nn := len(n.Nodes)
-	in := make([][]int, nn)
-	for e, l := range n.Links {
-		in[l.To] = append(in[l.To], e)
-	}
+	in := n.InLinks()
 	t := &LETTree{Destination: dest, Time: make([]float64, nn), Hops: make([]int, nn), Next: make([]int, nn)}
 	for i := range t.Time {
 		t.Time[i] = math.Inf(1)

@@ -234,6 +234,16 @@ func (n *Network) Out(i int) []int {
 	return n.out[i]
 }
 
+// InLinks lists each node's incoming links, in source order: a new list
+// each call (the backward searches' adjacency; Out is the forward one).
+func (n *Network) InLinks() [][]int {
+	in := make([][]int, len(n.Nodes))
+	for e, l := range n.Links {
+		in[l.To] = append(in[l.To], e)
+	}
+	return in
+}
+
 // NodeIndex returns the index of the node with the given source id.
 func (n *Network) NodeIndex(id string) (int, bool) {
 	if n.index == nil {

@@ -30,10 +30,7 @@ const corridorTol = 1e-12
 func fitted(net *engine.Network, o, d, k, maxLinks, limit int, from, to []float64, letPath []int) ([][]int, bool) {
 	n := len(net.Nodes)
 	key := func(v int) float64 { return from[v] + to[v] }
-	in := make([][]int, n)
-	for e, l := range net.Links {
-		in[l.To] = append(in[l.To], e)
-	}
+	in := net.InLinks()
 	// hops from the LET path, through the nodes on some path from o to d
 	hops := make([]int, n)
 	for v := range hops {

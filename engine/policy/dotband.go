@@ -114,10 +114,7 @@ func logMGF(pm linkPMF, rate float64) float64 {
 // inLinks lists each node's incoming links, built once.
 func (d *DOT) inLinks() [][]int {
 	d.inOnce.Do(func() {
-		d.in = make([][]int, len(d.net.Nodes))
-		for e, l := range d.net.Links {
-			d.in[l.To] = append(d.in[l.To], e)
-		}
+		d.in = d.net.InLinks()
 	})
 	return d.in
 }
