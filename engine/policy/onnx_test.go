@@ -182,14 +182,7 @@ func TestONNXChunksDecideAsOneBatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 7))
 	obs := make([]*engine.Observation, 3*onnxChunk+17)
 	for i := range obs {
-		o := &engine.Observation{Destination: 4, Remaining: 80 + 40*rng.Float64()}
-		for k := rng.IntN(13); k > 0 && len(net.Out(o.Node)) > 0; k-- {
-			out := net.Out(o.Node)
-			l := out[rng.IntN(len(out))]
-			dt := net.Links[l].Mean * (0.5 + rng.Float64())
-			o.Prefix = append(o.Prefix, engine.Step{Link: l, Time: dt})
-			o.Node, o.Remaining, o.Step = net.Links[l].To, o.Remaining-dt, o.Step+1
-		}
+		o := randomWalk(net, rng, 13)
 		if len(net.Out(o.Node)) == 0 {
 			o.Node, o.Prefix, o.Step = 0, nil, 0 // at the destination: ask at the origin
 		}
@@ -229,6 +222,21 @@ func TestONNXChunksDecideAsOneBatch(t *testing.T) {
 	}
 }
 
+// randomWalk is an observation on twobranch towards node 4 after up to
+// maxSteps−1 random links from node 0, each taking half to one and a half
+// times its mean (fewer where it reaches the end).
+func randomWalk(net *engine.Network, rng *rand.Rand, maxSteps int) *engine.Observation {
+	o := &engine.Observation{Destination: 4, Remaining: 80 + 40*rng.Float64()}
+	for k := rng.IntN(maxSteps); k > 0 && len(net.Out(o.Node)) > 0; k-- {
+		out := net.Out(o.Node)
+		l := out[rng.IntN(len(out))]
+		dt := net.Links[l].Mean * (0.5 + rng.Float64())
+		o.Prefix = append(o.Prefix, engine.Step{Link: l, Time: dt})
+		o.Node, o.Remaining, o.Step = net.Links[l].To, o.Remaining-dt, o.Step+1
+	}
+	return o
+}
+
 // rowCounter counts the rows a session is asked for.
 type rowCounter struct {
 	ort.Session
@@ -249,14 +257,7 @@ func TestONNXAsksSameInputsOnce(t *testing.T) {
 	var obs []*engine.Observation
 	distinct := 0
 	for range 40 {
-		o := engine.Observation{Destination: 4, Remaining: 80 + 40*rng.Float64()}
-		for k := rng.IntN(4); k > 0 && len(net.Out(o.Node)) > 0; k-- {
-			out := net.Out(o.Node)
-			l := out[rng.IntN(len(out))]
-			dt := net.Links[l].Mean * (0.5 + rng.Float64())
-			o.Prefix = append(o.Prefix, engine.Step{Link: l, Time: dt})
-			o.Node, o.Remaining, o.Step = net.Links[l].To, o.Remaining-dt, o.Step+1
-		}
+		o := *randomWalk(net, rng, 4)
 		if len(net.Out(o.Node)) < 2 {
 			continue
 		}
