@@ -1,9 +1,13 @@
 package netfile
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/paulmach/osm"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -55,6 +59,58 @@ func TestLayoutNeverStacksNodes(t *testing.T) {
 					t.Errorf("%s: nodes %d and %d %.3g apart (extent %.3g)", name, j, i, d, extent)
 				}
 			}
+		}
+	}
+}
+
+// The same network gets the same layout at every import: Isomap reads the
+// nodes in ID order, not in a map's. A ring with chords is symmetric, so
+// many layouts are equally good, and map order gave 18 of them in 20 runs.
+func TestLayoutIsTheSameEveryRun(t *testing.T) {
+	ring := func() *engine.Network {
+		net := &engine.Network{Name: "ring"}
+		for i := range 30 {
+			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(i)})
+		}
+		for i := range 30 {
+			net.Links = append(net.Links, engine.Link{From: i, To: (i + 1) % 30, Mean: 1}, engine.Link{From: i, To: (i*7 + 3) % 30, Mean: 1})
+		}
+		Layout(net)
+		return net
+	}
+	first := ring()
+	for run := range 10 {
+		again := ring()
+		for i, n := range again.Nodes {
+			if n.X != first.Nodes[i].X || n.Y != first.Nodes[i].Y {
+				t.Fatalf("run %d: node %d at (%g, %g), first run (%g, %g)", run, i, n.X, n.Y, first.Nodes[i].X, first.Nodes[i].Y)
+			}
+		}
+	}
+}
+
+// Of two largest strongly connected components of equal size, the same one
+// is kept at every import (Tarjan's search reads nodes in ID order).
+func TestLargestComponentTieIsTheSameEveryRun(t *testing.T) {
+	kept := func() []bool {
+		g := &roadGraph{nodes: make([]osm.NodeID, 6), coords: make([][2]float64, 6)}
+		for _, c := range [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}} {
+			g.edges = append(g.edges, roadEdge{from: c[0], to: c[1]})
+		}
+		g.keepLargestComponent()
+		alive := make([]bool, len(g.edges))
+		for i, e := range g.edges {
+			alive[i] = !e.dead
+		}
+		return alive
+	}
+	first := kept()
+	if n := len(slices.DeleteFunc(slices.Clone(first), func(b bool) bool { return !b })); n != 3 {
+		t.Fatalf("kept %d links, want one triangle's 3: %v", n, first)
+	}
+	for run := range 20 {
+		if again := kept(); !slices.Equal(again, first) {
+			t.Fatalf("run %d kept %v, first run %v", run, again, first)
 		}
 	}
 }

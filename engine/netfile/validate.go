@@ -11,12 +11,14 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/layout"
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/internal/ordered"
 )
 
 // Size limits, enforced on import. Dense correlation models hold a links ×
@@ -415,7 +417,7 @@ func Layout(net *engine.Network) {
 				g.SetEdge(g.NewEdge(simple.Node(l.From), simple.Node(l.To)))
 			}
 		}
-		opt := layout.NewOptimizerR2(g, layout.IsomapR2{}.Update)
+		opt := layout.NewOptimizerR2(orderedUndirected{g}, layout.IsomapR2{}.Update)
 		for opt.Update() {
 		}
 		ok := true
@@ -435,6 +437,17 @@ func Layout(net *engine.Network) {
 		a := 2 * math.Pi * float64(i) / float64(len(net.Nodes))
 		net.Nodes[i].X, net.Nodes[i].Y = math.Cos(a), math.Sin(a)
 	}
+}
+
+// orderedUndirected lists nodes and neighbours in increasing ID: Isomap
+// numbers the nodes in the order it reads them, and with simple's map
+// order a symmetric street grid got another of its equally good layouts
+// at every import (18 layouts in 20 runs of a 30-node ring).
+type orderedUndirected struct{ *simple.UndirectedGraph }
+
+func (g orderedUndirected) Nodes() graph.Nodes { return ordered.Nodes(g.UndirectedGraph.Nodes()) }
+func (g orderedUndirected) From(id int64) graph.Nodes {
+	return ordered.Nodes(g.UndirectedGraph.From(id))
 }
 
 // unstack moves nodes a layout put on one spot (Isomap places nodes with
