@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -48,11 +49,23 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	save := fs.String("save", "", "also write the full report as JSON to this file (scripts/results.sh publishes the dashboard's reports so)")
 	quiet := fs.Bool("quiet", false, "no progress line on stderr")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it): where a benchmark's time goes")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
 	if fs.NArg() > 0 {
 		return engine.Errorf(engine.EINVALID, "bench takes no arguments, got %q", fs.Args())
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	net, model, err := nf.load(fs, getenv)
 	if err != nil {

@@ -56,6 +56,22 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+// --cpuprofile writes a profile that go tool pprof reads: gzip-compressed
+// protocol buffers holding at least the profile's header.
+func TestBenchCPUProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	if _, _, err := runCLI(t, nil, "bench", "--network", "twobranch", "--methods", "let,dot", "--pools", "2", "--pool-size", "100", "--quiet", "--cpuprofile", prof); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(prof)
+	if err != nil || len(data) < 20 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("profile %v: %d bytes, % x", err, len(data), data[:min(len(data), 4)])
+	}
+	if _, _, err := runCLI(t, nil, "bench", "--network", "twobranch", "--quiet", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p")); err == nil {
+		t.Error("a profile that cannot be written: no error")
+	}
+}
+
 func TestBenchFormatsAndHistory(t *testing.T) {
 	// Without --budgets, the network's own factors: twobranch states one
 	// (T = 106, its closed form's budget), as its Benchmarks page asks.
