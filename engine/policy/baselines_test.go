@@ -3,6 +3,7 @@ package policy
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -49,6 +50,97 @@ func TestMLPGradient(t *testing.T) {
 		m.P[i] = old
 		if fd := (up - down) / (2 * h); !scalar.EqualWithinAbsOrRel(fd, grad[i], 1e-6, 1e-5) {
 			t.Errorf("param %d: analytic %.8f, finite difference %.8f", i, grad[i], fd)
+		}
+	}
+}
+
+// The MLP's branch-free passes give, bit for bit, what skipping inactive
+// units gives (the form they replaced, written out here), on random
+// networks whose hidden units include exact zeros of both signs and
+// accumulated gradients.
+func TestMLPBranchFreeMatchesSkipping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		in, hidden, out := 3+rng.IntN(8), 1+rng.IntN(70), 2+rng.IntN(6)
+		m := NewMLP(in, hidden, out, rng)
+		_, b1, _, _ := m.parts(m.P)
+		for h := range b1 {
+			switch rng.IntN(4) {
+			case 0:
+				b1[h] = rng.NormFloat64()
+			case 1:
+				b1[h] = math.Copysign(0, -1)
+			}
+		}
+		var x []Feat // sometimes none, so z is b1 with its signed zeros
+		for i := range in {
+			if rng.IntN(3) == 0 {
+				x = append(x, Feat{i, rng.NormFloat64()})
+			}
+		}
+		rows := []int{0, out - 1}
+		dy := make([]float64, out)
+		for o := range dy {
+			dy[o] = rng.NormFloat64()
+		}
+		z, y := make([]float64, hidden), make([]float64, out)
+		m.Forward(x, z, y, nil)
+		grad := make([]float64, len(m.P))
+		for i := range grad {
+			if rng.IntN(2) == 0 {
+				grad[i] = rng.NormFloat64() // an accumulation under way
+			}
+		}
+		want := slices.Clone(grad)
+		m.Backward(x, z, dy, rows, grad, nil)
+
+		// the skipping form
+		w1, b1, w2, b2 := m.parts(m.P)
+		zs := slices.Clone(b1)
+		for _, f := range x {
+			for h := range hidden {
+				zs[h] += w1[f.I*hidden+h] * f.V
+			}
+		}
+		for o := range out {
+			s := b2[o]
+			for h := range hidden {
+				if zs[h] > 0 {
+					s += w2[o*hidden+h] * zs[h]
+				}
+			}
+			if math.Float64bits(s) != math.Float64bits(y[o]) {
+				t.Fatalf("trial %d: output %d %v, skipping gives %v", trial, o, y[o], s)
+			}
+		}
+		gw1, gb1, gw2, gb2 := m.parts(want)
+		dz := make([]float64, hidden)
+		for _, o := range rows {
+			d := dy[o]
+			gb2[o] += d
+			for h := range hidden {
+				if zs[h] > 0 {
+					gw2[o*hidden+h] += d * zs[h]
+					dz[h] += d * w2[o*hidden+h]
+				}
+			}
+		}
+		for h, d := range dz {
+			if d != 0 {
+				gb1[h] += d
+			}
+		}
+		for _, f := range x {
+			for h, d := range dz {
+				if d != 0 {
+					gw1[f.I*hidden+h] += d * f.V
+				}
+			}
+		}
+		for i := range want {
+			if math.Float64bits(want[i]) != math.Float64bits(grad[i]) {
+				t.Fatalf("trial %d: gradient %d %v, skipping gives %v", trial, i, grad[i], want[i])
+			}
 		}
 	}
 }

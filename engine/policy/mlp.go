@@ -60,13 +60,14 @@ func (m *MLP) Forward(x []Feat, z, y []float64, rows []int) {
 			z[h] += w * f.V
 		}
 	}
+	var buf [128]float64
+	a := relu(z, buf[:0])
 	out := func(o int) {
 		s := b2[o]
 		row := w2[o*m.Hidden : (o+1)*m.Hidden]
+		row = row[:len(a)]
 		for h, w := range row {
-			if z[h] > 0 {
-				s += w * z[h]
-			}
+			s += w * a[h]
 		}
 		y[o] = s
 	}
@@ -81,9 +82,34 @@ func (m *MLP) Forward(x []Feat, z, y []float64, rows []int) {
 	}
 }
 
+// relu appends the hidden activations max(z, 0) to buf and returns them.
+//
+// The sums over hidden units run without a branch on whether a unit is
+// active: a product with an inactive unit's +0 adds ±0, which leaves every
+// sum as it was (a sum that starts at +0 never becomes −0 by rounding to
+// nearest), so the results are bit for bit those of skipping the unit,
+// and the sign of z no longer costs a mispredicted branch per unit
+// (segac on Sioux Falls: 14.2 to 10.4 CPU-s, its 15 published cells the
+// same).
+func relu(z, buf []float64) []float64 {
+	for _, v := range z {
+		buf = append(buf, math.Float64frombits(math.Float64bits(v)&active(v)))
+	}
+	return buf
+}
+
+// active is all ones where v > 0 and 0 elsewhere (−0 and NaNs of either
+// sign included), without a branch: v > 0 exactly when its bits, read as a
+// signed integer b, are positive, i.e. when both ^b and −b are negative.
+func active(v float64) uint64 {
+	b := int64(math.Float64bits(v))
+	return uint64((^b & -b) >> 63)
+}
+
 // Backward adds to grad (laid out as P) the gradient of Σ_o dy[o]·y[o] for
 // the outputs in rows, given the forward pass's x and z. dz is scratch of
 // len Hidden (nil: allocated here); training passes one buffer for all.
+// Inactive units add ±0 (see relu).
 func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad, dz []float64) {
 	_, _, w2, _ := m.parts(m.P)
 	gw1, gb1, gw2, gb2 := m.parts(grad)
@@ -92,7 +118,11 @@ func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad, dz
 	}
 	dz = dz[:m.Hidden]
 	clear(dz)
+	var abuf [128]float64
 	z = z[:m.Hidden]
+	a := relu(z, abuf[:0])
+	// dz sums every unit's terms; an inactive unit's sum is set to +0
+	// after, which is what skipping its terms left.
 	for _, o := range rows {
 		d := dy[o]
 		if d == 0 {
@@ -101,24 +131,24 @@ func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad, dz
 		gb2[o] += d
 		row := w2[o*m.Hidden : (o+1)*m.Hidden]
 		grow := gw2[o*m.Hidden : (o+1)*m.Hidden]
-		for h := range row {
-			if z[h] > 0 {
-				grow[h] += d * z[h]
-				dz[h] += d * row[h]
-			}
+		row, grow = row[:len(a)], grow[:len(a)]
+		for h := range a {
+			grow[h] += d * a[h]
+			dz[h] += d * row[h]
 		}
 	}
+	for h, v := range z {
+		dz[h] = math.Float64frombits(math.Float64bits(dz[h]) & active(v))
+	}
+	gb1 = gb1[:len(dz)]
 	for h, d := range dz {
-		if d != 0 {
-			gb1[h] += d
-		}
+		gb1[h] += d
 	}
 	for _, f := range x {
 		col := gw1[f.I*m.Hidden : (f.I+1)*m.Hidden]
+		col = col[:len(dz)]
 		for h, d := range dz {
-			if d != 0 {
-				col[h] += d * f.V
-			}
+			col[h] += d * f.V
 		}
 	}
 }
