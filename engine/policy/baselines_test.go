@@ -355,3 +355,39 @@ func TestSEGACLeavesTheSharedDOTTables(t *testing.T) {
 		t.Errorf("the shared table towards t went from %d bins to %d with segac built", before, after)
 	}
 }
+
+// PQL's sweep starts each sample's bins at firstNonZero: every bin it skips
+// reads exactly 0 from interp, and the first one it keeps may not (so the
+// sums are the full loop's, bit for bit). Rows with zero, some and all
+// leading zeros; link times below a bin, between bins and past the top.
+func TestPQLSkipsOnlyZeroReads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		n := 2 + rng.IntN(60)
+		row := make([]float64, n)
+		z := rng.IntN(n + 1)
+		for b := z; b < n; b++ {
+			row[b] = rng.Float64()
+		}
+		if z < n && rng.IntN(4) == 0 {
+			row[z] = math.SmallestNonzeroFloat64
+		}
+		w := rng.Float64() * float64(n+3)
+		if rng.IntN(5) == 0 {
+			w = float64(rng.IntN(n + 2)) // on a bin exactly
+		}
+		first := firstNonZero(w, leadingZeros(row), n)
+		for b := range first {
+			if v := interp(row, float64(b)-w); math.Float64bits(v) != 0 {
+				t.Fatalf("trial %d (n %d, %d zeros, w %v): skipped bin %d reads %v", trial, n, z, w, b, v)
+			}
+		}
+		if first < n && first > 0 {
+			// the skip test fails at first: it is not more than needed
+			x := float64(first) - w
+			if x < 0 || int(x)+1 < leadingZeros(row) {
+				t.Fatalf("trial %d: bin %d kept though it reads between zeros", trial, first)
+			}
+		}
+	}
+}
