@@ -3,6 +3,7 @@ package linktime
 import (
 	"sync"
 
+	"github.com/puzpuzpuz/xsync/v4"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -12,10 +13,14 @@ import (
 // products were a third of cgr's and cdot's time, the same pairs asked
 // again in every episode that drives the same links. A product is the same
 // bits whichever way round it is taken (each term commutes and the sum runs
-// in the same order), so one entry serves both.
+// in the same order), so one entry serves both. Readers take a
+// reader-biased lock: with sync.RWMutex every lookup wrote the lock's one
+// reader count, and the cores sending that cache line to each other took
+// 12% of cdot's time on Anaheim (33.6 CPU-s; 29.4 with xsync's lock).
 type pairDots struct {
-	mu sync.RWMutex
-	m  map[uint64]float64
+	once sync.Once // makes mu: a zero RBMutex is never reader-biased
+	mu   *xsync.RBMutex
+	m    map[uint64]float64
 }
 
 // pairDotsMax bounds the entries (16 bytes and a map slot each, about 40 MB
@@ -26,8 +31,9 @@ const pairDotsMax = 1 << 20
 // rowDotsWith sets out[j] = F_{links[j]}·F_e.
 func (g *Gaussian) rowDotsWith(e int, links []int, out []float64) {
 	p := &g.rowDots
+	p.once.Do(func() { p.mu = xsync.NewRBMutex() })
 	var miss []int
-	p.mu.RLock()
+	tok := p.mu.RLock()
 	for j, a := range links {
 		x, ok := p.m[pairKey(a, e)]
 		if !ok {
@@ -35,7 +41,7 @@ func (g *Gaussian) rowDotsWith(e int, links []int, out []float64) {
 		}
 		out[j] = x
 	}
-	p.mu.RUnlock()
+	p.mu.RUnlock(tok)
 	if len(miss) == 0 {
 		return
 	}
