@@ -88,6 +88,7 @@ func New(net *engine.Network) (*Gaussian, error) {
 	}
 	g := &Gaussian{Mean: make([]float64, n), Latent: make([]float64, n), SD: make([]float64, n), Floors: make([]float64, n),
 		Law: law.Name, Spec: net.Correlation}
+	g.rowDots.limit = pairDotsMax
 	for e, l := range net.Links {
 		g.Mean[e] = l.Mean
 		var w *Warp

@@ -1,8 +1,6 @@
 package linktime
 
 import (
-	"sync"
-
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -17,13 +15,12 @@ type Loading struct {
 	Mean, Own float64
 	S         []float64
 	ss        float64
-	mu        sync.Mutex
-	cross     map[int]float64
+	cross     dotCache[int] // F_o·S by link o
 }
 
 // NewLoading keeps a sum's unconditional mean, loading and own variance.
 func NewLoading(mean float64, s []float64, own float64) *Loading {
-	return &Loading{Mean: mean, S: s, Own: own, ss: floats.Dot(s, s), cross: map[int]float64{}}
+	return &Loading{Mean: mean, S: s, Own: own, ss: floats.Dot(s, s)}
 }
 
 // LoadedOf is Loaded(l.Mean, l.S, l.Own).
@@ -32,15 +29,6 @@ func (c *Conditional) LoadedOf(l *Loading) (float64, float64) {
 		return c.loadedFactor(l.Mean, l.S, l.Own)
 	}
 	cross := c.cross[:c.m]
-	l.mu.Lock()
-	for i, e := range c.obsIdx {
-		x, ok := l.cross[e]
-		if !ok {
-			x = floats.Dot(c.obs[i], l.S)
-			l.cross[e] = x
-		}
-		cross[i] = x
-	}
-	l.mu.Unlock()
+	l.cross.fill(cross, func(i int) int { return c.obsIdx[i] }, func(i int) float64 { return floats.Dot(c.obs[i], l.S) })
 	return c.regressed(l.Mean, l.ss+l.Own, cross)
 }

@@ -1,9 +1,6 @@
 package linktime
 
 import (
-	"sync"
-
-	"github.com/puzpuzpuz/xsync/v4"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -13,15 +10,8 @@ import (
 // products were a third of cgr's and cdot's time, the same pairs asked
 // again in every episode that drives the same links. A product is the same
 // bits whichever way round it is taken (each term commutes and the sum runs
-// in the same order), so one entry serves both. Readers take a
-// reader-biased lock: with sync.RWMutex every lookup wrote the lock's one
-// reader count, and the cores sending that cache line to each other took
-// 12% of cdot's time on Anaheim (33.6 CPU-s; 29.4 with xsync's lock).
-type pairDots struct {
-	once sync.Once // makes mu: a zero RBMutex is never reader-biased
-	mu   *xsync.RBMutex
-	m    map[uint64]float64
-}
+// in the same order), so one entry serves both.
+type pairDots = dotCache[uint64]
 
 // pairDotsMax bounds the entries (16 bytes and a map slot each, about 40 MB
 // in all: a server keeps its models); past it the products are computed
@@ -30,35 +20,10 @@ const pairDotsMax = 1 << 20
 
 // rowDotsWith sets out[j] = F_{links[j]}·F_e.
 func (g *Gaussian) rowDotsWith(e int, links []int, out []float64) {
-	p := &g.rowDots
-	p.once.Do(func() { p.mu = xsync.NewRBMutex() })
-	var miss []int
-	tok := p.mu.RLock()
-	for j, a := range links {
-		x, ok := p.m[pairKey(a, e)]
-		if !ok {
-			miss = append(miss, j)
-		}
-		out[j] = x
-	}
-	p.mu.RUnlock(tok)
-	if len(miss) == 0 {
-		return
-	}
 	row := g.F.RawRowView(e)
-	for _, j := range miss {
-		out[j] = floats.Dot(g.F.RawRowView(links[j]), row)
-	}
-	p.mu.Lock()
-	if p.m == nil {
-		p.m = map[uint64]float64{}
-	}
-	if len(p.m) < pairDotsMax {
-		for _, j := range miss {
-			p.m[pairKey(links[j], e)] = out[j]
-		}
-	}
-	p.mu.Unlock()
+	g.rowDots.fill(out[:len(links)],
+		func(j int) uint64 { return pairKey(links[j], e) },
+		func(j int) float64 { return floats.Dot(g.F.RawRowView(links[j]), row) })
 }
 
 // rowDot is F_e·F_e, kept with the pairs.
