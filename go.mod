@@ -15,6 +15,7 @@ require (
 	github.com/lucasb-eyer/go-colorful v1.4.1
 	github.com/paulmach/orb v0.1.3
 	github.com/paulmach/osm v0.8.0
+	github.com/puzpuzpuz/xsync/v4 v4.5.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/yalue/onnxruntime_go v1.27.0
 	golang.org/x/sync v0.24.0
@@ -47,7 +48,6 @@ require (
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect
 	github.com/paulmach/protoscan v0.2.1 // indirect
-	github.com/puzpuzpuz/xsync/v4 v4.5.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/image v0.30.0 // indirect
