@@ -179,28 +179,33 @@ func (s *session) Run(b *Batch) (*Output, error) {
 			return nil, err
 		}
 	}
-	outs := []onnx.Value{nil, nil}
+	// The outputs are written straight into Go slices: with outputs left
+	// to ONNX Runtime, onnxruntime_go copied each into Go memory and Run
+	// copied it again (6% of GPG-HT's time on Anaheim).
+	logits, probs := make([]float32, B*E), make([]float32, B*E)
+	for _, err := range []error{
+		add(newTensor(onnx.NewShape(B, E), logits)),
+		add(newTensor(onnx.NewShape(B, E), probs)),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	in, outs := vals[:len(vals)-2], vals[len(vals)-2:]
 	if s.ro != nil {
 		if err := s.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("stopped: %w", context.Cause(s.ctx))
 		}
-		if err := s.s.RunWithOptions(vals, outs, s.ro); err != nil {
+		if err := s.s.RunWithOptions(in, outs, s.ro); err != nil {
 			if s.ctx.Err() != nil {
 				return nil, fmt.Errorf("stopped: %w", context.Cause(s.ctx))
 			}
 			return nil, err
 		}
-	} else if err := s.s.Run(vals, outs); err != nil {
+	} else if err := s.s.Run(in, outs); err != nil {
 		return nil, err
 	}
-	defer outs[0].Destroy()
-	defer outs[1].Destroy()
-	lt, ok1 := outs[0].(*onnx.Tensor[float32])
-	pt, ok2 := outs[1].(*onnx.Tensor[float32])
-	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("model outputs are not float32 tensors")
-	}
-	return &Output{Logits: append([]float32(nil), lt.GetData()...), Probs: append([]float32(nil), pt.GetData()...)}, nil
+	return &Output{Logits: logits, Probs: probs}, nil
 }
 
 // newTensor wraps data; ONNX Runtime accepts zero-sized dimensions (L = 0),
