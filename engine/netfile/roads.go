@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/paulmach/osm"
-	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/graph/topo"
 
@@ -157,17 +156,6 @@ func (g *roadGraph) dropLoopsAndParallels() {
 	}
 }
 
-// orderedDirected lists nodes and successors in increasing ID, so that
-// Tarjan's search meets them in the same order at every import (with
-// simple's map order, of two largest components of equal size either
-// could be kept).
-type orderedDirected struct{ *simple.DirectedGraph }
-
-func (g orderedDirected) Nodes() graph.Nodes { return ordered.Nodes(g.DirectedGraph.Nodes()) }
-func (g orderedDirected) From(id int64) graph.Nodes {
-	return ordered.Nodes(g.DirectedGraph.From(id))
-}
-
 // keepLargestComponent keeps the largest strongly connected component:
 // from any of its nodes every other can be reached and left again.
 func (g *roadGraph) keepLargestComponent() {
@@ -180,7 +168,9 @@ func (g *roadGraph) keepLargestComponent() {
 			dg.SetEdge(simple.Edge{F: simple.Node(e.from), T: simple.Node(e.to)})
 		}
 	}
-	sccs := topo.TarjanSCC(orderedDirected{dg})
+	// In ID order, so that of two largest components of equal size the
+	// same one is kept at every import (simple's map order varied).
+	sccs := topo.TarjanSCC(ordered.Directed{Directed: dg})
 	g.stats.components = len(sccs)
 	largest := 0
 	for i, c := range sccs {
