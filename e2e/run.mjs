@@ -1492,6 +1492,33 @@ await test("compare and live: an empty method list, any pair's budget, results o
   }
 });
 
+// CI at 67bb174: a run replaced before its stream opened wrote "The
+// stream failed; is the server running?" over the new run's status (the
+// closed socket's error event asked the server about the old request).
+// Here the first run is replaced in the same task, so its socket is always
+// still connecting when it closes.
+await test("a run replaced before its stream opens leaves the new run's status", async () => {
+  for (const path of ["compare", "live"]) {
+    await page.goto(`${base}/${path}?net=${net}`);
+    await done();
+    await page.click('[data-testid="methods-choice"] summary');
+    const said = await page.evaluate(async () => {
+      const form = document.querySelector("#run-form");
+      const seen = [];
+      new MutationObserver(() => seen.push(document.querySelector('[data-testid="status"]').textContent))
+        .observe(document.querySelector('[data-testid="status"]'), { childList: true, characterData: true, subtree: true });
+      form.requestSubmit();
+      form.querySelectorAll('input[name="m"]').forEach((c) => { c.checked = false; });
+      form.requestSubmit();
+      await new Promise((r) => setTimeout(r, 1500));
+      return seen;
+    });
+    const last = said[said.length - 1] || "";
+    assert.match(last, /no method chosen: tick at least one/, `${path}: the status after the second run: ${JSON.stringify(said)}`);
+    assert.ok(!said.some((t) => /failed/.test(t)), `${path}: the replaced run spoke: ${JSON.stringify(said)}`);
+  }
+});
+
 // Issue 44: a map is one Tab stop: Tab reaches the map, then leaves it past
 // its named zoom buttons (each link path was a Tab stop that panned the
 // map: 79 on Sioux Falls), and inside it the keys step through the nodes.

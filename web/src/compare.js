@@ -1,5 +1,5 @@
 import { odMap } from "./odmap.js";
-import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal } from "./util.js";
+import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
 import { tripsPanel } from "./trips.js";
 import { planBox } from "./plan.js";
 
@@ -22,15 +22,14 @@ export async function comparePage() {
   // to wait for): the stream closes, the server's run ends with it.
   $("#stop").addEventListener("click", () => {
     if (!ws) return;
-    ws.onmessage = null;
-    ws.close();
+    dropStream(ws);
     status("Stopped. Drive runs it again; a method's first-use build, once finished, is kept for everyone.");
     document.body.dataset.done = "stopped";
   });
   function run() {
     const params = formParams(form);
     history.replaceState(null, "", `/compare?${params}`);
-    if (ws) ws.close();
+    dropStream(ws);
     m.clearPaths();
     $("#result-rows").innerHTML = "";
     $("#compare-trips").hidden = true;
@@ -133,8 +132,11 @@ export async function comparePage() {
           break;
       }
     };
+    const mine = ws;
     ws.onerror = async () => {
-      status(await streamRefusal("/ws/compare", params), "error");
+      const why = await streamRefusal("/ws/compare", params);
+      if (mine.dropped) return;
+      status(why, "error");
       document.body.dataset.done = "error";
     };
   }

@@ -1,7 +1,7 @@
 import { downloads } from "./figure.js";
 import { odMap } from "./odmap.js";
 import { planBox } from "./plan.js";
-import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal } from "./util.js";
+import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
 
 // rateRows keeps one table row per method, updated in place. Each row's
 // bar draws its 95% interval on [0, 1]; with zoom the axis is the rates'
@@ -66,7 +66,10 @@ export function runLive(params, { onStart, onProgress, onPlots, onDone, onError 
     else if (msg.type === "done") onDone && onDone(msg);
     else if (msg.type === "error") onError && onError(msg.message);
   };
-  ws.onerror = async () => onError && onError(await streamRefusal("/ws/live", params));
+  ws.onerror = async () => {
+    const why = await streamRefusal("/ws/live", params);
+    if (!ws.dropped && onError) onError(why);
+  };
   return ws;
 }
 
@@ -93,7 +96,7 @@ export async function livePage() {
     clearTimeout(rerun);
     const params = formParams(form);
     history.replaceState(null, "", `/live?${params}`);
-    if (ws) ws.close();
+    dropStream(ws);
     delete document.body.dataset.done;
     if ($("#plots").children.length) stale(true, "The charts below are from the previous run; the new one replaces them when it ends.");
     $("#progress").value = 0;

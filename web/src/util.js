@@ -22,6 +22,18 @@ export async function streamRefusal(path, params) {
   return "The stream failed; is the server running?";
 }
 
+// dropStream ends a stream a newer run (or Stop) replaces. Closing a
+// socket that is still connecting fires its error event, and the refusal
+// asked for then was the old request's (a bare "Bad Request" for a valid
+// one), which wrote "The stream failed" over the new run's status: a
+// dropped stream is marked, and its handlers say nothing more.
+export function dropStream(ws) {
+  if (!ws) return;
+  ws.dropped = true;
+  ws.onmessage = null;
+  ws.close();
+}
+
 // formParams reads a run form into URL parameters (methods joined by commas).
 export function formParams(form) {
   const fd = new FormData(form);
