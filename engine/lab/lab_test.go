@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/internal/testenv"
 )
@@ -230,6 +231,35 @@ func TestAdaptLessonUsesTheRegistryColours(t *testing.T) {
 	for m := range a.Rates {
 		if want := policy.Color(m); a.Colors[m] != want || want == "" {
 			t.Errorf("%s: colour %q, the registry's %q", m, a.Colors[m], want)
+		}
+	}
+}
+
+// A learned model replays the curve's factors together (sim.RunTasks):
+// each point is the rate a run at that factor alone gives, on the same
+// realizations.
+func TestLiveCurveOfALearnedModelIsItsRates(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	n, _ := New(Options{}).Open("twobranch")
+	curve := []float64{0.95, 1, 1.05}
+	res, err := n.Live(context.Background(), LiveRequest{OD: n.Net.ODs[0], Factor: 1, Methods: []string{"gpght", "let"}, Episodes: 2500, Chunk: 500, Curve: curve}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, f := range curve {
+		alone, err := n.Live(context.Background(), LiveRequest{OD: n.Net.ODs[0], Factor: f, Methods: []string{"gpght", "let"}, Episodes: 2500, Chunk: 500}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range []string{"gpght", "let"} {
+			if alone.Rates[i].Err != "" {
+				t.Fatalf("%s at %v: %s", m, f, alone.Rates[i].Err)
+			}
+			if res.Curve[m][k] != alone.Rates[i].Rate {
+				t.Errorf("%s: curve at %v is %v, a run at %v alone %v", m, f, res.Curve[m][k], f, alone.Rates[i].Rate)
+			}
 		}
 	}
 }

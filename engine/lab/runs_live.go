@@ -135,10 +135,35 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	total := 0
 	err = pools.each(req.Episodes, func(pi int, sub *sim.Pool) error {
 		size := sub.Size
+		tasks := make([]sim.Task, len(req.Curve))
 		for k, f := range req.Curve {
-			t := sim.Task{OD: req.OD, Budget: f * let, Cap: n.Net.StepCap}
+			tasks[k] = sim.Task{OD: req.OD, Budget: f * let, Cap: n.Net.StepCap}
+		}
+		// A batch policy (a learned model) replays every factor at once: it
+		// encodes a route prefix several budgets drove once (sim.RunTasks;
+		// each episode's result is the one a factor alone gives).
+		for i, pol := range pols {
+			if _, batch := pol.(engine.BatchPolicy); !batch {
+				continue
+			}
+			outs := make([][]sim.Result, len(tasks))
+			for k := range outs {
+				outs[k] = make([]sim.Result, size)
+			}
+			if err := r.RunTasks(pol, tasks, sub, outs); err != nil {
+				return err
+			}
+			for k := range outs {
+				for _, o := range outs[k] {
+					if o.OnTime {
+						onTime[k][i]++
+					}
+				}
+			}
+		}
+		for k, t := range tasks {
 			for i, pol := range pols {
-				if pol == nil {
+				if _, batch := pol.(engine.BatchPolicy); pol == nil || batch {
 					continue
 				}
 				if err := ctx.Err(); err != nil {

@@ -105,3 +105,36 @@ func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
 }
+
+// TwoStage runs a model in its two parts (split.go): Encode computes what
+// the route prefix alone determines, once for rows whose prefixes are the
+// same, and Decide the rest. A row's outputs are those Run gives it, bit
+// for bit: the parts are the whole model's nodes (TestStagesDecideAsRun),
+// and a policy checks them on a probe of its network before using them.
+type TwoStage interface {
+	// Encode reads b's B, L, Edges, Times, Pad and Cur.
+	Encode(b *Batch) (*Memory, error)
+	// Decide answers b's rows, row i with the prefix of m's row rows[i].
+	Decide(b *Batch, m *Memory, rows []int) (*Output, error)
+}
+
+// Memory is what Encode computed, one row a prefix, held until Release.
+type Memory struct {
+	Rows    int
+	tensors []memoryTensorData
+	release func()
+}
+
+type memoryTensorData struct {
+	dims []int64 // dims[0] is the row
+	f32  []float32
+	bits []bool
+}
+
+// Release frees the memory's tensors.
+func (m *Memory) Release() {
+	if m != nil && m.release != nil {
+		m.release()
+		m.release = nil
+	}
+}

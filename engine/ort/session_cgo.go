@@ -43,6 +43,11 @@ type session struct {
 	ro   *onnx.RunOptions
 	ctx  context.Context
 	stop chan struct{}
+	// The model in two parts (split.go), when it could be cut: enc and
+	// dec, their graphs' names, or why not.
+	enc, dec *onnx.DynamicAdvancedSession
+	cut      *splitGraphs
+	splitErr error
 }
 
 var inputNames = []string{"edges", "times", "pad", "cur", "dest", "budget", "step", "amask"}
@@ -68,7 +73,7 @@ func Open(model string, opts ...Option) (Session, error) {
 	if err := initEnv(o.library); err != nil {
 		return nil, err
 	}
-	build := func(cuda bool) (*onnx.DynamicAdvancedSession, error) {
+	build := func(cuda bool, data []byte, in, out []string) (*onnx.DynamicAdvancedSession, error) {
 		so, err := onnx.NewSessionOptions()
 		if err != nil {
 			return nil, err
@@ -93,11 +98,14 @@ func Open(model string, opts ...Option) (Session, error) {
 				return nil, err
 			}
 		}
-		return onnx.NewDynamicAdvancedSession(model, inputNames, outputNames, so)
+		if data != nil {
+			return onnx.NewDynamicAdvancedSessionWithONNXData(data, in, out, so)
+		}
+		return onnx.NewDynamicAdvancedSession(model, in, out, so)
 	}
 	var sess *session
 	if o.cuda {
-		s, err := build(true)
+		s, err := build(true, nil, inputNames, outputNames)
 		if err == nil {
 			sess = &session{s: s, device: "cuda"}
 		} else {
@@ -105,12 +113,15 @@ func Open(model string, opts ...Option) (Session, error) {
 		}
 	}
 	if sess == nil {
-		s, err := build(false)
+		s, err := build(false, nil, inputNames, outputNames)
 		if err != nil {
 			return nil, fmt.Errorf("opening model %s: %w", model, err)
 		}
 		sess = &session{s: s, device: "cpu"}
 	}
+	sess.splitErr = sess.openStages(model, func(data []byte, in, out []string) (*onnx.DynamicAdvancedSession, error) {
+		return build(sess.device == "cuda", data, in, out)
+	})
 	if o.ctx != nil {
 		if err := sess.watch(o.ctx); err != nil {
 			sess.s.Destroy()
@@ -143,6 +154,10 @@ func (s *session) Close() error {
 	if s.ro != nil {
 		close(s.stop)
 		defer s.ro.Destroy()
+	}
+	if s.enc != nil {
+		s.enc.Destroy()
+		s.dec.Destroy()
 	}
 	return s.s.Destroy()
 }
@@ -191,21 +206,27 @@ func (s *session) Run(b *Batch) (*Output, error) {
 			return nil, err
 		}
 	}
-	in, outs := vals[:len(vals)-2], vals[len(vals)-2:]
-	if s.ro != nil {
-		if err := s.ctx.Err(); err != nil {
-			return nil, fmt.Errorf("stopped: %w", context.Cause(s.ctx))
-		}
-		if err := s.s.RunWithOptions(in, outs, s.ro); err != nil {
-			if s.ctx.Err() != nil {
-				return nil, fmt.Errorf("stopped: %w", context.Cause(s.ctx))
-			}
-			return nil, err
-		}
-	} else if err := s.s.Run(in, outs); err != nil {
+	if err := s.run(s.s, vals[:len(vals)-2], vals[len(vals)-2:]); err != nil {
 		return nil, err
 	}
 	return &Output{Logits: logits, Probs: probs}, nil
+}
+
+// run runs one of the session's graphs, stopped when its context ends.
+func (s *session) run(g *onnx.DynamicAdvancedSession, in, outs []onnx.Value) error {
+	if s.ro == nil {
+		return g.Run(in, outs)
+	}
+	if err := s.ctx.Err(); err != nil {
+		return fmt.Errorf("stopped: %w", context.Cause(s.ctx))
+	}
+	if err := g.RunWithOptions(in, outs, s.ro); err != nil {
+		if s.ctx.Err() != nil {
+			return fmt.Errorf("stopped: %w", context.Cause(s.ctx))
+		}
+		return err
+	}
+	return nil
 }
 
 // newTensor wraps data; ONNX Runtime accepts zero-sized dimensions (L = 0),

@@ -17,3 +17,9 @@ func CheckInterface(model []byte, links int, opts ...Option) error {
 
 // Version is "": no ONNX Runtime is loaded without cgo.
 func Version() string { return "" }
+
+// Stages fails: this binary was built without cgo.
+func Stages(s Session) (TwoStage, error) {
+	_, err := Open("")
+	return nil, err
+}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -28,9 +29,13 @@ import (
 type ONNXPolicy struct {
 	net  *engine.Network
 	sess ort.Session
-	o    ONNXOptions
-	mu   sync.Mutex
-	err  error
+	// stages is the model in two parts, when it could be cut (ort.Stages):
+	// rows with the same prefix share its encoding (a benchmark's budgets
+	// stepping together, until their routes part).
+	stages ort.TwoStage
+	o      ONNXOptions
+	mu     sync.Mutex
+	err    error
 }
 
 // ONNXOptions say how a model acts.
@@ -66,7 +71,53 @@ func NewONNXPolicy(net *engine.Network, model string, o ONNXOptions, opts ...ort
 			break
 		}
 	}
+	if st, err := ort.Stages(s); err == nil && p.stagesAgree(st) {
+		p.stages = st
+	}
 	return p, nil
+}
+
+// stagesAgree asks the model, whole and in two parts, for one probe batch
+// on this network (rows at nodes across it, prefixes of 0 to 5 links, each
+// row reading its encoding from another place in the memory) and says
+// whether every output bit agrees: the parts are used only then.
+func (p *ONNXPolicy) stagesAgree(st ort.TwoStage) bool {
+	var obs []*engine.Observation
+	n := len(p.net.Nodes)
+	for k := range 24 {
+		node := (k * 7919) % n
+		o := &engine.Observation{Node: node, Destination: (node + n/2) % n, Remaining: 3 + float64(k), Step: k % 6}
+		for j := range o.Step {
+			l := (k*31 + j*17) % len(p.net.Links)
+			o.Prefix = append(o.Prefix, engine.Step{Link: l, Time: p.net.Links[l].Mean * (0.7 + 0.1*float64(j))})
+		}
+		obs = append(obs, o)
+	}
+	whole, err := p.sess.Run(p.batch(obs))
+	if err != nil {
+		return false
+	}
+	reps := slices.Clone(obs)
+	slices.Reverse(reps)
+	m, err := st.Encode(p.batch(reps))
+	if err != nil {
+		return false
+	}
+	defer m.Release()
+	rows := make([]int, len(obs))
+	for i := range rows {
+		rows[i] = len(obs) - 1 - i
+	}
+	parts, err := st.Decide(p.batch(obs), m, rows)
+	if err != nil {
+		return false
+	}
+	for i := range whole.Probs {
+		if math.Float32bits(whole.Probs[i]) != math.Float32bits(parts.Probs[i]) || math.Float32bits(whole.Logits[i]) != math.Float32bits(parts.Logits[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Device is where inference runs ("cpu" or "cuda").
@@ -155,9 +206,25 @@ func (p *ONNXPolicy) ActBatch(obs []*engine.Observation, links []int) {
 	if p.sess.Device() == "cpu" {
 		chunk = onnxChunk
 	}
-	for from := 0; from < len(ask); from += chunk {
-		to := min(from+chunk, len(ask))
-		p.actBatch(ask[from:to], chosen[from:to])
+	if order, groups := p.prefixGroups(ask); order != nil {
+		// Rows that share a prefix are asked side by side, so that a chunk
+		// encodes it once.
+		sorted, picks := make([]*engine.Observation, len(ask)), make([]int, len(ask))
+		for k, j := range order {
+			sorted[k] = ask[j]
+		}
+		for from := 0; from < len(sorted); from += chunk {
+			to := min(from+chunk, len(sorted))
+			p.actStaged(sorted[from:to], groups, order[from:to], picks[from:to])
+		}
+		for k, j := range order {
+			chosen[j] = picks[k]
+		}
+	} else {
+		for from := 0; from < len(ask); from += chunk {
+			to := min(from+chunk, len(ask))
+			p.actBatch(ask[from:to], chosen[from:to])
+		}
 	}
 	for j, places := range at {
 		for _, i := range places {
@@ -182,9 +249,76 @@ func inputKey(b []byte, o *engine.Observation) []byte {
 	return b
 }
 
+// prefixGroups groups the rows of ask by what the model's encoder reads
+// of them (the current node and the prefix as fed: links, and times as
+// float32). It returns the rows in group order and each row's group, or
+// nil when the model runs whole or no two rows share a prefix.
+func (p *ONNXPolicy) prefixGroups(ask []*engine.Observation) (order, groups []int) {
+	if p.stages == nil || len(ask) < 2 {
+		return nil, nil
+	}
+	groups = make([]int, len(ask))
+	index := map[string]int{}
+	var key []byte
+	for i, o := range ask {
+		key = binary.LittleEndian.AppendUint64(key[:0], uint64(o.Node))
+		fed := identity(len(o.Prefix))
+		if p.o.Shuffle {
+			fed = shuffledOrder(o)
+		}
+		for _, k := range fed {
+			key = binary.LittleEndian.AppendUint64(key, uint64(o.Prefix[k].Link))
+			key = binary.LittleEndian.AppendUint32(key, math.Float32bits(float32(o.Prefix[k].Time)))
+		}
+		g, ok := index[string(key)]
+		if !ok {
+			g = len(index)
+			index[string(key)] = g
+		}
+		groups[i] = g
+	}
+	if len(index) == len(ask) {
+		return nil, nil
+	}
+	order = identity(len(ask))
+	slices.SortStableFunc(order, func(a, b int) int { return groups[a] - groups[b] })
+	return order, groups
+}
+
+// actStaged decides for obs (rows rows of the call, with their prefix
+// groups) in two inferences: each prefix encoded once, then every row.
+func (p *ONNXPolicy) actStaged(obs []*engine.Observation, groups, rows []int, links []int) {
+	var reps []*engine.Observation
+	memRow := make([]int, len(obs))
+	at := map[int]int{} // group → its row in the memory
+	for k, r := range rows {
+		g := groups[r]
+		j, ok := at[g]
+		if !ok {
+			j = len(reps)
+			at[g] = j
+			reps = append(reps, obs[k])
+		}
+		memRow[k] = j
+	}
+	m, err := p.stages.Encode(p.batch(reps))
+	var out *ort.Output
+	if err == nil {
+		out, err = p.stages.Decide(p.batch(obs), m, memRow)
+		m.Release()
+	}
+	p.choose(obs, out, err, links)
+}
+
 // actBatch decides for a batch of episodes in one inference.
 func (p *ONNXPolicy) actBatch(obs []*engine.Observation, links []int) {
 	out, err := p.sess.Run(p.batch(obs))
+	p.choose(obs, out, err, links)
+}
+
+// choose reads the model's answer for obs into links (the first way out
+// where it failed, the error kept for Err).
+func (p *ONNXPolicy) choose(obs []*engine.Observation, out *ort.Output, err error, links []int) {
 	E := len(p.net.Links)
 	for i, o := range obs {
 		allowed := p.net.Out(o.Node)

@@ -278,6 +278,10 @@ func TestONNXAsksSameInputsOnce(t *testing.T) {
 		}
 		count := &rowCounter{Session: p.sess}
 		p.sess = count
+		// The whole model's rows are counted here (copies share their
+		// prefix, which the two parts would encode once:
+		// TestONNXEncodesEachPrefixOnce).
+		p.stages = nil
 		got := make([]int, len(obs))
 		p.ActBatch(obs, got)
 		asked, want := count.rows, distinct
@@ -294,5 +298,66 @@ func TestONNXAsksSameInputsOnce(t *testing.T) {
 			t.Errorf("sampled %v: %d rows asked for %d observations, %d distinct: want %d", sampled, asked, len(obs), distinct, want)
 		}
 		p.Close()
+	}
+}
+
+type encodeCounter struct {
+	ort.TwoStage
+	rows, decided int
+}
+
+func (c *encodeCounter) Encode(b *ort.Batch) (*ort.Memory, error) {
+	c.rows += b.B
+	return c.TwoStage.Encode(b)
+}
+
+func (c *encodeCounter) Decide(b *ort.Batch, m *ort.Memory, rows []int) (*ort.Output, error) {
+	c.decided += b.B
+	return c.TwoStage.Decide(b, m, rows)
+}
+
+// Episodes at different budgets that drove the same links in the same
+// times (a benchmark's budgets stepping together) share their prefix: the
+// model's encoder reads each distinct prefix once, in chunks too, and
+// every episode gets the link the whole model gives it.
+func TestONNXEncodesEachPrefixOnce(t *testing.T) {
+	net := ortTwoBranch(t)
+	rng := rand.New(rand.NewPCG(6, 9))
+	var obs []*engine.Observation
+	prefixes := 0
+	for len(obs) < 2*onnxChunk+50 {
+		o := *randomWalk(net, rng, 4)
+		if len(net.Out(o.Node)) < 2 {
+			continue
+		}
+		prefixes++
+		for k := range 1 + rng.IntN(3) { // the same prefix under other budgets
+			c := o
+			c.Prefix = slices.Clone(o.Prefix)
+			c.Remaining += 7 * float64(k)
+			obs = append(obs, &c)
+		}
+	}
+	p, err := NewONNXPolicy(net, filepath.Join("..", "..", "models", "twobranch.onnx"), ONNXOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.stages == nil {
+		t.Fatal("twobranch.onnx runs whole")
+	}
+	count := &encodeCounter{TwoStage: p.stages}
+	p.stages = count
+	got := make([]int, len(obs))
+	p.ActBatch(obs, got)
+	// A chunk boundary may part a prefix's rows: each chunk encodes it.
+	chunks := (len(obs) + onnxChunk - 1) / onnxChunk
+	if count.rows < prefixes || count.rows >= prefixes+chunks || count.decided != len(obs) {
+		t.Errorf("%d prefixes encoded, %d rows decided, for %d observations of %d prefixes", count.rows, count.decided, len(obs), prefixes)
+	}
+	whole := make([]int, len(obs))
+	p.actBatch(obs, whole)
+	if !slices.Equal(got, whole) {
+		t.Error("the two parts decide otherwise than the whole model")
 	}
 }

@@ -89,38 +89,86 @@ func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error
 // times. Rollout policies play their continuations with it, so the episode
 // rule exists once.
 func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, pool *Pool, out []Result) error {
-	n := pool.Size
-	capN := StepCap(r.Net, task.Cap)
-	if cap(r.obs) < n {
-		r.obs = make([]engine.Observation, n)
-		r.ptrs = make([]*engine.Observation, n)
-		r.shown = make([][]engine.Step, n)
-		r.active = make([]int, 0, n)
-		r.links = make([]int, n)
-		r.views = make([]engine.Observation, n)
+	return r.run(p, []Task{task}, start, pool, [][]Result{out})
+}
+
+// RunTasks plays tasks (one OD pair's budgets, say) on pool, out[t] for
+// tasks[t]: a batch policy's episodes of every task step together, so it
+// decides for all of them at once (a learned policy encodes a route prefix
+// that several budgets drove once). Each episode's result is the one Run
+// gives it: a batch policy decides each row alone.
+func (r *Runner) RunTasks(p engine.Policy, tasks []Task, pool *Pool, out [][]Result) error {
+	_, oracle := p.(engine.Oracle)
+	_, batch := p.(engine.BatchPolicy)
+	if oracle || !batch || len(tasks) < 2 {
+		for t, task := range tasks {
+			if err := r.Run(p, task, pool, out[t]); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	capN = max(capN, start.Step)
-	if cap(r.trace) < n*capN {
-		r.trace = make([]engine.Step, n*capN)
+	od := tasks[0].OD
+	for _, task := range tasks {
+		if task.OD != od {
+			return fmt.Errorf("RunTasks: tasks of OD pairs %v and %v", od, task.OD)
+		}
+	}
+	start := engine.Observation{Node: od.Origin, Destination: od.Destination}
+	return r.run(p, tasks, &start, pool, out)
+}
+
+// run plays every task's episodes from start (its budget left is each
+// task's budget less what start's prefix took) stepping together:
+// episode j is task j / n on realization j % n.
+func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, pool *Pool, out [][]Result) error {
+	n := pool.Size
+	total := n * len(tasks)
+	caps := make([]int, len(tasks))
+	capN := start.Step
+	for t, task := range tasks {
+		caps[t] = max(StepCap(r.Net, task.Cap), start.Step)
+		capN = max(capN, caps[t])
+	}
+	spent := 0.0
+	if len(tasks) > 1 {
+		for _, st := range start.Prefix {
+			spent += st.Time
+		}
+	}
+	if cap(r.obs) < total {
+		r.obs = make([]engine.Observation, total)
+		r.ptrs = make([]*engine.Observation, total)
+		r.shown = make([][]engine.Step, total)
+		r.active = make([]int, 0, total)
+		r.links = make([]int, total)
+		r.views = make([]engine.Observation, total)
+	}
+	if cap(r.trace) < total*capN {
+		r.trace = make([]engine.Step, total*capN)
 	}
 	r.active = r.active[:0]
-	for i := range n {
-		r.obs[i] = engine.Observation{Node: start.Node, Destination: start.Destination, Remaining: start.Remaining, Step: start.Step,
-			Prefix: append(r.trace[i*capN:i*capN:(i+1)*capN], start.Prefix...)}
-		out[i] = Result{}
-		r.active = append(r.active, i)
+	for j := range total {
+		remaining := start.Remaining
+		if len(tasks) > 1 {
+			remaining = tasks[j/n].Budget - spent
+		}
+		r.obs[j] = engine.Observation{Node: start.Node, Destination: start.Destination, Remaining: remaining, Step: start.Step,
+			Prefix: append(r.trace[j*capN:j*capN:(j+1)*capN], start.Prefix...)}
+		out[j/n][j%n] = Result{}
+		r.active = append(r.active, j)
 	}
-	donor := func(i int) []float64 { return pool.Row((i + 1) % n) }
+	donor := func(j int) []float64 { return pool.Row((j%n + 1) % n) }
 	for len(r.active) > 0 {
 		// Episodes at a node with no way out end before the policy is asked.
 		k := 0
-		for _, i := range r.active {
-			if res, dead := Stuck(r.Net, task, &r.obs[i]); dead {
-				res.Revisit = r.revisits(r.obs[i].Prefix)
-				out[i] = res
+		for _, j := range r.active {
+			if res, dead := Stuck(r.Net, tasks[j/n], &r.obs[j]); dead {
+				res.Revisit = r.revisits(r.obs[j].Prefix)
+				out[j/n][j%n] = res
 				continue
 			}
-			r.active[k] = i
+			r.active[k] = j
 			k++
 		}
 		r.active = r.active[:k]
@@ -128,8 +176,8 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 			break
 		}
 		ptrs := r.ptrs[:k]
-		for j, i := range r.active {
-			ptrs[j] = r.view(i, donor)
+		for a, j := range r.active {
+			ptrs[a] = r.view(j, donor)
 		}
 		links := r.links[:k]
 		if bp, ok := p.(engine.BatchPolicy); ok {
@@ -140,23 +188,23 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 				}
 			}
 		} else {
-			for j, o := range ptrs {
-				links[j] = p.Act(o)
+			for a, o := range ptrs {
+				links[a] = p.Act(o)
 			}
 		}
 		k = 0
-		for j, i := range r.active {
-			o := &r.obs[i]
-			e := links[j]
+		for a, j := range r.active {
+			o := &r.obs[j]
+			e := links[a]
 			if e < 0 || e >= len(r.Net.Links) || r.Net.Links[e].From != o.Node {
 				return fmt.Errorf("policy chose link %d, which does not leave node %s", e, r.Net.Nodes[o.Node].ID)
 			}
-			if res, done := Advance(r.Net, task, capN, o, e, pool.Row(i)[e]); done {
+			if res, done := Advance(r.Net, tasks[j/n], caps[j/n], o, e, pool.Row(j % n)[e]); done {
 				res.Revisit = r.revisits(o.Prefix)
-				out[i] = res
+				out[j/n][j%n] = res
 				continue
 			}
-			r.active[k] = i
+			r.active[k] = j
 			k++
 		}
 		r.active = r.active[:k]

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -180,6 +181,74 @@ func TestTrainingStreamIsDisjointFromTestPools(t *testing.T) {
 	for i := range a.X {
 		if a.X[i] == test.X[i] {
 			t.Fatal("training batch 0 repeats test pool 0")
+		}
+	}
+}
+
+// hashPolicy is a batch policy that decides each row alone, by a hash of
+// all it is shown (node, budget left, prefix links and times); it counts
+// the rows of its largest batch.
+type hashPolicy struct {
+	net     *engine.Network
+	largest int
+}
+
+func (h *hashPolicy) Act(o *engine.Observation) int {
+	x := uint64(o.Node)*0x9e3779b97f4a7c15 ^ math.Float64bits(o.Remaining)
+	for _, st := range o.Prefix {
+		x = (x^uint64(st.Link))*0xbf58476d1ce4e5b9 ^ math.Float64bits(st.Time)
+	}
+	x ^= x >> 31
+	out := h.net.Out(o.Node)
+	return out[x%uint64(len(out))]
+}
+
+func (h *hashPolicy) ActBatch(obs []*engine.Observation, links []int) {
+	h.largest = max(h.largest, len(obs))
+	for i, o := range obs {
+		links[i] = h.Act(o)
+	}
+}
+
+// One OD pair's budgets played together give every episode the result it
+// has played alone, whatever the history shown; a batch policy is asked
+// for all of them at once.
+func TestRunTasksIsRunPerTask(t *testing.T) {
+	net := loop()
+	for e := range net.Links {
+		net.Links[e].Var = 0.25 * net.Links[e].Mean * net.Links[e].Mean
+	}
+	m, _ := linktime.New(net)
+	p := NewPool(m, "loop", Test, 0, 300, 0, nil)
+	for _, od := range []engine.OD{{Origin: 0, Destination: 2}, {Origin: 0, Destination: 4}, {Origin: 1, Destination: 4}} {
+		for _, h := range []History{Realized, NoHistory, Shuffled} {
+			var tasks []Task
+			for _, b := range []float64{2, 4.5, 6, 9} {
+				tasks = append(tasks, Task{OD: od, Budget: b, Cap: 6})
+			}
+			together := make([][]Result, len(tasks))
+			for i := range together {
+				together[i] = make([]Result, p.Size)
+			}
+			pol := &hashPolicy{net: net}
+			r := &Runner{Net: net, History: h}
+			if err := r.RunTasks(pol, tasks, p, together); err != nil {
+				t.Fatal(err)
+			}
+			if pol.largest != len(tasks)*p.Size {
+				t.Errorf("largest batch %d rows, want %d", pol.largest, len(tasks)*p.Size)
+			}
+			for i, task := range tasks {
+				alone := make([]Result, p.Size)
+				if err := (&Runner{Net: net, History: h}).Run(&hashPolicy{net: net}, task, p, alone); err != nil {
+					t.Fatal(err)
+				}
+				for j := range alone {
+					if alone[j] != together[i][j] {
+						t.Fatalf("OD %v, %v, budget %v, realization %d: %+v together, %+v alone", od, h, task.Budget, j, together[i][j], alone[j])
+					}
+				}
+			}
 		}
 	}
 }

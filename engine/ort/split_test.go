@@ -1,0 +1,51 @@
+package ort
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// Every committed model with the Transformer decoder is cut the same way,
+// into the same bytes each time: an encoder that reads only the prefix
+// (edges, times, pad, and cur, whose shape it takes), and a decoder that
+// reads the context and the encoder's memory. The nodt control has no
+// cross-attention to cut at.
+func TestSplitModel(t *testing.T) {
+	models, _ := filepath.Glob(filepath.Join("..", "..", "models", "*.onnx"))
+	models = append(models, filepath.Join("..", "..", "models", "testdata", "tiny.onnx"))
+	if len(models) < 10 {
+		t.Fatalf("%d models found", len(models))
+	}
+	for _, path := range models {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cut, err := splitModel(data)
+			if filepath.Base(path) == "sfn-nodt.onnx" || filepath.Base(path) == "sfn-nodt.imitation.onnx" {
+				if err == nil {
+					t.Fatal("the control without a decoder was cut")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(cut.encInputs, []string{"edges", "times", "pad", "cur"}) {
+				t.Errorf("the encoder reads %v", cut.encInputs)
+			}
+			want := append([]string{"cur", "dest", "budget", "step", "amask"}, cut.memory...)
+			if !slices.Equal(cut.decInputs, want) || len(cut.memory) != 3 {
+				t.Errorf("the decoder reads %v, want %v", cut.decInputs, want)
+			}
+			again, _ := splitModel(data)
+			if !bytes.Equal(cut.encoder, again.encoder) || !bytes.Equal(cut.decoder, again.decoder) {
+				t.Error("two cuts of the same model differ")
+			}
+		})
+	}
+}
