@@ -108,13 +108,14 @@ func fileExists(p string) bool {
 
 // TwoStage runs a model in its two parts (split.go): Encode computes what
 // the route prefix alone determines, once for rows whose prefixes are the
-// same, and Decide the rest. A row's outputs are those Run gives it, bit
+// same, and Decide the logits. A row's logits are those Run gives it, bit
 // for bit: the parts are the whole model's nodes (TestStagesDecideAsRun),
 // and a policy checks them on a probe of its network before using them.
 type TwoStage interface {
 	// Encode reads b's B, L, Edges, Times, Pad and Cur.
 	Encode(b *Batch) (*Memory, error)
-	// Decide answers b's rows, row i with the prefix of m's row rows[i].
+	// Decide answers b's rows, row i with the prefix of m's row rows[i]:
+	// the logits alone (Probs is nil).
 	Decide(b *Batch, m *Memory, rows []int) (*Output, error)
 }
 

@@ -19,7 +19,7 @@ import (
 // budgets on one pool, until their routes part) need them computed once.
 // splitModel cuts the graph there into two models: the encoder (prefix →
 // each decoder layer's cross-attention keys, values and padding mask) and
-// the decoder (those, with the context → logits, probabilities). Each node
+// the decoder (those, with the context → logits). Each node
 // is the same node, so a row's outputs are the whole model's; a policy
 // still checks that bit for bit on a probe before it uses the pair.
 
@@ -72,7 +72,14 @@ func splitModel(model []byte) (*splitGraphs, error) {
 			return nil, fmt.Errorf("the encoder's part reads %s, not only the prefix", in)
 		}
 	}
-	dec, decIn, err := g.closure(g.outputNames(), names, oneQuerySelfAttention(byName))
+	// The decoder answers the logits alone: a greedy choice reads them
+	// (the probabilities' softmax over every link, 12% of a row, is left
+	// to the whole model where two links come close).
+	logits := slices.Index(g.outNames, "logits")
+	if logits < 0 {
+		return nil, errors.New("no output named logits")
+	}
+	dec, decIn, err := g.closure(g.outNames[logits:logits+1], names, oneQuerySelfAttention(byName))
 	if err != nil {
 		return nil, fmt.Errorf("decoder: %w", err)
 	}
@@ -89,8 +96,8 @@ func splitModel(model []byte) (*splitGraphs, error) {
 		memIn = append(memIn, field(graphInput, valueInfo(t.name, t.bool)))
 	}
 	s.encoder = m.with(g.subgraph(enc, g.inputInfos(encIn), memOut))
-	s.decoder = m.with(g.subgraph(dec, append(g.inputInfos(decIn), memIn...), g.outputs))
-	s.outputs = g.outputNames()
+	s.decoder = m.with(g.subgraph(dec, append(g.inputInfos(decIn), memIn...), g.outputs[logits:logits+1]))
+	s.outputs = []string{"logits"}
 	return s, nil
 }
 
@@ -125,7 +132,7 @@ type splitGraphs struct {
 	encInputs        []string // graph inputs the encoder reads
 	decInputs        []string // graph inputs the decoder reads, then memory
 	memory           []string // encoder outputs = decoder inputs
-	outputs          []string
+	outputs          []string // the decoder's: logits
 }
 
 type memoryTensor struct {
@@ -365,8 +372,6 @@ func (g *onnxGraph) closure(outputs, stop []string, override map[string]*onnxNod
 	in := slices.DeleteFunc(slices.Concat(g.inputNames, stop), func(t string) bool { return !reads[t] })
 	return order, in, nil
 }
-
-func (g *onnxGraph) outputNames() []string { return slices.Clone(g.outNames) }
 
 // inputInfos is the input declarations of the graph inputs among names.
 func (g *onnxGraph) inputInfos(names []string) [][]byte {

@@ -146,18 +146,16 @@ func (s *session) Decide(b *Batch, m *Memory, rows []int) (*Output, error) {
 		vals = append(vals, v)
 	}
 	B, E := int64(b.B), int64(b.E)
-	logits, probs := make([]float32, B*E), make([]float32, B*E)
-	for _, out := range [][]float32{logits, probs} {
-		v, err := newTensor(onnx.NewShape(B, E), out)
-		if err != nil {
-			return nil, err
-		}
-		vals = append(vals, v)
-	}
-	if err := s.run(s.dec, vals[:len(vals)-2], vals[len(vals)-2:]); err != nil {
+	logits := make([]float32, B*E)
+	out, err := newTensor(onnx.NewShape(B, E), logits)
+	if err != nil {
 		return nil, err
 	}
-	return &Output{Logits: logits, Probs: probs}, nil
+	vals = append(vals, out)
+	if err := s.run(s.dec, vals[:len(vals)-1], vals[len(vals)-1:]); err != nil {
+		return nil, err
+	}
+	return &Output{Logits: logits}, nil
 }
 
 // gather is rows of x (per values a row), in the order asked.

@@ -361,3 +361,54 @@ func TestONNXEncodesEachPrefixOnce(t *testing.T) {
 		t.Error("the two parts decide otherwise than the whole model")
 	}
 }
+
+// Read off the logits, a greedy choice is the one the rule makes on the
+// model's probabilities, whatever their last bits: on random logits, many
+// near ties among them, wherever greedyFromLogits answers it agrees with
+// argmaxLink on the float32 softmax with a few ulps of noise; where two
+// probabilities come within the margin it does not answer.
+func TestGreedyFromLogitsIsTheRulesChoice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 11))
+	answered, declined := 0, 0
+	for range 20000 {
+		n := 2 + rng.IntN(5)
+		allowed := make([]int, n)
+		logits := make([]float32, 12)
+		for i := range logits {
+			logits[i] = float32(rng.NormFloat64() * 3)
+		}
+		for i := range allowed {
+			allowed[i] = i * 2
+		}
+		if rng.IntN(3) == 0 { // a near tie: two links a few ulps to 1e-3 apart
+			a, b := allowed[rng.IntN(n)], allowed[rng.IntN(n)]
+			logits[b] = logits[a] + float32(rng.Float64()*1e-3)*float32(rng.IntN(2))
+		}
+		link, ok := greedyFromLogits(allowed, logits)
+		top := math.Inf(-1)
+		for _, e := range allowed {
+			top = max(top, float64(logits[e]))
+		}
+		sum := 0.0
+		for _, e := range allowed {
+			sum += math.Exp(float64(logits[e]) - top)
+		}
+		probs := make([]float32, len(logits))
+		for _, e := range allowed {
+			p := float32(math.Exp(float64(logits[e])-top) / sum)
+			probs[e] = math.Float32frombits(math.Float32bits(p) + uint32(rng.IntN(5)) - 2) // a few ulps either way
+		}
+		rule := argmaxLink(allowed, func(e int) float64 { return float64(probs[e]) }, nil, nil)
+		if !ok {
+			declined++
+			continue
+		}
+		answered++
+		if link != rule {
+			t.Fatalf("logits %v over %v: %d read off the logits, the rule takes %d", logits, allowed, link, rule)
+		}
+	}
+	if declined < 100 || answered < 10000 {
+		t.Errorf("%d answered, %d left to the probabilities: the test needs both", answered, declined)
+	}
+}
