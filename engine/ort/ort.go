@@ -109,8 +109,9 @@ func fileExists(p string) bool {
 // TwoStage runs a model in its two parts (split.go): Encode computes what
 // the route prefix alone determines, once for rows whose prefixes are the
 // same, and Decide the logits. A row's logits are those Run gives it, bit
-// for bit: the parts are the whole model's nodes (TestStagesDecideAsRun),
-// and a policy checks them on a probe of its network before using them.
+// for bit: the parts are the whole model's nodes, the decoder's one-query
+// self-attention shortened exactly (TestStagesDecideAsRun), and a policy
+// checks them on a probe of its network before using them.
 type TwoStage interface {
 	// Encode reads b's B, L, Edges, Times, Pad and Cur.
 	Encode(b *Batch) (*Memory, error)
