@@ -563,7 +563,7 @@ func (p *Prepared) play(r *sim.Runner, method, t int, pool *sim.Pool, res []sim.
 	fail := func(err error) error {
 		return fmt.Errorf("method %s, OD %s: %w", p.cfg.Methods[method], p.cfg.Net.ODString(task.OD), err)
 	}
-	if _, batch := pol.(engine.BatchPolicy); !batch || nB == 1 {
+	if !sim.StepsTogether(pol) || nB == 1 {
 		if err := r.Run(pol, task, pool, res); err != nil {
 			return nil, fail(err)
 		}

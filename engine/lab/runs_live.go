@@ -143,7 +143,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		// encodes a route prefix several budgets drove once (sim.RunTasks;
 		// each episode's result is the one a factor alone gives).
 		for i, pol := range pols {
-			if _, batch := pol.(engine.BatchPolicy); !batch {
+			if !sim.StepsTogether(pol) {
 				continue
 			}
 			outs := make([][]sim.Result, len(tasks))
@@ -163,7 +163,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		}
 		for k, t := range tasks {
 			for i, pol := range pols {
-				if _, batch := pol.(engine.BatchPolicy); pol == nil || batch {
+				if pol == nil || sim.StepsTogether(pol) {
 					continue
 				}
 				if err := ctx.Err(); err != nil {

@@ -122,7 +122,6 @@ type TwoStage interface {
 
 // Memory is what Encode computed, one row a prefix, held until Release.
 type Memory struct {
-	Rows    int
 	tensors []memoryTensorData
 	release func()
 }

@@ -93,7 +93,7 @@ func (s *session) Encode(b *Batch) (*Memory, error) {
 		destroyAll(outs)
 		return nil, err
 	}
-	m := &Memory{Rows: b.B, release: func() { destroyAll(outs) }}
+	m := &Memory{release: func() { destroyAll(outs) }}
 	for i, v := range outs {
 		t := memoryTensorData{dims: v.GetShape()}
 		switch x := v.(type) {

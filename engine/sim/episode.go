@@ -98,9 +98,7 @@ func (r *Runner) RunFrom(p engine.Policy, task Task, start *engine.Observation, 
 // that several budgets drove once). Each episode's result is the one Run
 // gives it: a batch policy decides each row alone.
 func (r *Runner) RunTasks(p engine.Policy, tasks []Task, pool *Pool, out [][]Result) error {
-	_, oracle := p.(engine.Oracle)
-	_, batch := p.(engine.BatchPolicy)
-	if oracle || !batch || len(tasks) < 2 {
+	if !StepsTogether(p) || len(tasks) < 2 {
 		for t, task := range tasks {
 			if err := r.Run(p, task, pool, out[t]); err != nil {
 				return err
@@ -116,6 +114,14 @@ func (r *Runner) RunTasks(p engine.Policy, tasks []Task, pool *Pool, out [][]Res
 	}
 	start := engine.Observation{Node: od.Origin, Destination: od.Destination}
 	return r.run(p, tasks, &start, pool, out)
+}
+
+// StepsTogether says whether RunTasks plays p's tasks as one batch: p
+// decides for many episodes at once (an oracle is scored per pool).
+func StepsTogether(p engine.Policy) bool {
+	_, oracle := p.(engine.Oracle)
+	_, batch := p.(engine.BatchPolicy)
+	return batch && !oracle
 }
 
 // run plays every task's episodes from start (its budget left is each
