@@ -1484,7 +1484,8 @@ await test("compare and live: an empty method list, any pair's budget, results o
       while (await ticked.count()) await ticked.first().uncheck();
       assert.equal(await page.textContent('[data-testid="methods-chosen"]'), "none");
       await page.locator(path === "compare" ? '[data-testid="run"]' : '[data-testid="run"], [data-testid="live-run"]').first().click();
-      await page.waitForFunction(() => /tick at least one|failed/.test(document.querySelector('[data-testid="status"]').textContent));
+      await page.waitForFunction(() => document.body.dataset.done === "error");
+      await page.waitForTimeout(400); // past a pair's scheduled rerun (250–300 ms), which Drive cancels
       assert.match(await page.textContent('[data-testid="status"]'), /no method chosen: tick at least one/, `${path}: an empty method list`);
     }
   } finally {
@@ -1516,6 +1517,32 @@ await test("a run replaced before its stream opens leaves the new run's status",
     const last = said[said.length - 1] || "";
     assert.match(last, /no method chosen: tick at least one/, `${path}: the status after the second run: ${JSON.stringify(said)}`);
     assert.ok(!said.some((t) => /failed/.test(t)), `${path}: the replaced run spoke: ${JSON.stringify(said)}`);
+  }
+});
+
+// CI at c0e7350: on Compare a pair picked then Drive pressed at once ran
+// twice: the pick's scheduled rerun (250 ms) still fired after Drive and
+// wrote "Computing…" over Drive's answer. Drive now cancels it: one run.
+await test("Drive right after a new pair is the one run", async () => {
+  for (const path of ["compare", "live"]) {
+    await page.goto(`${base}/${path}?net=${net}`);
+    await done();
+    const said = await page.evaluate(async () => {
+      const form = document.querySelector("#run-form");
+      const status = document.querySelector('[data-testid="status"]');
+      const seen = [];
+      new MutationObserver(() => seen.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+      const o = form.querySelector('[name="o"]');
+      o.value = o.options[o.options.length - 1].value;
+      o.dispatchEvent(new Event("change", { bubbles: true }));
+      form.querySelectorAll('input[name="m"]').forEach((c) => { c.checked = false; });
+      form.requestSubmit();
+      await new Promise((r) => setTimeout(r, 1200));
+      return seen;
+    });
+    const runs = said.filter((t) => /^(Computing|Starting)/.test(t)).length;
+    assert.equal(runs, 1, `${path}: ${runs} runs started: ${JSON.stringify(said)}`);
+    assert.match(said[said.length - 1] || "", /no method chosen: tick at least one/, `${path}: ${JSON.stringify(said)}`);
   }
 });
 

@@ -27,6 +27,9 @@ export async function comparePage() {
     document.body.dataset.done = "stopped";
   });
   function run() {
+    // A Drive (or a map pick) is the run a pending rerun would have been:
+    // left scheduled, it ran again a moment later and wrote over this one.
+    clearTimeout(rerun);
     const params = formParams(form);
     history.replaceState(null, "", `/compare?${params}`);
     dropStream(ws);

@@ -300,6 +300,7 @@ export function sketchPage() {
 
   // ---- run ----
   async function run() {
+    clearTimeout(timer); // this run is the one a pending rerun would have been
     const o = $("#trip-o").value, d = $("#trip-d").value;
     if (!o || !d || o === d) return say("trip", "Pick an origin and a different destination.", "error");
     ran = true;
