@@ -1415,6 +1415,17 @@ async function cityMap(net, links, o, d) {
     shown = (await page.locator(".leaflet-tooltip").count()) > 0 && /link \d+:/.test(await page.locator(".leaflet-tooltip").first().textContent());
   }
   assert.ok(shown, "no link tooltip under the pointer");
+  // The text and highlight follow the pointer to another link (along one
+  // link only the tooltip moves).
+  const first = await page.locator(".leaflet-tooltip").first().textContent();
+  let other = "";
+  for (let i = 0; i < 200 && !other; i++) {
+    await page.mouse.move(cx + 100 - (i % 20) * 10, cy + 100 - Math.floor(i / 20) * 20);
+    await page.waitForTimeout(20);
+    const t = (await page.locator(".leaflet-tooltip").count()) ? await page.locator(".leaflet-tooltip").first().textContent() : "";
+    if (/link \d+:/.test(t) && t !== first) other = t;
+  }
+  assert.ok(other, `the tooltip stayed on ${first}`);
   // Keyboard: type a node's number to go there, Enter picks (origin, then
   // destination), as on the small maps.
   await page.locator("#map").focus();
@@ -1437,6 +1448,9 @@ async function cityCompare(net, o, d, methods) {
     assert.ok(out === "on-time" || out === "late", `${m}: outcome ${out}`);
   }
   console.log(`     measured: comparison of ${methods.join(", ")} on ${net} ${Date.now() - t0} ms`);
+  // A city's page counts no P(on time) and says why (its cells were a bare "–").
+  assert.match(await page.textContent('[data-testid="sampling-note"]'), /not counted on this page for a network of more than 4,000 links/);
+  assert.equal(await page.locator(`[data-testid="rate-${methods[0]}"]`).textContent(), "–");
   await shot(`${net}-compare`);
 }
 
@@ -1457,6 +1471,10 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
 await test("a network of 249,000 links: its map and a comparison", async () => {
   await cityMap("grid250k", 249000, "20063", "32613");
   await cityCompare("grid250k", "20063", "32613", large ? ["let", "dot", "cdot", "cgr"] : ["let", "dot"]);
+  // A run of many days would hold a 3.7 GB pool: Live says so and runs nothing.
+  await page.goto(`${base}/live?net=grid250k&o=20063&d=32613&m=let&n=100`);
+  await page.waitForSelector('body[data-done="error"]');
+  assert.match(await page.textContent('[data-testid="status"]'), /grid250k is too large for a run of many days here: a pool of 2,000 days of its 249,000 links' times is 3\.7 GB/);
 });
 
 // Issue 44 (minor): on Compare and Live, an empty method list says so (it

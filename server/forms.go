@@ -183,6 +183,9 @@ func (s *server) form(rq *runQuery) (web.RunForm, []string) {
 		f.Lo, f.Hi = card.BudgetFactors[0], card.BudgetFactors[1]
 	}
 	f.Lo, f.Hi = min(f.Lo, rq.factor, slices.Min(f.Presets)), max(f.Hi, rq.factor, slices.Max(f.Presets))
+	if !n.RatesOnPages() {
+		f.RateLinkLimit = lab.RateLinkLimit
+	}
 	for _, nd := range n.Net.Nodes {
 		f.Nodes = append(f.Nodes, nd.ID)
 	}

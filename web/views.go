@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/policy"
 )
@@ -77,6 +80,12 @@ func f2s(xs []float64) []string {
 	return out
 }
 func itoa(i int) string { return fmt.Sprint(i) }
+
+// grouped writes a count with thousands separated, as the pages' prose
+// does (4,000).
+func grouped(n int) string { return english.Sprint(n) }
+
+var english = message.NewPrinter(language.English)
 
 func join(s []string) string { return strings.Join(s, ", ") }
 

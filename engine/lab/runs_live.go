@@ -3,6 +3,9 @@ package lab
 import (
 	"context"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/engine/stats"
@@ -63,6 +66,9 @@ const PoolSize = 2000
 func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) error) (*LiveResult, error) {
 	let, err := n.Validate(req.OD, req.Factor)
 	if err != nil {
+		return nil, err
+	}
+	if err := n.PoolFits(); err != nil {
 		return nil, err
 	}
 	if req.Episodes <= 0 || req.Episodes > 100*PoolSize {
@@ -202,6 +208,26 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		}
 	}
 	return res, nil
+}
+
+// pagePoolBytes bounds one test pool of a live run or a plan (PoolSize
+// days of every link's time). Both read whole pools: on the 249,000-link
+// grid one was 4 GB, and a plan of LET alone held 4.5 GB for 47 s, for
+// whoever else the server was serving too. Over it they are refused with
+// the reason, and the benchmark, which bounds the pools it holds, runs
+// there. Chicago Regional's pool (624 MB) fits; Delaware's (1.8 GB) does not.
+var pagePoolBytes = 1 << 30 // a variable so a test can refuse a small network
+
+// english writes numbers as the messages' prose does (4,000 links).
+var english = message.NewPrinter(language.English)
+
+// PoolFits says why n is too large for a live run or a plan (nil: it is not).
+func (n *Net) PoolFits() error {
+	if b := PoolSize * n.Model.Dim() * 8; b > pagePoolBytes {
+		return engine.Errorf(engine.EINVALID, "%s", english.Sprintf("%s is too large for a run of many days here: a pool of %d days of its %d links' times is %.1f GB, over the %.0f GB such a run may hold. Compare drives one day on it; the benchmark (Benchmarks, or ontime bench) estimates its on-time rates with pools it can hold",
+			n.Net.Name, PoolSize, n.Model.Dim(), float64(b)/(1<<30), float64(pagePoolBytes)/(1<<30)))
+	}
+	return nil
 }
 
 // livePoolBytes is how much of the test pools a live run keeps in memory;

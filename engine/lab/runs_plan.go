@@ -76,6 +76,9 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := n.PoolFits(); err != nil {
+		return nil, err
+	}
 	if !(req.Alpha > 0 && req.Alpha < 1) {
 		e := engine.Errorf(engine.EINVALID, "target on-time rate %v: give a probability between 0 and 1 (exclusive), such as 0.95", req.Alpha)
 		e.Field = "reliability"

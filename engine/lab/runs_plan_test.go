@@ -130,3 +130,32 @@ func TestPlanRefuses(t *testing.T) {
 		t.Errorf("dot's table within 1.01 × LET: %+v", tb)
 	}
 }
+
+// A network whose test pool would pass the pages' bound is refused by the
+// live run and the plan, saying why (a 4 GB pool on the 249,000-link grid
+// held the server at 4.5 GB for one method's plan); under it both run.
+func TestManyDaysRefusedWherePoolsDoNotFit(t *testing.T) {
+	n := ringtownNet(t, engine.Correlation{Model: linktime.Independent})
+	od := n.Net.ODs[0]
+	live := func() error {
+		_, err := n.Live(context.Background(), LiveRequest{OD: od, Factor: 1, Methods: []string{"let"}, Episodes: 100}, func(LiveUpdate) error { return nil })
+		return err
+	}
+	plan := func() error {
+		_, err := n.Plan(context.Background(), PlanRequest{OD: od, Alpha: 0.9, Methods: []string{"let"}, Episodes: 100})
+		return err
+	}
+	for name, run := range map[string]func() error{"live": live, "plan": plan} {
+		if err := run(); err != nil {
+			t.Fatalf("%s under the bound: %v", name, err)
+		}
+	}
+	defer func(b int) { pagePoolBytes = b }(pagePoolBytes)
+	pagePoolBytes = PoolSize*n.Model.Dim()*8 - 1
+	for name, run := range map[string]func() error{"live": live, "plan": plan} {
+		err := run()
+		if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(engine.ErrorMessage(err), "ringtown is too large for a run of many days here: a pool of 2,000 days of its 168 links' times") {
+			t.Errorf("%s over the bound: %v", name, err)
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/sim"
 )
 
@@ -45,6 +44,18 @@ type Trips struct {
 	Times []float64
 }
 
+// RateLinkLimit is the largest network whose pages estimate P(on time)
+// (OnTimeRate). Above it RateSize days of every link's time (2 GB at
+// 250,000 links) and RateSize drives of each method would keep a page
+// waiting for minutes (cgr re-plans at each of a city trip's hundred
+// decisions); the benchmark, a job, estimates it there. The methods' own
+// city rules begin at the same size (cgr's LET continuation, bestpath's
+// corridor).
+const RateLinkLimit = 4000
+
+// RatesOnPages says whether n's pages estimate P(on time).
+func (n *Net) RatesOnPages() bool { return len(n.Net.Links) <= RateLinkLimit }
+
 // OnTimeRate estimates method's probability of arriving on time on od at
 // factor × the LET time over RateSize common test realizations (cached);
 // ok is false where the network is too large to estimate it on a page.
@@ -56,7 +67,7 @@ func (n *Net) OnTimeRate(ctx context.Context, method string, od engine.OD, facto
 // OnTimeTrips is OnTimeRate with the trips it counts: the arrival times
 // the compare page drives one at a time (the same days for every method).
 func (n *Net) OnTimeTrips(ctx context.Context, method string, od engine.OD, factor float64) (trips Trips, ok bool, err error) {
-	if len(n.Net.Links) > linktime.DenseLinkLimit {
+	if !n.RatesOnPages() {
 		return Trips{}, false, nil
 	}
 	key := rateKey{method, od, math.Round(factor*1e6) / 1e6}
@@ -129,7 +140,7 @@ func (n *Net) Opening() (engine.OD, float64) {
 			return
 		}
 		n.openingOD = n.Net.ODs[0]
-		if len(n.Net.Links) > linktime.DenseLinkLimit {
+		if !n.RatesOnPages() { // the story counts on-time rates
 			return
 		}
 		for _, od := range n.Net.ODs {

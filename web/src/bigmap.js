@@ -207,7 +207,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   // hover: the nearest link within HOVER_PX, one highlight and one tooltip
   const hi = L.polyline([], { renderer, weight: 5, color: "#08306b", interactive: false });
   const tip = L.tooltip({ sticky: true, direction: "top", offset: [0, -8] });
-  let pending = null, queued = false;
+  let pending = null, queued = false, hovered = -1;
   const perPx = () => frame.unitsPerPx(map.getZoom());
   // the index and the courses are in the frame: pointer positions go back to it
   const xy = (latlng) => frame.fromLatLng(latlng.lat, latlng.lng);
@@ -225,17 +225,26 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
         if (d < bestD) { best = i; bestD = d; }
       });
       if (best < 0) {
-        hi.remove();
-        map.closeTooltip(tip);
+        unhover();
         return;
       }
+      // Along one link only the tooltip moves: the highlight and the text
+      // are redrawn when the pointer reaches another link.
+      tip.setLatLng(p);
+      if (best === hovered && map.hasLayer(tip)) return;
+      hovered = best;
       const l = E[best];
       hi.setLatLngs(seg(best)).addTo(map);
-      tip.setLatLng(p).setContent(`link ${escapeHTML(l.id)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
+      tip.setContent(`link ${escapeHTML(l.id)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
       if (!map.hasLayer(tip)) tip.addTo(map);
     });
   });
-  map.on("mouseout", () => { hi.remove(); map.closeTooltip(tip); });
+  function unhover() {
+    hovered = -1;
+    hi.remove();
+    map.closeTooltip(tip);
+  }
+  map.on("mouseout", unhover);
   if (onNodeClick) {
     map.on("click", (ev) => {
       const r = CLICK_PX * perPx(), [cx, cy] = xy(ev.latlng);
