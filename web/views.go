@@ -135,7 +135,7 @@ func floats(xs []float64) string {
 
 // facts is the network's one-line summary.
 func (v NetworkView) facts() string {
-	s := fmt.Sprintf("%d nodes, %d links, coordinates %s, correlation %s", v.Nodes, v.Links, v.Coords, v.Correlation)
+	s := english.Sprintf("%d nodes, %d links, coordinates %s, correlation %s", v.Nodes, v.Links, v.Coords, v.Correlation)
 	if v.StepCap > 0 {
 		s += fmt.Sprintf(", at most %d links per trip", v.StepCap)
 	}

@@ -18,19 +18,28 @@ import (
 // NodeProto, TensorProto, ValueInfoProto, TypeProto); every other field is
 // carried over as it was.
 const (
-	modelGraph       = 7
-	graphNode        = 1
-	graphInitializer = 5
-	graphInput       = 11
-	graphOutput      = 12
-	graphValueInfo   = 13
-	graphSparseInit  = 15
-	nodeInput        = 1
-	nodeOutput       = 2
-	nodeName         = 3
-	nodeOpType       = 4
-	tensorName       = 8
-	valueInfoName    = 1
+	modelGraph         = 7
+	graphNode          = 1
+	graphInitializer   = 5
+	graphInput         = 11
+	graphOutput        = 12
+	graphValueInfo     = 13
+	graphSparseInit    = 15
+	nodeInput          = 1
+	nodeOutput         = 2
+	nodeName           = 3
+	nodeOpType         = 4
+	tensorName         = 8
+	valueInfoName      = 1
+	nodeAttribute      = 5
+	attrName           = 1
+	attrFloat          = 2
+	attrInt            = 3
+	tensorDims         = 1
+	tensorDataType     = 2
+	tensorFloatData    = 4
+	tensorRawData      = 9
+	tensorDataLocation = 14
 )
 
 type onnxModel struct {
@@ -318,15 +327,15 @@ func field(num protowire.Number, v []byte) []byte {
 	return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), v)
 }
 
-// valueInfo declares a rank-4 tensor of float (or bool) with named
-// dimensions (a ValueInfoProto: a graph's input or output).
-func valueInfo(name string, isBool bool) []byte {
+// valueInfo declares a tensor of float (or bool) of the given rank with
+// named dimensions (a ValueInfoProto: a graph's input or output).
+func valueInfo(name string, isBool bool, rank int) []byte {
 	elem := uint64(1) // FLOAT
 	if isBool {
 		elem = 9 // BOOL
 	}
 	var shape []byte
-	for i := range 4 {
+	for i := range rank {
 		var dim []byte
 		dim = protowire.AppendTag(dim, 2, protowire.BytesType) // dim_param
 		dim = protowire.AppendString(dim, fmt.Sprintf("%s_d%d", name, i))

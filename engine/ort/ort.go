@@ -28,9 +28,14 @@ type Batch struct {
 }
 
 // Output holds the model's answers: logits before the mask and probabilities
-// over the allowed links, each B×E.
+// over the allowed links, each B×E. A decoder that stops before the model's
+// last linear map (its head, E × d: most of a decoder row's arithmetic,
+// while a decision reads the few links leaving one node) answers its input
+// instead, and Logit makes the logits asked for.
 type Output struct {
 	Logits, Probs []float32
+	hidden        []float32 // B×d, the head's input
+	head          *linearHead
 }
 
 // Session runs one model. Run is safe for concurrent use.

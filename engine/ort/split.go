@@ -22,8 +22,10 @@ import (
 // it uses the pair.
 
 // splitModel cuts model, or says why it cannot (a model from another
-// exporter, or without the Transformer decoder: it then runs whole).
-func splitModel(model []byte) (*splitGraphs, error) {
+// exporter, or without the Transformer decoder: it then runs whole). With
+// cutHead the decoder stops before the head where the head is a plain
+// Gemm, and answers the head's input (Output.Logit makes the logits).
+func splitModel(model []byte, cutHead bool) (*splitGraphs, error) {
 	m, err := parseModel(model)
 	if err != nil {
 		return nil, err
@@ -77,11 +79,17 @@ func splitModel(model []byte) (*splitGraphs, error) {
 	if logits < 0 {
 		return nil, errors.New("no output named logits")
 	}
-	dec, decIn, err := g.closure(g.outNames[logits:logits+1], names, oneQuerySelfAttention(byName))
+	decOut, decOutInfo := g.outNames[logits], g.outputs[logits]
+	s := &splitGraphs{memory: names, encInputs: encIn}
+	if cutHead {
+		if head, in, err := g.headOf("logits"); err == nil {
+			decOut, decOutInfo, s.head = in, field(graphOutput, valueInfo(in, false, 2)), head
+		}
+	}
+	dec, decIn, err := g.closure([]string{decOut}, names, oneQuerySelfAttention(byName))
 	if err != nil {
 		return nil, fmt.Errorf("decoder: %w", err)
 	}
-	s := &splitGraphs{memory: names, encInputs: encIn}
 	for _, in := range decIn {
 		if !slices.Contains(names, in) {
 			s.decInputs = append(s.decInputs, in)
@@ -90,12 +98,12 @@ func splitModel(model []byte) (*splitGraphs, error) {
 	s.decInputs = append(s.decInputs, names...)
 	var memOut, memIn [][]byte
 	for _, t := range memory {
-		memOut = append(memOut, field(graphOutput, valueInfo(t.name, t.bool)))
-		memIn = append(memIn, field(graphInput, valueInfo(t.name, t.bool)))
+		memOut = append(memOut, field(graphOutput, valueInfo(t.name, t.bool, 4)))
+		memIn = append(memIn, field(graphInput, valueInfo(t.name, t.bool, 4)))
 	}
 	s.encoder = m.with(g.subgraph(enc, g.inputInfos(encIn), memOut))
-	s.decoder = m.with(g.subgraph(dec, append(g.inputInfos(decIn), memIn...), g.outputs[logits:logits+1]))
-	s.outputs = []string{"logits"}
+	s.decoder = m.with(g.subgraph(dec, append(g.inputInfos(decIn), memIn...), [][]byte{decOutInfo}))
+	s.outputs = []string{decOut}
 	return s, nil
 }
 
@@ -130,7 +138,8 @@ type splitGraphs struct {
 	encInputs        []string // graph inputs the encoder reads
 	decInputs        []string // graph inputs the decoder reads, then memory
 	memory           []string // encoder outputs = decoder inputs
-	outputs          []string // the decoder's: logits
+	outputs          []string // the decoder's: logits, or the head's input
+	head             *linearHead
 }
 
 type memoryTensor struct {

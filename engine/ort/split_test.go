@@ -11,8 +11,9 @@ import (
 // Every committed model with the Transformer decoder is cut the same way,
 // into the same bytes each time: an encoder that reads only the prefix
 // (edges, times, pad, and cur, whose shape it takes), and a decoder that
-// reads the context and the encoder's memory, for the logits alone. The
-// nodt control has no cross-attention to cut at.
+// reads the context and the encoder's memory, for the logits alone, or,
+// cut before the head, for the head's input. The nodt control has no
+// cross-attention to cut at.
 func TestSplitModel(t *testing.T) {
 	models, _ := filepath.Glob(filepath.Join("..", "..", "models", "*.onnx"))
 	models = append(models, filepath.Join("..", "..", "models", "testdata", "tiny.onnx"))
@@ -25,7 +26,7 @@ func TestSplitModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cut, err := splitModel(data)
+			cut, err := splitModel(data, false)
 			if filepath.Base(path) == "sfn-nodt.onnx" || filepath.Base(path) == "sfn-nodt.imitation.onnx" {
 				if err == nil {
 					t.Fatal("the control without a decoder was cut")
@@ -42,9 +43,25 @@ func TestSplitModel(t *testing.T) {
 			if !slices.Equal(cut.decInputs, want) || len(cut.memory) != 3 {
 				t.Errorf("the decoder reads %v, want %v", cut.decInputs, want)
 			}
-			again, _ := splitModel(data)
+			again, _ := splitModel(data, false)
 			if !bytes.Equal(cut.encoder, again.encoder) || !bytes.Equal(cut.decoder, again.decoder) {
 				t.Error("two cuts of the same model differ")
+			}
+			if cut.head != nil || !slices.Equal(cut.outputs, []string{"logits"}) {
+				t.Errorf("with its head the decoder answers %v", cut.outputs)
+			}
+			// Without its head the decoder answers the head's input, and
+			// the head is the model's: E × d weights, E biases.
+			headless, err := splitModel(data, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := headless.head
+			if h == nil || len(headless.outputs) != 1 || headless.outputs[0] == "logits" || !bytes.Equal(headless.encoder, cut.encoder) {
+				t.Fatalf("cut before the head: outputs %v, head %v", headless.outputs, h != nil)
+			}
+			if h.d < 8 || len(h.w) != len(h.b)*h.d || len(h.b) < 5 {
+				t.Errorf("head: d %d, %d weights, %d biases", h.d, len(h.w), len(h.b))
 			}
 		})
 	}

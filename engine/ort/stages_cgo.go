@@ -29,7 +29,10 @@ func (s *session) openStages(model string, open func(data []byte, in, out []stri
 	if err != nil {
 		return err
 	}
-	cut, err := splitModel(data)
+	// On the CPU the head's few logits a decision reads are made in Go
+	// (Output.Logit); a GPU, which may multiply in lower precision, keeps
+	// its head.
+	cut, err := splitModel(data, s.device == "cpu")
 	if err != nil {
 		return err
 	}
@@ -145,9 +148,12 @@ func (s *session) Decide(b *Batch, m *Memory, rows []int) (*Output, error) {
 		}
 		vals = append(vals, v)
 	}
-	B, E := int64(b.B), int64(b.E)
-	logits := make([]float32, B*E)
-	out, err := newTensor(onnx.NewShape(B, E), logits)
+	B, width := int64(b.B), int64(b.E)
+	if s.cut.head != nil {
+		width = int64(s.cut.head.d)
+	}
+	answer := make([]float32, B*width)
+	out, err := newTensor(onnx.NewShape(B, width), answer)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +161,10 @@ func (s *session) Decide(b *Batch, m *Memory, rows []int) (*Output, error) {
 	if err := s.run(s.dec, vals[:len(vals)-1], vals[len(vals)-1:]); err != nil {
 		return nil, err
 	}
-	return &Output{Logits: logits}, nil
+	if s.cut.head != nil {
+		return &Output{hidden: answer, head: s.cut.head}, nil
+	}
+	return &Output{Logits: answer}, nil
 }
 
 // gather is rows of x (per values a row), in the order asked.

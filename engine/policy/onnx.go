@@ -80,7 +80,8 @@ func NewONNXPolicy(net *engine.Network, model string, o ONNXOptions, opts ...ort
 // stagesAgree asks the model, whole and in two parts, for one probe batch
 // on this network (rows at nodes across it, prefixes of 0 to 5 links, each
 // row reading its encoding from another place in the memory) and says
-// whether every logit's bits agree: the parts are used only then.
+// whether every logit agrees, bit for bit, or within its bound where the
+// head's logits are made in Go: the parts are used only then.
 func (p *ONNXPolicy) stagesAgree(st ort.TwoStage) bool {
 	var obs []*engine.Observation
 	n := len(p.net.Nodes)
@@ -112,8 +113,9 @@ func (p *ONNXPolicy) stagesAgree(st ort.TwoStage) bool {
 	if err != nil {
 		return false
 	}
+	E := len(p.net.Links)
 	for i := range whole.Logits {
-		if math.Float32bits(whole.Logits[i]) != math.Float32bits(parts.Logits[i]) {
+		if l, bound := parts.Logit(i/E, i%E, E); math.Abs(float64(whole.Logits[i])-l) > bound {
 			return false
 		}
 	}
@@ -321,7 +323,7 @@ func (p *ONNXPolicy) actStaged(obs []*engine.Observation, groups, rows []int, li
 	E := len(p.net.Links)
 	for k, o := range obs {
 		var ok bool
-		if links[k], ok = greedyFromLogits(p.net.Out(o.Node), out.Logits[k*E:(k+1)*E]); !ok {
+		if links[k], ok = greedyFromLogits(p.net.Out(o.Node), func(e int) (float64, float64) { return out.Logit(k, e, E) }); !ok {
 			close, closeAt = append(close, o), append(closeAt, k)
 		}
 	}
@@ -344,18 +346,26 @@ const greedyMargin = 1e-4
 
 // greedyFromLogits is the link of allowed with the highest logit, and
 // whether its probability (the softmax over allowed) leads every other's
-// by more than greedyMargin.
-func greedyFromLogits(allowed []int, logits []float32) (int, bool) {
+// by more than greedyMargin whatever the model's logits are within their
+// bounds: logit(e) is link e's logit and how far the model's may lie from
+// it (0 where the model answered it). Logits within β of these move each
+// softmax weight by a factor within e^±β, so the lead is at least
+// (w₁e^−2β − w₂)/Σw, w the weights of these logits.
+func greedyFromLogits(allowed []int, logit func(e int) (float64, float64)) (int, bool) {
 	if len(allowed) == 1 {
 		return allowed[0], true
 	}
-	top := math.Inf(-1)
+	var buf [16]float64
+	ls := buf[:0]
+	top, beta := math.Inf(-1), 0.0
 	for _, e := range allowed {
-		top = max(top, float64(logits[e]))
+		l, bound := logit(e)
+		ls = append(ls, l)
+		top, beta = max(top, l), max(beta, bound)
 	}
 	sum, best, p1, p2 := 0.0, allowed[0], math.Inf(-1), math.Inf(-1)
-	for _, e := range allowed {
-		w := math.Exp(float64(logits[e]) - top)
+	for i, e := range allowed {
+		w := math.Exp(ls[i] - top)
 		sum += w
 		if w > p1 {
 			best, p1, p2 = e, w, p1
@@ -363,7 +373,7 @@ func greedyFromLogits(allowed []int, logits []float32) (int, bool) {
 			p2 = w
 		}
 	}
-	return best, (p1-p2)/sum > greedyMargin
+	return best, (p1*math.Exp(-2*beta)-p2)/sum > greedyMargin
 }
 
 // actBatch decides for a batch of episodes in one inference.

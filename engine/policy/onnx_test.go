@@ -364,9 +364,11 @@ func TestONNXEncodesEachPrefixOnce(t *testing.T) {
 
 // Read off the logits, a greedy choice is the one the rule makes on the
 // model's probabilities, whatever their last bits: on random logits, many
-// near ties among them, wherever greedyFromLogits answers it agrees with
-// argmaxLink on the float32 softmax with a few ulps of noise; where two
-// probabilities come within the margin it does not answer.
+// near ties among them, the model's own within a bound of those read (0,
+// 10⁻⁶, 10⁻³ or 0.03, at random or at the bound's far end), wherever greedyFromLogits answers it agrees with
+// argmaxLink on the float32 softmax of the model's logits with a few ulps
+// of noise; where two probabilities come within the margin it does not
+// answer.
 func TestGreedyFromLogitsIsTheRulesChoice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 11))
 	answered, declined := 0, 0
@@ -384,18 +386,41 @@ func TestGreedyFromLogitsIsTheRulesChoice(t *testing.T) {
 			a, b := allowed[rng.IntN(n)], allowed[rng.IntN(n)]
 			logits[b] = logits[a] + float32(rng.Float64()*1e-3)*float32(rng.IntN(2))
 		}
-		link, ok := greedyFromLogits(allowed, logits)
+		// The model's logits lie within beta of those greedyFromLogits reads
+		// (0: they are the model's; else made from its head in Go).
+		// Half the time the model's lie at the far end: the leader read
+		// lower, every other higher.
+		beta := []float64{0, 1e-6, 1e-3, 3e-2}[rng.IntN(4)]
+		lead := allowed[0]
+		for _, e := range allowed {
+			if logits[e] > logits[lead] {
+				lead = e
+			}
+		}
+		far := rng.IntN(2) == 0
+		model := make([]float64, len(logits))
+		for i, l := range logits {
+			switch {
+			case far && i == lead:
+				model[i] = float64(l) - beta
+			case far:
+				model[i] = float64(l) + beta
+			default:
+				model[i] = float64(l) + beta*(2*rng.Float64()-1)
+			}
+		}
+		link, ok := greedyFromLogits(allowed, func(e int) (float64, float64) { return float64(logits[e]), beta })
 		top := math.Inf(-1)
 		for _, e := range allowed {
-			top = max(top, float64(logits[e]))
+			top = max(top, model[e])
 		}
 		sum := 0.0
 		for _, e := range allowed {
-			sum += math.Exp(float64(logits[e]) - top)
+			sum += math.Exp(model[e] - top)
 		}
 		probs := make([]float32, len(logits))
 		for _, e := range allowed {
-			p := float32(math.Exp(float64(logits[e])-top) / sum)
+			p := float32(math.Exp(model[e]-top) / sum)
 			probs[e] = math.Float32frombits(math.Float32bits(p) + uint32(rng.IntN(5)) - 2) // a few ulps either way
 		}
 		rule := argmaxLink(allowed, func(e int) float64 { return float64(probs[e]) }, nil, nil)
