@@ -1040,7 +1040,7 @@ await test("add a network: a dense correlation's build shows the map at once, it
   const notice = page.locator('[data-testid="model-building"]');
   assert.ok(await notice.isVisible(), "no notice of the build");
   assert.match(await notice.textContent(), /being built, once, for everyone: about \d+ (s|min)/);
-  assert.match(await page.locator('[data-testid="network-facts"]').textContent(), /800 nodes, 1600 links/);
+  assert.match(await page.locator('[data-testid="network-facts"]').textContent(), /800 nodes, 1,600 links/);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="network-map"] path.leaflet-interactive, [data-testid="network-map"] canvas').length > 0);
   await shot("network-building");
   await page.waitForFunction(() => document.querySelector('[data-testid="model-building"]').dataset.ready === "1");
