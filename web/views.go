@@ -81,6 +81,14 @@ func f2s(xs []float64) []string {
 }
 func itoa(i int) string { return fmt.Sprint(i) }
 
+// rateTitle explains the compare table's P(on time) column.
+func rateTitle(f RunForm) string {
+	if f.RateLinkLimit > 0 {
+		return "not counted on a network this large (see below the table)"
+	}
+	return "estimated on 1,000 common test realizations"
+}
+
 // grouped writes a count with thousands separated, as the pages' prose
 // does (4,000).
 func grouped(n int) string { return english.Sprint(n) }

@@ -1,6 +1,7 @@
 package ort
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -141,7 +142,7 @@ func (g *onnxGraph) floatInitializer(name string) ([]int64, []float32, error) {
 				typ, _ = protowire.ConsumeVarint(body)
 			case tensorFloatData, tensorRawData: // both little-endian float32s
 				for ; len(val) >= 4; val = val[4:] {
-					data = append(data, math.Float32frombits(uint32(val[0])|uint32(val[1])<<8|uint32(val[2])<<16|uint32(val[3])<<24))
+					data = append(data, math.Float32frombits(binary.LittleEndian.Uint32(val)))
 				}
 			case tensorDataLocation:
 				return fmt.Errorf("%s: its data is outside the model", name)
