@@ -291,11 +291,16 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 	for _, m := range rq.methods {
 		ms = append(ms, methodJSON{Name: m, Color: policy.Color(m), Warning: n.Scope(m, rq.od, rq.factor)})
 	}
-	if st.send(map[string]any{"type": "start", "network": n.Net.Name, "od": n.Net.ODString(rq.od), "budget": rq.factor * let,
-		"factor": rq.factor, "episodes": rq.episodes, "methods": ms}) != nil {
+	days, note, err := n.Days(rq.episodes) // what Live plays: fewer where a network's days do not fit
+	if err != nil {
+		st.fail(err)
 		return
 	}
-	chunk := max(100, min(2000, rq.episodes/20/100*100))
+	if st.send(map[string]any{"type": "start", "network": n.Net.Name, "od": n.Net.ODString(rq.od), "budget": rq.factor * let,
+		"factor": rq.factor, "episodes": days, "note": note, "methods": ms}) != nil {
+		return
+	}
+	chunk := max(100, min(2000, days/20/100*100))
 	res, err := n.Live(st.ctx, lab.LiveRequest{OD: rq.od, Factor: rq.factor, Methods: rq.methods, Episodes: rq.episodes, Chunk: chunk, Curve: lab.LiveCurveFactors},
 		func(u lab.LiveUpdate) error {
 			return st.send(map[string]any{"type": "progress", "done": u.Done, "total": u.Total, "fraction": u.Fraction, "curve": u.Curve, "rates": ratesJSON(u.Rates)})

@@ -56,6 +56,9 @@ func runLive(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return err
 	}
+	if res.Note != "" {
+		fmt.Fprintf(stderr, "ontime live: %s.\n", res.Note)
+	}
 	if *figure == "rates" {
 		return printRates(stdout, n.Net.ODString(req.OD), res, *format)
 	}

@@ -69,6 +69,9 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return err
 	}
+	if p.Note != "" {
+		fmt.Fprintf(stderr, "ontime plan: %s.\n", p.Note)
+	}
 	if *routesOut != "" {
 		f, err := n.PlanRoutes(p, routesFormat)
 		if err != nil {

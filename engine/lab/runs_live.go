@@ -53,6 +53,10 @@ type LiveResult struct {
 	Rates   []Rate
 	Times   map[string][]float64 // arrival (or abandonment) time of each episode
 	Curve   map[string][]float64 // on-time rate at each factor of the request's Curve
+	// Note says why fewer days were played than the Asked (Days); "" when
+	// they were not.
+	Note  string
+	Asked int
 	// CurveCI is each curve point's 95% Wilson interval (lo, hi).
 	CurveCI map[string][][2]float64
 	Factors []float64
@@ -68,17 +72,18 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	if err != nil {
 		return nil, err
 	}
-	if err := n.PoolFits(); err != nil {
-		return nil, err
-	}
 	if req.Episodes <= 0 || req.Episodes > 100*PoolSize {
 		return nil, engine.Errorf(engine.EINVALID, "episodes %d: give 1 to %d", req.Episodes, 100*PoolSize)
+	}
+	asked, note := req.Episodes, ""
+	if req.Episodes, note, err = n.Days(req.Episodes); err != nil {
+		return nil, err
 	}
 	chunk := req.Chunk
 	if chunk <= 0 {
 		chunk = 100
 	}
-	res := &LiveResult{Budget: req.Factor * let, LETTime: let, Times: map[string][]float64{}, Curve: map[string][]float64{}, CurveCI: map[string][][2]float64{}, Factors: req.Curve}
+	res := &LiveResult{Note: note, Asked: asked, Budget: req.Factor * let, LETTime: let, Times: map[string][]float64{}, Curve: map[string][]float64{}, CurveCI: map[string][][2]float64{}, Factors: req.Curve}
 	rates := make([]Rate, len(req.Methods))
 	pols := make([]engine.Policy, len(req.Methods))
 	for i, m := range req.Methods {
@@ -94,7 +99,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	r := &sim.Runner{Net: n.Net}
 	task := sim.Task{OD: req.OD, Budget: res.Budget, Cap: n.Net.StepCap}
 	work := float64(req.Episodes * (1 + len(req.Curve))) // episode replays, each for every method
-	pools := &livePools{n: n, kept: map[int]*sim.Pool{}}
+	pools := &livePools{n: n, kept: map[int]*sim.Pool{}, days: req.Episodes}
 	out := make([]sim.Result, chunk)
 	for done := 0; done < req.Episodes; {
 		if err := ctx.Err(); err != nil {
@@ -210,24 +215,43 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	return res, nil
 }
 
-// pagePoolBytes bounds one test pool of a live run or a plan (PoolSize
-// days of every link's time). Both read whole pools: on the 249,000-link
-// grid one was 4 GB, and a plan of LET alone held 4.5 GB for 47 s, for
-// whoever else the server was serving too. Over it they are refused with
-// the reason, and the benchmark, which bounds the pools it holds, runs
-// there. Chicago Regional's pool (624 MB) fits; Delaware's (1.8 GB) does not.
-var pagePoolBytes = 1 << 30 // a variable so a test can refuse a small network
+// pagePoolBytes bounds the test realizations a live run or a plan holds
+// (days × every link's time). On the 249,000-link grid a pool of PoolSize
+// days is 3.7 GB, and a plan of LET alone held the server at 4.5 GB for
+// 47 s, for whoever else it was serving too. Over it a run plays the first
+// days of test pool 0 that fit, and says so (Days). Chicago Regional's
+// pool (624 MB) fits whole; Delaware's (1.8 GB) does not.
+var pagePoolBytes = 1 << 30 // a variable so a test can bound a small network
+
+// minDays is the fewest days a run plays: below it an on-time rate's 95%
+// interval is wider than ±5 points, and a network that needs fewer (over
+// 1.3 million links) is refused.
+const minDays = 400
 
 // english writes numbers as the messages' prose does (4,000 links).
 var english = message.NewPrinter(language.English)
 
-// PoolFits says why n is too large for a live run or a plan (nil: it is not).
-func (n *Net) PoolFits() error {
-	if b := PoolSize * n.Model.Dim() * 8; b > pagePoolBytes {
-		return engine.Errorf(engine.EINVALID, "%s", english.Sprintf("%s is too large for a run of many days here: a pool of %d days of its %d links' times is %.1f GB, over the %.0f GB such a run may hold. Compare drives one day on it; the benchmark (Benchmarks, or ontime bench) estimates its on-time rates with pools it can hold",
-			n.Net.Name, PoolSize, n.Model.Dim(), float64(b)/(1<<30), float64(pagePoolBytes)/(1<<30)))
+// Days is how many days of the common test realizations a live run or a
+// plan that asks for asked plays on n: asked, or on a network where they
+// would not fit in pagePoolBytes, the first days of test pool 0 that do,
+// with a note saying so. A pool's first days are those of the whole pool:
+// independent and factor models draw day by day (TestFirstDaysArePoolDays);
+// only they are too large to hold (a dense model has at most 4,000 links).
+func (n *Net) Days(asked int) (days int, note string, err error) {
+	dim := n.Model.Dim()
+	if asked <= 0 || PoolSize*dim*8 <= pagePoolBytes {
+		return asked, "", nil
 	}
-	return nil
+	fit := pagePoolBytes / (dim * 8)
+	if fit < minDays {
+		return 0, "", engine.Errorf(engine.EINVALID, "%s", english.Sprintf("%s is too large for a run of many days here: %d days of its %d links' times are %.1f GB, over the %.0f GB such a run may hold. Compare drives one day on it; the benchmark (Benchmarks, or ontime bench) estimates its on-time rates with pools it can hold",
+			n.Net.Name, minDays, dim, float64(minDays*dim*8)/(1<<30), float64(pagePoolBytes)/(1<<30)))
+	}
+	if asked <= fit {
+		return asked, "", nil
+	}
+	return fit, english.Sprintf("%s plays %d days, not the %d asked: a day holds all %d links' times, and %d days are what fit in the %.0f GB a run may hold (the first days of test pool 0)",
+		n.Net.Name, fit, asked, dim, fit, float64(pagePoolBytes)/(1<<30)), nil
 }
 
 // livePoolBytes is how much of the test pools a live run keeps in memory;
@@ -252,6 +276,7 @@ func (lp *livePools) each(episodes int, fn func(pi int, sub *sim.Pool) error) er
 // kept while they fit in livePoolBytes.
 type livePools struct {
 	n     *Net
+	days  int // the days the run plays (Days): where PoolSize do not fit, all it draws
 	kept  map[int]*sim.Pool
 	bytes int
 	last  *sim.Pool
@@ -264,7 +289,11 @@ func (lp *livePools) get(i int) *sim.Pool {
 	if lp.last != nil && lp.last.Index == i {
 		return lp.last
 	}
-	p := sim.NewPool(lp.n.Model, lp.n.Net.PoolKey(), sim.Test, i, PoolSize, 0, nil)
+	size := PoolSize
+	if PoolSize*lp.n.Model.Dim()*8 > pagePoolBytes {
+		size = min(lp.days, PoolSize) // the first days of pool 0 (Days)
+	}
+	p := sim.NewPool(lp.n.Model, lp.n.Net.PoolKey(), sim.Test, i, size, 0, nil)
 	if b := len(p.X) * 8; lp.bytes+b <= livePoolBytes {
 		lp.kept[i] = p
 		lp.bytes += b

@@ -39,6 +39,12 @@ type Plan struct {
 	LETTime float64   `json:"let_time"`
 	Max     float64   `json:"max_budget"` // the largest budget searched, minutes
 	Rows    []PlanRow `json:"methods"`
+	// Days are the common test realizations each budget was tried on,
+	// fewer than the Asked on a network too large to hold them (Note says
+	// so; Days).
+	Days  int    `json:"days"`
+	Asked int    `json:"days_asked"`
+	Note  string `json:"note,omitempty"`
 	// Routes are the pair's fastest routes on average with their
 	// reliability indices, on the same realizations.
 	Routes []RouteReliability `json:"routes,omitempty"`
@@ -76,9 +82,6 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := n.PoolFits(); err != nil {
-		return nil, err
-	}
 	if !(req.Alpha > 0 && req.Alpha < 1) {
 		e := engine.Errorf(engine.EINVALID, "target on-time rate %v: give a probability between 0 and 1 (exclusive), such as 0.95", req.Alpha)
 		e.Field = "reliability"
@@ -91,6 +94,11 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 	if episodes < 100 || episodes > 100*PoolSize {
 		return nil, engine.Errorf(engine.EINVALID, "episodes %d: give 100 to %d", episodes, 100*PoolSize)
 	}
+	asked := episodes
+	episodes, note, err := n.Days(episodes)
+	if err != nil {
+		return nil, err
+	}
 	maxFactor := req.MaxFactor
 	if maxFactor == 0 {
 		maxFactor = DefaultPlanMaxFactor
@@ -98,8 +106,8 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 	if !(maxFactor > 1 && maxFactor <= 20) {
 		return nil, engine.Errorf(engine.EINVALID, "largest budget factor %v: give a factor in (1, 20]", maxFactor)
 	}
-	p := &Plan{OD: req.OD, Pair: n.Net.ODString(req.OD), Alpha: req.Alpha, LETTime: let, Max: maxFactor * let}
-	pools := &livePools{n: n, kept: map[int]*sim.Pool{}}
+	p := &Plan{OD: req.OD, Pair: n.Net.ODString(req.OD), Alpha: req.Alpha, LETTime: let, Max: maxFactor * let, Days: episodes, Asked: asked, Note: note}
+	pools := &livePools{n: n, kept: map[int]*sim.Pool{}, days: episodes}
 	tol := math.Max(1e-3*let, 1e-3) // a thousandth of the LET time
 	for _, m := range req.Methods {
 		row := PlanRow{Method: m}

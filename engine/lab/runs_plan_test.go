@@ -2,7 +2,9 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -131,31 +133,71 @@ func TestPlanRefuses(t *testing.T) {
 	}
 }
 
-// A network whose test pool would pass the pages' bound is refused by the
-// live run and the plan, saying why (a 4 GB pool on the 249,000-link grid
-// held the server at 4.5 GB for one method's plan); under it both run.
-func TestManyDaysRefusedWherePoolsDoNotFit(t *testing.T) {
-	n := ringtownNet(t, engine.Correlation{Model: linktime.Independent})
-	od := n.Net.ODs[0]
-	live := func() error {
-		_, err := n.Live(context.Background(), LiveRequest{OD: od, Factor: 1, Methods: []string{"let"}, Episodes: 100}, func(LiveUpdate) error { return nil })
-		return err
-	}
-	plan := func() error {
-		_, err := n.Plan(context.Background(), PlanRequest{OD: od, Alpha: 0.9, Methods: []string{"let"}, Episodes: 100})
-		return err
-	}
-	for name, run := range map[string]func() error{"live": live, "plan": plan} {
-		if err := run(); err != nil {
-			t.Fatalf("%s under the bound: %v", name, err)
+// Issue 47: where a network's days do not fit in pagePoolBytes (a pool of
+// 2,000 days of the 249,000-link grid is 3.7 GB), a live run and a plan
+// play the first days of test pool 0 that fit and say so; those days are
+// the pool's own (a run asked for that many plays the same rates), for the
+// independent and the factor models, the two kinds that grow that large.
+// Where not even minDays fit, both are refused with the reason.
+func TestRunsPlayTheDaysThatFit(t *testing.T) {
+	for _, corr := range []engine.Correlation{{Model: linktime.Independent}, {Model: linktime.SpatialFactor, Strength: 0.5, Length: 3, Factors: 4}} {
+		n := ringtownNet(t, corr)
+		od := n.Net.ODs[0]
+		live := func(days int) (*LiveResult, error) {
+			return n.Live(context.Background(), LiveRequest{OD: od, Factor: 1, Methods: []string{"let", "cgr"}, Episodes: days, Curve: []float64{0.9, 1.1}}, func(LiveUpdate) error { return nil })
 		}
-	}
-	defer func(b int) { pagePoolBytes = b }(pagePoolBytes)
-	pagePoolBytes = PoolSize*n.Model.Dim()*8 - 1
-	for name, run := range map[string]func() error{"live": live, "plan": plan} {
-		err := run()
-		if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(engine.ErrorMessage(err), "ringtown is too large for a run of many days here: a pool of 2,000 days of its 168 links' times") {
-			t.Errorf("%s over the bound: %v", name, err)
+		plan := func(days int) (*Plan, error) {
+			return n.Plan(context.Background(), PlanRequest{OD: od, Alpha: 0.9, Methods: []string{"let"}, Episodes: days, Routes: 1})
 		}
+		const fit = 500
+		wantLive, err := live(fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantPlan, err := plan(fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantLive.Note != "" || wantPlan.Note != "" || wantPlan.Days != fit {
+			t.Fatalf("%s: a network that fits: notes %q, %q, %d days", corr.Model, wantLive.Note, wantPlan.Note, wantPlan.Days)
+		}
+		func() {
+			defer func(b int) { pagePoolBytes = b }(pagePoolBytes)
+			pagePoolBytes = fit*n.Model.Dim()*8 + 7
+			note := fmt.Sprintf("ringtown plays %d days, not the 2,000 asked: a day holds all 168 links' times", fit)
+			got, err := live(PoolSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got.Note, note) || got.Asked != PoolSize {
+				t.Errorf("%s: live's note %q (asked %d)", corr.Model, got.Note, got.Asked)
+			}
+			for i, r := range got.Rates {
+				if w := wantLive.Rates[i]; r.N != fit || r.OnTime != w.OnTime {
+					t.Errorf("%s: live %s: %d of %d on time, asked for %d days %d", corr.Model, r.Method, r.OnTime, r.N, fit, w.OnTime)
+				}
+			}
+			if !reflect.DeepEqual(got.Curve, wantLive.Curve) {
+				t.Errorf("%s: live's curve %v, asked for %d days %v", corr.Model, got.Curve, fit, wantLive.Curve)
+			}
+			p, err := plan(PoolSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(p.Note, note) || p.Days != fit || p.Asked != PoolSize {
+				t.Errorf("%s: plan's note %q, %d days of %d", corr.Model, p.Note, p.Days, p.Asked)
+			}
+			if !reflect.DeepEqual(p.Rows, wantPlan.Rows) || !reflect.DeepEqual(p.Routes, wantPlan.Routes) {
+				t.Errorf("%s: plan %+v %+v, asked for %d days %+v %+v", corr.Model, p.Rows, p.Routes, fit, wantPlan.Rows, wantPlan.Routes)
+			}
+			pagePoolBytes = minDays*n.Model.Dim()*8 - 1
+			_, err = live(100)
+			_, perr := plan(100)
+			for name, err := range map[string]error{"live": err, "plan": perr} {
+				if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(engine.ErrorMessage(err), "ringtown is too large for a run of many days here: 400 days of its 168 links' times") {
+					t.Errorf("%s: %s under %d days: %v", corr.Model, name, minDays, err)
+				}
+			}
+		}()
 	}
 }

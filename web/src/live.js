@@ -106,7 +106,7 @@ export async function livePage() {
       onStart(msg) {
         update = rateTable($("#rate-rows"), msg.methods);
         const letTime = msg.budget / msg.factor;
-        started = `OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(letTime, 2)} min), ${msg.episodes} episodes of the common test pools`;
+        started = `OD ${msg.od}, budget T = ${fmt(msg.budget, 2)} min (${fmt(msg.factor, 2)} × LET ${fmt(letTime, 2)} min), ${msg.episodes} episodes of the common test pools` + (msg.note ? `. ${msg.note}` : "");
         status(started);
       },
       onProgress(msg) {

@@ -59,7 +59,7 @@ export function planBox(form) {
         $("#plan-routes-geojson").href = `/api/plan/routes?${params}&format=geojson`;
         $("#plan-routes-csv").href = `/api/plan/routes?${params}&format=csv`;
       }
-      say(`OD ${p.od}: budgets for P(on time) ≥ ${p.alpha} (LET time ${fmt(p.let_time, 2)} min).`);
+      say(`OD ${p.od}: budgets for P(on time) ≥ ${p.alpha} (LET time ${fmt(p.let_time, 2)} min), on ${p.days} days.` + (p.note ? ` ${p.note}.` : ""));
       box.dataset.done = "1";
     } catch (err) {
       say(String(err.message || err), "error");
