@@ -26,10 +26,8 @@ type Conditional struct {
 	lower  [][]float64 // Cholesky factor of Σ_OO (+ noise): row i holds its i+1 entries
 	m      int
 	// censored: some observation was censored. From scratch those are
-	// added after the exact ones, so in the links' space Observe cannot
-	// extend such a conditional and still equal Condition; in the factors'
-	// space it extends exact, the state before the censored ones
-	// (factorspace.go: observeCensored).
+	// added after the exact ones, so Observe extends exact, the state
+	// before the censored ones, and adds them again (observeCensored).
 	censored bool
 	exact    *Conditional
 	cross    []float64 // scratch
@@ -69,7 +67,7 @@ func (g *Gaussian) Condition(links []int, times []float64) *Conditional {
 			censored = append(censored, e)
 		}
 	}
-	if c.fs && len(censored) > 0 {
+	if len(censored) > 0 {
 		c.exact = c.clone()
 		c.exact.cens = censored
 	}
@@ -93,16 +91,14 @@ func (c *Conditional) addCensoredLast(censored []int) {
 // row of the factor (O(m·r + m²)) instead of a new factorization (O(m²·r +
 // m³)). cgr and cdot condition on the whole route at every decision: on a
 // 100-link Delaware trip the rebuild was most of their time. It reports
-// false, leaving c unchanged, where it cannot (a censored time, now or
-// before): the caller conditions from scratch.
+// false, leaving c unchanged, where it cannot: the caller conditions from
+// scratch (every time can be observed today; the answer keeps callers
+// honest should a law come that cannot).
 func (c *Conditional) Observe(e int, t float64) bool {
 	censored := !c.isKnown(e) && c.informative(e) && c.g.Censored(e, t)
-	if c.fs && (c.exact != nil || censored) {
+	if c.exact != nil || censored {
 		c.observeCensored(e, t)
 		return true
-	}
-	if censored || c.censored && !c.isKnown(e) && c.informative(e) {
-		return false
 	}
 	m := c.m
 	c.note(e, t)

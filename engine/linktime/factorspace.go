@@ -78,10 +78,12 @@ func (c *Conditional) initFactor() {
 // censored: Condition regresses on the exact times first, in route order,
 // then adds the censored ones in route order, each given all before it. So
 // the new time goes to exact (the state after the exact times), and the
-// censored ones are added again to a copy: O(K²) for each censored time
-// instead of conditioning the whole route again at every decision (after
-// a time at the floor, one episode in five on a 150-link Delaware trip,
-// that was most of cgr's and cdot's time). Bit for bit Condition's result
+// censored ones are added again to a copy: O(K²) for each censored time in
+// the factors' space (O(m·r + m²) in the links') instead of conditioning
+// the whole route again at every decision (after a time at the floor, one
+// episode in five on a 150-link Delaware trip, that was most of cgr's and
+// cdot's time; on Anaheim's dense model a quarter of cgr's decisions were
+// such rebuilds). Bit for bit Condition's result
 // (TestObserveEqualsConditionFromScratch).
 func (c *Conditional) observeCensored(e int, t float64) {
 	if c.isKnown(e) {
@@ -101,12 +103,14 @@ func (c *Conditional) observeCensored(e int, t float64) {
 	*c = *next
 }
 
-// clone copies what conditioning changes (a factor model's state), so that
-// the copy can be extended alone; factor rows are views of g.F, shared.
+// clone copies what conditioning changes (in either space), so that the
+// copy can be extended alone; factor rows are views of g.F, and a link-space
+// factor's rows are never written once appended, so both are shared.
 func (c *Conditional) clone() *Conditional {
 	return &Conditional{g: c.g, fs: c.fs, k: c.k, m: c.m, censored: c.censored,
 		known: slices.Clone(c.known), times: slices.Clone(c.times), obs: slices.Clone(c.obs), obsIdx: slices.Clone(c.obsIdx),
 		obsVal: slices.Clone(c.obsVal), noise: slices.Clone(c.noise), cens: slices.Clone(c.cens),
+		lower: slices.Clone(c.lower), alpha: slices.Clone(c.alpha), cross: make([]float64, len(c.cross)), y: make([]float64, len(c.y)),
 		chol: slices.Clone(c.chol), b: slices.Clone(c.b), muW: make([]float64, c.k), z: make([]float64, c.k)}
 }
 

@@ -358,8 +358,9 @@ func TestSEGACLeavesTheSharedDOTTables(t *testing.T) {
 
 // PQL's sweep starts each sample's bins at firstNonZero: every bin it skips
 // reads exactly 0 from interp, and the first one it keeps may not (so the
-// sums are the full loop's, bit for bit). Rows with zero, some and all
-// leading zeros; link times below a bin, between bins and past the top.
+// sums are the full loop's, bit for bit), where sweepInterp adds what
+// interp reads. Rows with zero, some and all leading zeros; link times
+// below a bin, between bins, past the top and far below one bin.
 func TestPQLSkipsOnlyZeroReads(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 2000 {
@@ -380,6 +381,26 @@ func TestPQLSkipsOnlyZeroReads(t *testing.T) {
 		for b := range first {
 			if v := interp(row, float64(b)-w); math.Float64bits(v) != 0 {
 				t.Fatalf("trial %d (n %d, %d zeros, w %v): skipped bin %d reads %v", trial, n, z, w, b, v)
+			}
+		}
+		// sweepInterp adds what interp reads from first on, bit for bit
+		// (tiny link times too, where b − w rounds to b)
+		if rng.IntN(6) == 0 {
+			w = math.Ldexp(rng.Float64(), -60-rng.IntN(900))
+			first = firstNonZero(w, leadingZeros(row), n)
+		}
+		got, want := make([]float64, n), make([]float64, n)
+		for k := range n {
+			got[k] = rng.Float64()
+		}
+		copy(want, got)
+		sweepInterp(got, row, w, first)
+		for b := first; b < n; b++ {
+			want[b] += interp(row, float64(b)-w)
+		}
+		for b := range n {
+			if math.Float64bits(got[b]) != math.Float64bits(want[b]) {
+				t.Fatalf("trial %d (n %d, w %v): sweepInterp's bin %d is %v, interp's %v", trial, n, w, b, got[b], want[b])
 			}
 		}
 		if first < n && first > 0 {

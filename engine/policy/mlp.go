@@ -3,6 +3,8 @@ package policy
 import (
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // MLP is a one-hidden-layer perceptron, y = W₂·relu(W₁x + b₁) + b₂, small
@@ -17,6 +19,13 @@ type MLP struct {
 	// were In apart: a cache line a weight on Anaheim).
 	P []float64
 }
+
+// The sums of the form y += a·x (the first layer, and every gradient but
+// the output rows') go through gonum's floats, whose vector loops multiply
+// and add each element as the plain loops did (separately rounded, no
+// fused multiply-add), so the weights are the same bits and run about
+// twice as fast; a dot product's order would change in a vector loop, so
+// the output rows keep theirs.
 
 // Feat is one non-zero input.
 type Feat struct {
@@ -55,10 +64,7 @@ func (m *MLP) Forward(x []Feat, z, y []float64, rows []int) {
 	z = z[:m.Hidden]
 	copy(z, b1)
 	for _, f := range x {
-		col := w1[f.I*m.Hidden : (f.I+1)*m.Hidden]
-		for h, w := range col {
-			z[h] += w * f.V
-		}
+		floats.AddScaled(z, f.V, w1[f.I*m.Hidden:(f.I+1)*m.Hidden])
 	}
 	var buf [128]float64
 	a := relu(z, buf[:0])
@@ -129,27 +135,15 @@ func (m *MLP) Backward(x []Feat, z []float64, dy []float64, rows []int, grad, dz
 			continue
 		}
 		gb2[o] += d
-		row := w2[o*m.Hidden : (o+1)*m.Hidden]
-		grow := gw2[o*m.Hidden : (o+1)*m.Hidden]
-		row, grow = row[:len(a)], grow[:len(a)]
-		for h := range a {
-			grow[h] += d * a[h]
-			dz[h] += d * row[h]
-		}
+		floats.AddScaled(gw2[o*m.Hidden:(o+1)*m.Hidden], d, a)
+		floats.AddScaled(dz, d, w2[o*m.Hidden:(o+1)*m.Hidden])
 	}
 	for h, v := range z {
 		dz[h] = math.Float64frombits(math.Float64bits(dz[h]) & active(v))
 	}
-	gb1 = gb1[:len(dz)]
-	for h, d := range dz {
-		gb1[h] += d
-	}
+	floats.Add(gb1, dz)
 	for _, f := range x {
-		col := gw1[f.I*m.Hidden : (f.I+1)*m.Hidden]
-		col = col[:len(dz)]
-		for h, d := range dz {
-			col[h] += d * f.V
-		}
+		floats.AddScaled(gw1[f.I*m.Hidden:(f.I+1)*m.Hidden], f.V, dz)
 	}
 }
 

@@ -115,9 +115,7 @@ func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float6
 				vj, zj := v[l.To], zeros[l.To]
 				for _, x := range times[e] {
 					w := x / t.Delta // link time in bins
-					for b := firstNonZero(w, zj, len(acc)); b < len(acc); b++ {
-						acc[b] += interp(vj, float64(b)-w)
-					}
+					sweepInterp(acc, vj, w, firstNonZero(w, zj, len(acc)))
 				}
 				for b := range acc {
 					acc[b] /= float64(samples.Size)
@@ -137,6 +135,30 @@ func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float6
 		}
 	}
 	return t
+}
+
+// sweepInterp adds interp(row, b − w) to acc[b] for every b from b0 on,
+// for a row as long as acc and b − w ≥ 0 from b0 (firstNonZero). Below the
+// last bin b ≤ n − 2, so with w > 0 the bin read, ⌊b − w⌋, is below n − 1
+// even where b − w rounds to b: interp's two tests are known, and the loop
+// is its arithmetic alone, the same bits.
+func sweepInterp(acc, row []float64, w float64, b0 int) {
+	n := len(acc)
+	if n == 0 || len(row) != n {
+		panic("sweepInterp: acc and row differ in length")
+	}
+	b := b0
+	if w > 0 {
+		for ; b < n-1; b++ {
+			x := float64(b) - w
+			i := int(x)
+			f := x - float64(i)
+			acc[b] += row[i] + f*(row[i+1]-row[i])
+		}
+	}
+	for ; b < n; b++ {
+		acc[b] += interp(row, float64(b)-w)
+	}
 }
 
 // leadingZeros is how many of row's first values are exactly 0.

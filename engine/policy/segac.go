@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
@@ -42,6 +43,16 @@ type SEGAC struct {
 	let     *LET
 	sampled bool
 	Model   SEGACModel
+	// scratch holds Act's buffers: the actor's outputs span every link
+	// (914 on Anaheim) though a decision reads the few leaving its node,
+	// and making them at each decision was three quarters of segac's
+	// rollouts there.
+	scratch sync.Pool // *segacScratch
+}
+
+type segacScratch struct {
+	x    []Feat
+	z, y []float64
 }
 
 // SEGACModel is what training produces (and the cache stores).
@@ -97,11 +108,8 @@ func newSEGAC(env *Env, s segacSettings) (*SEGAC, bool, error) {
 	return &SEGAC{net: env.Net, let: let, sampled: env.Sampled, Model: model}, hit, err
 }
 
-func (m *SEGACModel) features(net *engine.Network, node, dest int, remaining float64) []Feat {
-	return m.featuresInto(make([]Feat, 0, 4), net, node, dest, remaining)
-}
-
-// featuresInto is features appended to dst (training reuses one buffer).
+// featuresInto appends the inputs of a decision at node for dest with
+// remaining left to dst (training and Act reuse one buffer).
 func (m *SEGACModel) featuresInto(dst []Feat, net *engine.Network, node, dest int, remaining float64) []Feat {
 	n := len(net.Nodes)
 	slack := remaining
@@ -131,10 +139,14 @@ func visited(net *engine.Network, o *engine.Observation, node int) bool {
 // fallback on a revisit.
 func (p *SEGAC) Act(o *engine.Observation) int {
 	out := p.net.Out(o.Node)
-	x := p.Model.features(p.net, o.Node, o.Destination, o.Remaining)
-	z := make([]float64, p.Model.Actor.Hidden)
-	y := make([]float64, p.Model.Actor.Out)
-	p.Model.Actor.Forward(x, z, y, out)
+	sc, _ := p.scratch.Get().(*segacScratch)
+	if sc == nil {
+		sc = &segacScratch{z: make([]float64, p.Model.Actor.Hidden), y: make([]float64, p.Model.Actor.Out)}
+	}
+	defer p.scratch.Put(sc)
+	sc.x = p.Model.featuresInto(sc.x[:0], p.net, o.Node, o.Destination, o.Remaining)
+	y := sc.y // Forward writes the rows of out, the only ones read below
+	p.Model.Actor.Forward(sc.x, sc.z, y, out)
 	a := out[0]
 	if p.sampled {
 		pi := softmaxRows(y, out)
