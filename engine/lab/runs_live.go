@@ -53,13 +53,13 @@ type LiveResult struct {
 	Rates   []Rate
 	Times   map[string][]float64 // arrival (or abandonment) time of each episode
 	Curve   map[string][]float64 // on-time rate at each factor of the request's Curve
+	// CurveCI is each curve point's 95% Wilson interval (lo, hi).
+	CurveCI map[string][][2]float64
+	Factors []float64
 	// Note says why fewer days were played than the Asked (Days); "" when
 	// they were not.
 	Note  string
 	Asked int
-	// CurveCI is each curve point's 95% Wilson interval (lo, hi).
-	CurveCI map[string][][2]float64
-	Factors []float64
 }
 
 // PoolSize is the size of the common test pools (as `ontime bench`).
@@ -235,7 +235,7 @@ var english = message.NewPrinter(language.English)
 // plan that asks for asked plays on n: asked, or on a network where they
 // would not fit in pagePoolBytes, the first days of test pool 0 that do,
 // with a note saying so. A pool's first days are those of the whole pool:
-// independent and factor models draw day by day (TestFirstDaysArePoolDays);
+// independent and factor models draw day by day (TestRunsPlayTheDaysThatFit);
 // only they are too large to hold (a dense model has at most 4,000 links).
 func (n *Net) Days(asked int) (days int, note string, err error) {
 	dim := n.Model.Dim()
