@@ -1477,6 +1477,8 @@ await test("a network of 249,000 links: its map and a comparison", async () => {
   const said = await page.textContent('[data-testid="status"]');
   assert.match(said, /539 episodes of the common test pools\. grid250k plays 539 days, not the 1,000 asked: a day holds all 249,000 links' times/, said);
   assert.equal(await page.textContent('[data-testid="rate-let"] .n'), "539");
+  // and its note on where else rates are counted leaves Compare out
+  assert.match(await page.textContent('[data-testid="sampling-note"]'), /Compare counts none on a network of more than 4,000 links/);
 });
 
 // Issue 44 (minor): on Compare and Live, an empty method list says so (it

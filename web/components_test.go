@@ -121,3 +121,23 @@ func TestJobPageOffersOnlyWhatExists(t *testing.T) {
 		t.Errorf("a benchmark's empty log: %q", got)
 	}
 }
+
+// Issue 47: Live's sampling note points to the pages that count rates: on
+// a network past Compare's link limit, Benchmarks alone (Compare counts
+// none there, and its cells said "–" with no reason).
+func TestLiveNoteNamesWhereRatesAreCounted(t *testing.T) {
+	for _, c := range []struct {
+		limit     int
+		want, not string
+	}{
+		{0, "Compare counts 1,000 days", "counts none"},
+		{4000, "Compare counts none on a network of more than 4,000 links", "1,000 days"},
+	} {
+		doc := render(t, Live(Page{Title: "Live", Active: "live", Network: "grid"}, RunForm{Net: "grid", Nodes: []string{"1", "2"}, Origin: "1", Dest: "2",
+			Factor: 1, Lo: 0.9, Hi: 1.1, Episodes: 2000, RateLinkLimit: c.limit}))
+		note := doc.Find(`[data-testid="sampling-note"]`).Text()
+		if !strings.Contains(note, c.want) || strings.Contains(note, c.not) {
+			t.Errorf("limit %d: the note says %q", c.limit, note)
+		}
+	}
+}

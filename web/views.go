@@ -81,6 +81,15 @@ func f2s(xs []float64) []string {
 }
 func itoa(i int) string { return fmt.Sprint(i) }
 
+// liveElsewhere says where else Live's rates are counted: Compare counts
+// none on a network past its link limit.
+func liveElsewhere(f RunForm) string {
+	if f.RateLinkLimit > 0 {
+		return "Benchmarks counts them on many pools with paired tests (Compare counts none on a network of more than " + grouped(f.RateLinkLimit) + " links)"
+	}
+	return "Compare counts 1,000 days and Benchmarks many pools with paired tests"
+}
+
 // rateTitle explains the compare table's P(on time) column.
 func rateTitle(f RunForm) string {
 	if f.RateLinkLimit > 0 {
