@@ -1479,6 +1479,17 @@ await test("a network of 249,000 links: its map and a comparison", async () => {
   assert.equal(await page.textContent('[data-testid="rate-let"] .n'), "539");
   // and its note on where else rates are counted leaves Compare out
   assert.match(await page.textContent('[data-testid="sampling-note"]'), /Compare counts none on a network of more than 4,000 links/);
+  // A plan on a city takes a while: its status counts the seconds, and its
+  // button stops it.
+  await page.click('[data-testid="plan"] summary');
+  await page.click('[data-testid="plan-run"]');
+  await page.waitForFunction(() => /… [1-9][0-9]* s$/.test(document.querySelector('[data-testid="plan-status"]').textContent));
+  assert.equal(await page.textContent('[data-testid="plan-run"]'), "Stop finding");
+  await page.click('[data-testid="plan-run"]');
+  await page.waitForSelector('[data-testid="plan"][data-done="stopped"]');
+  assert.equal(await page.textContent('[data-testid="plan-status"]'), "Stopped: no budgets were found.");
+  assert.equal(await page.textContent('[data-testid="plan-run"]'), "Find the budgets");
+  await shot("grid250k-plan-stopped");
 });
 
 // Issue 44 (minor): on Compare and Live, an empty method list says so (it

@@ -13,7 +13,17 @@ export function planBox(form) {
   const routeRows = $("#plan-route-rows");
   const say = (text, kind = "") => status(text, kind, $("#plan-status"));
   const colour = (name) => form.querySelector(`[data-testid="method-${name}"]`)?.closest("label")?.querySelector(".swatch")?.style.background || "";
-  $("#plan-run").addEventListener("click", async () => {
+  // A plan on a city takes minutes (Delaware's four methods on 1,190 days:
+  // about 4): while it runs, the status counts the seconds and the button
+  // stops it (the request's end cancels the search on the server).
+  const button = $("#plan-run");
+  const idleLabel = button.textContent;
+  let running = null;
+  button.addEventListener("click", async () => {
+    if (running) {
+      running.abort();
+      return;
+    }
     const params = formParams(form);
     params.delete("f");
     params.delete("r");
@@ -25,9 +35,15 @@ export function planBox(form) {
     rows.innerHTML = "";
     routeRows.innerHTML = "";
     delete box.dataset.done;
-    say("Finding each method's least budget (each tries several budgets on the same days)…");
+    const started = Date.now();
+    const finding = "Finding each method's least budget (each tries several budgets on the same days)…";
+    say(finding);
+    const tick = setInterval(() => say(`${finding} ${Math.round((Date.now() - started) / 1000)} s`), 1000);
+    running = new AbortController();
+    button.textContent = "Stop finding";
+    button.dataset.running = "1";
     try {
-      const p = await getJSON(`/api/plan?${params}`);
+      const p = await getJSON(`/api/plan?${params}`, { signal: running.signal });
       for (const r of p.methods) {
         const tr = document.createElement("tr");
         tr.dataset.method = r.method;
@@ -62,8 +78,18 @@ export function planBox(form) {
       say(`OD ${p.od}: budgets for P(on time) ≥ ${p.alpha} (LET time ${fmt(p.let_time, 2)} min), on ${p.days} days.` + (p.note ? ` ${p.note}.` : ""));
       box.dataset.done = "1";
     } catch (err) {
-      say(String(err.message || err), "error");
-      box.dataset.done = "error";
+      if (err.name === "AbortError") {
+        say("Stopped: no budgets were found.");
+        box.dataset.done = "stopped";
+      } else {
+        say(String(err.message || err), "error");
+        box.dataset.done = "error";
+      }
+    } finally {
+      clearInterval(tick);
+      running = null;
+      button.textContent = idleLabel;
+      delete button.dataset.running;
     }
   });
   rows.addEventListener("click", (e) => {
