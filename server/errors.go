@@ -63,6 +63,12 @@ func wantsJSON(r *http.Request) bool {
 
 // fail answers an error as JSON or HTML, as the request's Accept asks.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		// The client left (a page's Stop, a closed tab) and the work ended
+		// with its request: nobody reads an answer, and it is no failure.
+		s.Log.Info("request stopped by the client", "path", r.URL.Path)
+		return
+	}
 	code := status(err)
 	if code == http.StatusInternalServerError {
 		s.Log.Error("request failed", "path", r.URL.Path, "err", err)

@@ -36,11 +36,6 @@ func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p, err := rq.net.Plan(r.Context(), lab.PlanRequest{OD: rq.od, Alpha: alpha, Methods: rq.methods, Episodes: rq.episodes, Routes: routes})
-	if err != nil && r.Context().Err() != nil {
-		// the page's Stop (or a closed tab): the search ended with the request
-		s.Log.Info("plan stopped by the browser", "network", rq.net.Net.Name)
-		return
-	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -769,3 +769,25 @@ func TestBenchChartAndSize(t *testing.T) {
 		t.Errorf("form budgets %q, the report's %v", budgets, rep.Budgets)
 	}
 }
+
+// A request whose client left (the plan box's Stop, a closed tab) ends its
+// work and is logged as stopped, not as a failed request.
+func TestAPlanStoppedByTheClientIsNoFailure(t *testing.T) {
+	rec := &logRecorder{}
+	ts := httptest.NewServer(NewServer(Deps{Lab: lab.New(lab.Options{}), Log: slog.New(rec), Assets: assets.FS}))
+	defer ts.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/api/plan?net=twobranch&m=let,condrule&n=200000&routes=3", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
+		t.Fatalf("the plan answered %s before the client left", res.Status)
+	}
+	testenv.WaitFor(t, "the plan stopped by the client", func() bool { return rec.has("request stopped by the client") })
+	if rec.has("request failed") {
+		t.Error("a stopped plan was logged as a failed request")
+	}
+}

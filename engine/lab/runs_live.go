@@ -238,10 +238,10 @@ var english = message.NewPrinter(language.English)
 // independent and factor models draw day by day (TestRunsPlayTheDaysThatFit);
 // only they are too large to hold (a dense model has at most 4,000 links).
 func (n *Net) Days(asked int) (days int, note string, err error) {
-	dim := n.Model.Dim()
-	if asked <= 0 || PoolSize*dim*8 <= pagePoolBytes {
+	if asked <= 0 || n.poolFitsWhole() {
 		return asked, "", nil
 	}
+	dim := n.Model.Dim()
 	fit := pagePoolBytes / (dim * 8)
 	if fit < minDays {
 		return 0, "", engine.Errorf(engine.EINVALID, "%s", english.Sprintf("%s is too large for a run of many days here: %d days of its %d links' times are %.1f GB, over the %.0f GB such a run may hold. Compare drives one day on it; the benchmark (Benchmarks, or ontime bench) estimates its on-time rates with pools it can hold",
@@ -253,6 +253,10 @@ func (n *Net) Days(asked int) (days int, note string, err error) {
 	return fit, english.Sprintf("%s plays %d days, not the %d asked: a day holds all %d links' times, and %d days are what fit in the %.0f GB a run may hold (the first days of test pool 0)",
 		n.Net.Name, fit, asked, dim, fit, float64(pagePoolBytes)/(1<<30)), nil
 }
+
+// poolFitsWhole says whether a test pool of PoolSize days of n fits in
+// pagePoolBytes (Days' rule, and what a run's pools draw).
+func (n *Net) poolFitsWhole() bool { return PoolSize*n.Model.Dim()*8 <= pagePoolBytes }
 
 // livePoolBytes is how much of the test pools a live run keeps in memory;
 // past it, a pool is drawn again when the curve reads it (Chicago Regional's
@@ -290,7 +294,7 @@ func (lp *livePools) get(i int) *sim.Pool {
 		return lp.last
 	}
 	size := PoolSize
-	if PoolSize*lp.n.Model.Dim()*8 > pagePoolBytes {
+	if !lp.n.poolFitsWhole() {
 		size = min(lp.days, PoolSize) // the first days of pool 0 (Days)
 	}
 	p := sim.NewPool(lp.n.Model, lp.n.Net.PoolKey(), sim.Test, i, size, 0, nil)

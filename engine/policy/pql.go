@@ -144,7 +144,7 @@ func trainPQL(net *engine.Network, samples *sim.Pool, dest int, maxBudget float6
 // is its arithmetic alone, the same bits.
 func sweepInterp(acc, row []float64, w float64, b0 int) {
 	n := len(acc)
-	if n == 0 || len(row) != n {
+	if len(row) != n {
 		panic("sweepInterp: acc and row differ in length")
 	}
 	b := b0

@@ -41,7 +41,6 @@ export function planBox(form) {
     const tick = setInterval(() => say(`${finding} ${Math.round((Date.now() - started) / 1000)} s`), 1000);
     running = new AbortController();
     button.textContent = "Stop finding";
-    button.dataset.running = "1";
     try {
       const p = await getJSON(`/api/plan?${params}`, { signal: running.signal });
       for (const r of p.methods) {
@@ -89,7 +88,6 @@ export function planBox(form) {
       clearInterval(tick);
       running = null;
       button.textContent = idleLabel;
-      delete button.dataset.running;
     }
   });
   rows.addEventListener("click", (e) => {
