@@ -133,7 +133,7 @@ func yenPaths(net *engine.Network, o, d, k, maxLinks int, region []bool) [][]int
 	// from a map (bestpath on twobranch, two branches of equal law, took
 	// one branch in 26 of 30 runs and the other in 4).
 	var out [][]int
-	for _, nodes := range path.YenKShortestPaths(ordered.WeightedDirected{WeightedDirected: g}, k, math.Inf(1), simple.Node(o), simple.Node(d)) {
+	for _, nodes := range path.YenKShortestPaths(ordered.NewWeightedDirected(g), k, math.Inf(1), simple.Node(o), simple.Node(d)) {
 		if maxLinks > 0 && len(nodes)-1 > maxLinks {
 			continue
 		}
