@@ -145,7 +145,14 @@ async function shot(name) {
   if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
 const ready = () => page.waitForSelector("body[data-ready='1']");
-const done = () => page.waitForSelector("body[data-done='1']");
+// done waits for the page's run to end and fails, with the page's status
+// line, when it ended other than done (an error, a stop): waiting for
+// done alone hung the suite on an error until E2E_LIMIT_MINUTES.
+async function done() {
+  await page.waitForSelector("body[data-done]");
+  const how = await page.getAttribute("body", "data-done");
+  if (how !== "1") throw new Error(`the page's run ended "${how}": ${(await page.locator("#status").first().textContent().catch(() => "")) || "(no status line)"}`);
+}
 
 // A figure's downloads (buttons id-svg, id-png, id-csv): each file is saved
 // and must parse as what it says it is.

@@ -56,6 +56,30 @@ export async function getJSON(url, init = {}) {
   return body;
 }
 
+// patiently runs ask (a request of a page that follows a job) and, when it
+// fails (the server busy, the connection dropped), asks again, up to tries
+// times with a pause that grows by pauseMs, telling onRetry each time; the
+// job runs on whatever one request sees, so one failure must not end the
+// following. The last failure is thrown.
+export async function patiently(ask, onRetry, tries = 5, pauseMs = 1000) {
+  for (let n = 1; ; n++) {
+    try {
+      return await ask();
+    } catch (err) {
+      if (n >= tries) throw err;
+      onRetry(err, n);
+      await new Promise((r) => setTimeout(r, pauseMs * n));
+    }
+  }
+}
+
+// getText is the body of url as text; an answer other than 2xx throws.
+export async function getText(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${res.statusText}`);
+  return res.text();
+}
+
 // status says text in a page's status line (#status, or el), of kind
 // "error" or "".
 export function status(text, kind = "", el = $("#status")) {
