@@ -151,7 +151,10 @@ const ready = () => page.waitForSelector("body[data-ready='1']");
 async function done() {
   await page.waitForSelector("body[data-done]");
   const how = await page.getAttribute("body", "data-done");
-  if (how !== "1") throw new Error(`the page's run ended "${how}": ${(await page.locator("#status").first().textContent().catch(() => "")) || "(no status line)"}`);
+  if (how === "1") return;
+  // read at once: a locator would wait (without a timeout) for a status line a page may not have
+  const said = await page.evaluate(() => document.querySelector("#status")?.textContent);
+  throw new Error(`the page's run ended "${how}": ${said || "(no status line)"}`);
 }
 
 // A figure's downloads (buttons id-svg, id-png, id-csv): each file is saved

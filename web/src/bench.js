@@ -1,4 +1,4 @@
-import { $, status, getJSON, getText, patiently } from "./util.js";
+import { $, status, getJSON, getText, patiently, runFailed, askingAgain } from "./util.js";
 
 export function benchPage() {
   const form = $("#bench-form");
@@ -22,11 +22,9 @@ export function benchPage() {
     // own: the page says how long this step has run instead of a share of
     // the run that stands still.
     let step = "", stepAt = Date.now();
-    const fail = (text) => { status(text, "error"); document.body.dataset.done = "error"; };
-    const retrying = (err) => status(`asking the server again (${err.message})…`);
     for (;;) {
       let st;
-      try { st = await patiently(() => getJSON(`/api/bench/${id}`), retrying); } catch (err) { fail(`lost the job's status: ${err.message}`); return; }
+      try { st = await patiently(() => getJSON(`/api/bench/${id}`), askingAgain); } catch (err) { runFailed(`lost the job's status: ${err.message}`); return; }
       bar.value = st.fraction;
       const stage = st.state === "queued" ? `waiting for ${st.position - 1} job(s) ahead (one runs at a time)`
         : st.stage.startsWith("methods:") ? `building ${st.stage.slice(8)} (method ${st.done + 1} of ${st.total}; learners train on first use), ${Math.round(100 * st.fraction)}% of the run`
@@ -36,9 +34,9 @@ export function benchPage() {
       const eta = building ? `; ${Math.round((Date.now() - stepAt) / 1000)} s on this step (no estimate until the pools start: a learner's training time is not known in advance)`
         : st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds)} s left` : "";
       status(`${st.state}: ${stage}, ${st.seconds.toFixed(1)} s${eta}` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
-      if (["failed", "interrupted", "canceled"].includes(st.state)) { fail(`${st.state}: ${st.error}`); return; }
+      if (["failed", "interrupted", "canceled"].includes(st.state)) { runFailed(`${st.state}: ${st.error}`); return; }
       if (st.state === "done") {
-        try { box.innerHTML = await patiently(() => getText(`/api/bench/${id}.html`), retrying); } catch (err) { fail(`could not load the report: ${err.message}`); return; }
+        try { box.innerHTML = await patiently(() => getText(`/api/bench/${id}.html`), askingAgain); } catch (err) { runFailed(`could not load the report: ${err.message}`); return; }
         box.dataset.job = id;
         status(`done in ${st.seconds.toFixed(1)} s` + (st.flags ? ` · note: ${st.flags.join("; ")}` : ""));
         document.body.dataset.done = "1";
@@ -52,7 +50,7 @@ export function benchPage() {
     delete document.body.dataset.done;
     const body = new URLSearchParams(new FormData(form));
     let st;
-    try { st = await getJSON("/api/bench", { method: "POST", body }); } catch (err) { status(err.message, "error"); document.body.dataset.done = "error"; return; }
+    try { st = await getJSON("/api/bench", { method: "POST", body }); } catch (err) { runFailed(err.message); return; }
     poll(st.id);
   });
   if (box.dataset.job && !box.querySelector("table")) poll(box.dataset.job);

@@ -1,5 +1,5 @@
 import { odMap } from "./odmap.js";
-import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
+import { $, fmt, wsURL, formParams, status, runFailed, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
 import { tripsPanel } from "./trips.js";
 import { planBox } from "./plan.js";
 
@@ -130,8 +130,7 @@ export async function comparePage() {
           document.body.dataset.done = "1";
           break;
         case "error":
-          status(msg.message, "error");
-          document.body.dataset.done = "error";
+          runFailed(msg.message);
           break;
       }
     };
@@ -139,8 +138,7 @@ export async function comparePage() {
     ws.onerror = async () => {
       const why = await streamRefusal("/ws/compare", params);
       if (mine.dropped) return;
-      status(why, "error");
-      document.body.dataset.done = "error";
+      runFailed(why);
     };
   }
   // showTrips lets the visitor drive the 1,000 days each method's P(on

@@ -1,4 +1,4 @@
-import { $, status, getJSON, patiently } from "./util.js";
+import { $, status, getJSON, patiently, runFailed, askingAgain } from "./util.js";
 
 // jobPage follows a background job: state, progress with its ETA, the
 // learning curve (redrawn by the server when a checkpoint is validated)
@@ -14,13 +14,7 @@ export async function jobPage() {
   document.body.dataset.ready = "1";
   for (;;) {
     let ans;
-    try {
-      ans = await patiently(() => getJSON(`/api/jobs/${id}?from=${seen}`), (err) => status(`asking the server again (${err.message})…`));
-    } catch (err) {
-      status(`lost the job's status: ${err.message}`, "error");
-      document.body.dataset.done = "error";
-      return;
-    }
+    try { ans = await patiently(() => getJSON(`/api/jobs/${id}?from=${seen}`), askingAgain); } catch (err) { runFailed(`lost the job's status: ${err.message}`); return; }
     const st = ans.status;
     bar.value = st.fraction;
     const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds / 60)} min left` : st.state === "running" ? ", no estimate of the time left until a tenth is done" : "";

@@ -1,7 +1,7 @@
 import { downloads } from "./figure.js";
 import { odMap } from "./odmap.js";
 import { planBox } from "./plan.js";
-import { $, fmt, wsURL, formParams, status, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
+import { $, fmt, wsURL, formParams, status, runFailed, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
 
 // rateRows keeps one table row per method, updated in place. Each row's
 // bar draws its 95% interval on [0, 1]; with zoom the axis is the rates'
@@ -144,8 +144,7 @@ export async function livePage() {
       },
       onError(text) {
         stop.disabled = true;
-        status(text, "error");
-        document.body.dataset.done = "error";
+        runFailed(text);
       },
     });
   }

@@ -80,6 +80,20 @@ export async function getText(url) {
   return res.text();
 }
 
+// runFailed says text as an error in the page's status line and marks the
+// page's run as ended with an error (data-done, which the browser tests
+// wait on with the run's other ends: done and stopped).
+export function runFailed(text) {
+  status(text, "error");
+  document.body.dataset.done = "error";
+}
+
+// askingAgain tells a page's status line that a failed request is being
+// asked again (patiently's onRetry for a page that follows a job).
+export function askingAgain(err) {
+  status(`asking the server again (${err.message})…`);
+}
+
 // status says text in a page's status line (#status, or el), of kind
 // "error" or "".
 export function status(text, kind = "", el = $("#status")) {
