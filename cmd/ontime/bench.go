@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +19,7 @@ import (
 	"github.com/ontime-routing/ontime/internal/atomicfile"
 )
 
-func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	started := time.Now() // the report's run time covers the model's build too
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -49,24 +49,19 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	save := fs.String("save", "", "also write the full report as JSON to this file (scripts/results.sh publishes the dashboard's reports so)")
 	quiet := fs.Bool("quiet", false, "no progress line on stderr")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it): where a benchmark's time goes")
+	var prof profileFlags
+	prof.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
 	if fs.NArg() > 0 {
 		return engine.Errorf(engine.EINVALID, "bench takes no arguments, got %q", fs.Args())
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
 	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	net, model, err := nf.load(fs, getenv)
 	if err != nil {
 		return err

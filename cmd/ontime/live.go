@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,7 +17,7 @@ import (
 // runLive plays the Live page's run from the command line: the same
 // episodes of the common test pools, the same rates, and the same figures'
 // data (the page's CSV downloads) from the same lab call.
-func runLive(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runLive(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("live", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var nf netFlags
@@ -28,9 +29,16 @@ func runLive(ctx context.Context, args []string, getenv func(string) string, std
 	figure := fs.String("figure", "rates", "what to print: rates, or a figure's data: "+strings.Join(lab.FigureNames, ", "))
 	format := fs.String("format", "md", "output format: md (rates only) or csv")
 	models := fs.String("models", "", "directory of trained models (default: as bench)")
+	var prof profileFlags
+	prof.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	if fs.NArg() > 0 {
 		return engine.Errorf(engine.EINVALID, "live takes no arguments, got %q", fs.Args())
 	}

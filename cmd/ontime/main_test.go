@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,19 +57,34 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
-// --cpuprofile writes a profile that go tool pprof reads: gzip-compressed
-// protocol buffers holding at least the profile's header.
-func TestBenchCPUProfile(t *testing.T) {
-	prof := filepath.Join(t.TempDir(), "cpu.prof")
-	if _, _, err := runCLI(t, nil, "bench", "--network", "twobranch", "--methods", "let,dot", "--pools", "2", "--pool-size", "100", "--quiet", "--cpuprofile", prof); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(prof)
-	if err != nil || len(data) < 20 || data[0] != 0x1f || data[1] != 0x8b {
-		t.Fatalf("profile %v: %d bytes, % x", err, len(data), data[:min(len(data), 4)])
-	}
-	if _, _, err := runCLI(t, nil, "bench", "--network", "twobranch", "--quiet", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p")); err == nil {
-		t.Error("a profile that cannot be written: no error")
+// --cpuprofile and --memprofile write profiles that go tool pprof reads
+// (gzip-compressed protocol buffers holding at least the profile's header)
+// from each command that runs long; a path that cannot be written fails
+// the command before it runs.
+func TestCommandsWriteProfiles(t *testing.T) {
+	for _, cmd := range [][]string{
+		{"bench", "--network", "twobranch", "--methods", "let,dot", "--pools", "2", "--pool-size", "100", "--quiet"},
+		{"plan", "--network", "twobranch", "--methods", "let", "--episodes", "100", "--routes", "0"},
+		{"live", "--network", "twobranch", "--methods", "let", "--episodes", "100"},
+	} {
+		t.Run(cmd[0], func(t *testing.T) {
+			dir := t.TempDir()
+			cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+			if _, _, err := runCLI(t, nil, append(slices.Clone(cmd), "--cpuprofile", cpu, "--memprofile", mem)...); err != nil {
+				t.Fatal(err)
+			}
+			for _, prof := range []string{cpu, mem} {
+				data, err := os.ReadFile(prof)
+				if err != nil || len(data) < 20 || data[0] != 0x1f || data[1] != 0x8b {
+					t.Fatalf("profile %s %v: %d bytes, % x", prof, err, len(data), data[:min(len(data), 4)])
+				}
+			}
+			for _, flag := range []string{"--cpuprofile", "--memprofile"} {
+				if _, _, err := runCLI(t, nil, append(slices.Clone(cmd), flag, filepath.Join(dir, "no", "such", "dir", "p"))...); err == nil || !strings.Contains(err.Error(), flag) {
+					t.Errorf("%s that cannot be written: %v, want an error naming the flag", flag, err)
+				}
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ import (
 // for a target on-time rate on one OD pair, with its 95% interval, found on
 // the same test realizations for every method; and DOT's exact answer from
 // its value table.
-func runPlan(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runPlan(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var nf netFlags
@@ -32,9 +33,16 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	format := fs.String("format", "md", "output format: md or csv (csv: the methods' table only)")
 	routesOut := fs.String("routes-out", "", "also write the routes with their indices to this file: .geojson, .csv, or .gpx for a network on the globe")
 	models := fs.String("models", "", "directory of trained models (default: as bench)")
+	var prof profileFlags
+	prof.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	if fs.NArg() > 0 {
 		return engine.Errorf(engine.EINVALID, "plan takes no arguments, got %q", fs.Args())
 	}

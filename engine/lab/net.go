@@ -61,6 +61,12 @@ func newNet(net *engine.Network, model *linktime.Gaussian, o Options, modelsDir 
 	return &Net{Net: net, Model: model, env: env, built: map[string]*builtPolicy{}}
 }
 
+// NewNet opens the methods of a network that is not stored (the
+// performance report's whole cities), with no trained model.
+func NewNet(net *engine.Network, model *linktime.Gaussian, o Options) *Net {
+	return newNet(net, model, o, "")
+}
+
 // lazyTablesLinks is the size above which the dashboard solves no DOT
 // table up front: on a city a table takes seconds, and a comparison of one
 // pair solved the five benchmark pairs' first (77 s on a 249,000-link grid

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"runtime"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -96,7 +97,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 			rates[i].Err = err.Error()
 		}
 	}
-	r := &sim.Runner{Net: n.Net}
+	crew := n.crew()
 	task := sim.Task{OD: req.OD, Budget: res.Budget, Cap: n.Net.StepCap}
 	work := float64(req.Episodes * (1 + len(req.Curve))) // episode replays, each for every method
 	pools := &livePools{n: n, kept: map[int]*sim.Pool{}, days: req.Episodes}
@@ -113,7 +114,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 			if pol == nil {
 				continue
 			}
-			if err := r.Run(pol, task, sub, out[:size]); err != nil {
+			if err := crew.Run(pol, task, sub, out[:size]); err != nil {
 				rates[i].Err, pols[i] = err.Error(), nil
 				continue
 			}
@@ -161,7 +162,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 			for k := range outs {
 				outs[k] = make([]sim.Result, size)
 			}
-			if err := r.RunTasks(pol, tasks, sub, outs); err != nil {
+			if err := crew.Runner().RunTasks(pol, tasks, sub, outs); err != nil {
 				return err
 			}
 			for k := range outs {
@@ -180,7 +181,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if err := r.Run(pol, t, sub, all[:size]); err != nil {
+				if err := crew.Run(pol, t, sub, all[:size]); err != nil {
 					return err
 				}
 				for _, o := range all[:size] {
@@ -275,6 +276,10 @@ func (lp *livePools) each(episodes int, fn func(pi int, sub *sim.Pool) error) er
 	}
 	return nil
 }
+
+// crew plays a run's episodes on every core (sim.Crew: each episode's
+// result is one Runner's).
+func (n *Net) crew() *sim.Crew { return sim.NewCrew(n.Net, runtime.GOMAXPROCS(0)) }
 
 // livePools hands out test pools by index: the last one drawn, and those
 // kept while they fit in livePoolBytes.

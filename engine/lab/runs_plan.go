@@ -109,6 +109,7 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 	p := &Plan{OD: req.OD, Pair: n.Net.ODString(req.OD), Alpha: req.Alpha, LETTime: let, Max: maxFactor * let, Days: episodes, Asked: asked, Note: note}
 	pools := &livePools{n: n, kept: map[int]*sim.Pool{}, days: episodes}
 	tol := math.Max(1e-3*let, 1e-3) // a thousandth of the LET time
+	crew := n.crew()
 	for _, m := range req.Methods {
 		row := PlanRow{Method: m}
 		p.Rows = append(p.Rows, row)
@@ -124,7 +125,7 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 		}
 		r.Table = n.tableBudget(m, req.OD, req.Alpha, p.Max)
 		rate := func(ctx context.Context, budget float64) (int, int, error) {
-			return onTimeOn(ctx, n, pol, sim.Task{OD: req.OD, Budget: budget, Cap: n.Net.StepCap}, pools, episodes)
+			return onTimeOn(ctx, crew, pol, sim.Task{OD: req.OD, Budget: budget, Cap: n.Net.StepCap}, pools, episodes)
 		}
 		b, err := reliability.Search(ctx, rate, req.Alpha, p.Max, tol)
 		if err != nil {
@@ -190,15 +191,14 @@ func (n *Net) tableBudget(method string, od engine.OD, alpha, max float64) *Tabl
 
 // onTimeOn counts pol's on-time episodes of task on the first episodes
 // common test realizations.
-func onTimeOn(ctx context.Context, n *Net, pol engine.Policy, task sim.Task, pools *livePools, episodes int) (int, int, error) {
-	r := &sim.Runner{Net: n.Net}
+func onTimeOn(ctx context.Context, crew *sim.Crew, pol engine.Policy, task sim.Task, pools *livePools, episodes int) (int, int, error) {
 	out := make([]sim.Result, min(PoolSize, episodes))
 	k := 0
 	err := pools.each(episodes, func(_ int, sub *sim.Pool) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := r.Run(pol, task, sub, out[:sub.Size]); err != nil {
+		if err := crew.Run(pol, task, sub, out[:sub.Size]); err != nil {
 			return err
 		}
 		for _, o := range out[:sub.Size] {

@@ -2,9 +2,11 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -199,5 +201,41 @@ func TestRunsPlayTheDaysThatFit(t *testing.T) {
 				}
 			}
 		}()
+	}
+}
+
+// Live and the plan play their episodes on every core (sim.Crew): their
+// answers are those of one core, with planners that condition on what
+// they saw (cdot, cgr), DOT's tables and the clairvoyant bound, on
+// correlated links.
+func TestRunsOnEveryCoreAnswerAsOnOne(t *testing.T) {
+	n := ringtownNet(t, engine.Correlation{Model: linktime.SpatialFactor, Strength: 0.5, Length: 3, Factors: 4})
+	od := n.Net.ODs[0]
+	methods := []string{"let", "dot", "cdot", "cgr", "clairvoyant"}
+	run := func(procs int) string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		live, err := n.Live(context.Background(), LiveRequest{OD: od, Factor: 1, Methods: methods, Episodes: 600, Curve: []float64{0.9, 1.1}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := n.Plan(context.Background(), PlanRequest{OD: od, Alpha: 0.9, Methods: methods, Episodes: 600})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range append(slices.Clone(live.Rates), Rate{Err: plan.Rows[0].Err}) {
+			if r.Err != "" {
+				t.Fatalf("%s: %s", r.Method, r.Err)
+			}
+		}
+		times := fmt.Sprint(live.Times) // NaN prints alike, where it compares unequal
+		live.Times = nil
+		js, err := json.Marshal([]any{live, plan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return times + string(js)
+	}
+	if one, three := run(1), run(3); one != three {
+		t.Errorf("on one core and on three, the answers differ:\n%.2000s\n%.2000s", one, three)
 	}
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"math"
+	"runtime"
 	"sync"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -181,8 +182,12 @@ func (d *DOT) Solve(dest int, maxBudget float64) {
 	}
 	done := make(chan struct{})
 	d.solving[dest] = done
+	// The cores this solve fills its bins on: a share of them where other
+	// tables are being solved beside it (a benchmark solves its
+	// destinations at once, one a core).
+	cores := max(1, runtime.GOMAXPROCS(0)/len(d.solving))
 	d.mu.Unlock()
-	t, capIgnored := d.solve(dest, n)
+	t, capIgnored := d.solve(dest, n, cores)
 	t.partial = d.stopped()
 	d.mu.Lock()
 	d.tabs[dest] = t
@@ -194,7 +199,7 @@ func (d *DOT) Solve(dest int, maxBudget float64) {
 
 // solve solves the table towards dest over n bins (without d.mu held); it
 // reports whether the table had to drop the links-left dimension.
-func (d *DOT) solve(dest, n int) (_ *dotTable, capIgnored bool) {
+func (d *DOT) solve(dest, n, cores int) (_ *dotTable, capIgnored bool) {
 	lo := d.band(dest, n)
 	off, size := bandLayout(lo, n)
 	levels := 1
@@ -205,6 +210,13 @@ func (d *DOT) solve(dest, n int) (_ *dotTable, capIgnored bool) {
 		capIgnored = true
 	}
 	t := &dotTable{n: n, lo: lo, off: off, u: make([][]float32, levels)}
+	order := byBand(lo, n)
+	if !capped {
+		t.u[0] = d.solveUncapped(dest, n, lo, off, size, order, cores)
+		return t, capIgnored
+	}
+	// The levels' work rows are the capped table's alone (an uncapped
+	// one's solve has its own): on Delaware they were 1.9 GB never read.
 	prev := make([]float64, size)
 	cur := make([]float64, size)
 	// Level 0 with a cap: only the destination is "arrived".
@@ -216,11 +228,6 @@ func (d *DOT) solve(dest, n int) (_ *dotTable, capIgnored bool) {
 		for i, x := range v {
 			t.u[h][i] = float32(x)
 		}
-	}
-	order := byBand(lo, n)
-	if !capped {
-		t.u[0] = d.solveUncapped(dest, n, lo, off, size, order)
-		return t, capIgnored
 	}
 	store(0, prev)
 	hops := d.fewestLinks(dest)
@@ -266,7 +273,7 @@ func (d *DOT) solve(dest, n int) (_ *dotTable, capIgnored bool) {
 // it, which stay in cache, where a node-major row per node sent every read
 // to another row (Delaware: 16 s a destination). The result is stored
 // node-major, as the policies read it.
-func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order []int) []float32 {
+func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order []int, cores int) []float32 {
 	rank := make([]int32, len(lo))
 	for r, i := range order {
 		rank[i] = int32(r)
@@ -301,12 +308,10 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 	}
 	w := make([]float64, rowOff[n])
 	destRank := int(rank[dest])
-	for b := range n {
-		if b%16 == 0 && d.stopped() {
-			break
-		}
+	// fill computes bin b's values of the nodes ranked from to to.
+	fill := func(b, from, to int) {
 		row := w[rowOff[b]:rowOff[b+1]]
-		for r := range row {
+		for r := from; r < to; r++ {
 			if r == destRank {
 				row[r] = 1
 				continue
@@ -325,6 +330,36 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 			row[r] = best
 		}
 	}
+	// A bin's nodes read only earlier bins when every law starts at bin 1
+	// or later (a time under one step still takes one), so they are filled
+	// side by side, a part a core, each value by the same sums as alone. A
+	// single pair's table (the plan, Live) used one core: Delaware's took
+	// 43 s.
+	for _, wy := range ways {
+		if wy.lo < 1 {
+			cores = 1
+		}
+	}
+	var wg sync.WaitGroup
+	for b := range n {
+		if b%16 == 0 && d.stopped() {
+			break
+		}
+		cnt := rowOff[b+1] - rowOff[b]
+		parts := min(cores, cnt/dotPartNodes)
+		if parts < 2 {
+			fill(b, 0, cnt)
+			continue
+		}
+		for q := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				fill(b, q*cnt/parts, (q+1)*cnt/parts)
+			}()
+		}
+		wg.Wait()
+	}
 	u := make([]float32, size)
 	for b := range n {
 		for r, x := range w[rowOff[b]:rowOff[b+1]] {
@@ -334,6 +369,10 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 	}
 	return u
 }
+
+// dotPartNodes is the fewest nodes of a bin a core fills: about half a
+// millisecond of work, far above what starting it costs.
+var dotPartNodes = 2048
 
 // convAllBand sets row[b] = max(row[b], Σ_k p_e[k]·u(b − k)) for every bin
 // b of row's band (from rowLo), u's band starting at uLo.
@@ -408,11 +447,16 @@ func (d *DOT) LeastBudget(dest, origin int, alpha, maxBudget float64) (budget fl
 // value equal to alpha in float32 counts as reaching it.
 func float32ToAlpha(alpha float64) float64 { return float64(float32(alpha)) }
 
+// table is the table towards dest holding the bin a read at remaining
+// reads (floor(remaining/Δ), as Value and the scores read it), solved if it
+// is not there yet. A budget a fraction of a bin past the table's last bin
+// reads that last bin: solving again there (as the plan's episodes at its
+// largest budget did after its table answer) redid the whole table.
 func (d *DOT) table(dest int, remaining float64) *dotTable {
 	d.mu.Lock()
 	t, ok := d.tabs[dest]
 	d.mu.Unlock()
-	if !ok || float64(t.n-1)*d.Delta < remaining {
+	if !ok || int(math.Floor(remaining/d.Delta+1e-9)) > t.n-1 {
 		d.Solve(dest, remaining)
 		d.mu.Lock()
 		t = d.tabs[dest]

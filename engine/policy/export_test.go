@@ -11,6 +11,18 @@ func SolveWholeTables() (restore func()) {
 	return func() { dotBandOff = saved }
 }
 
+// SplitTableBins makes DOT fill an uncapped table's bins a part a core
+// however few nodes a bin holds (a test's small networks stand in for a
+// city's), until restore is called.
+func SplitTableBins() (restore func()) {
+	saved := dotPartNodes
+	dotPartNodes = 1
+	return func() { dotPartNodes = saved }
+}
+
+// TableData is every level of the table towards dest, as stored.
+func (d *DOT) TableData(dest int) [][]float32 { return d.tabs[dest].u }
+
 // TableCells is how many values the table towards dest holds in one level
 // and how many a whole table would.
 func (d *DOT) TableCells(dest int) (held, whole int) {

@@ -14,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -46,8 +48,10 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 	fmt.Fprintf(w, "--methods %s --pools 2 --pool-size 1000` at the network's budget factors on\n", strings.Join(cityMethods, ","))
 	fmt.Fprintf(w, "%d cores, its peak the process's resident memory while it ran (Linux VmHWM, reset before). bestpath is its\n", runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "build for the 5 pairs at the network's budget factors: Yen's 200 shortest paths of each pair, searched in the\n")
-	fmt.Fprintf(w, "corridor where they lie, and how many pairs' corridors held all 200 within %d links.\n\n", policy.BestPathLinkLimit)
-	fmt.Fprintf(w, "| network | nodes | links | import s | model s | tables s | bench s | bench peak GB | bestpath s | pairs with 200 paths | build of each method |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "corridor where they lie, and how many pairs' corridors held all 200 within %d links. plan is `ontime plan --methods\n", policy.BestPathLinkLimit)
+	fmt.Fprintf(w, "%s` on the first pair (each method's least budget for 95%% on time, and its 3 fastest routes' indices) and\n", strings.Join(cityMethods, ","))
+	fmt.Fprintf(w, "live `ontime live --methods %s` (factor 1.05, with the on-time curve), each on the days that fit, with its own peak.\n\n", strings.Join(cityMethods, ","))
+	fmt.Fprintf(w, "| network | nodes | links | import s | model s | tables s | bench s | bench peak GB | bestpath s | pairs with 200 paths | plan s | plan peak GB | live s | live peak GB | days | build of each method |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, ct := range cities {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -57,7 +61,7 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 			return err
 		}
 		if files == nil {
-			fmt.Fprintf(w, "| %s | | | | | | | | | | not measured: %s |\n", ct.name, why)
+			fmt.Fprintf(w, "| %s | | | | | | | | | | | | | | | not measured: %s |\n", ct.name, why)
 			continue
 		}
 		fmt.Fprintf(c.Log, "perf: %s …\n", ct.name)
@@ -94,15 +98,54 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 			return fmt.Errorf("%s: bestpath: %w", ct.name, err)
 		}
 		bestpath := time.Since(t0).Seconds()
+		runs, err := cityRuns(ctx, net, model)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ct.name, err)
+		}
 		var per []string
 		for _, m := range rep.Provenance.Methods {
 			per = append(per, fmt.Sprintf("%s %.1f s to build", m.Name, m.SolveSeconds))
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %.1f | %.1f | %.0f | %.1f | %.1f | %d of %d | %s |\n", ct.name, len(net.Nodes), len(net.Links),
-			imp, build, tables, wall, peak, bestpath, len(net.ODs)-short, len(net.ODs), strings.Join(per, "; "))
+		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %.1f | %.1f | %.0f | %.1f | %.1f | %d of %d | %.0f | %.1f | %.0f | %.1f | %d | %s |\n", ct.name, len(net.Nodes), len(net.Links),
+			imp, build, tables, wall, peak, bestpath, len(net.ODs)-short, len(net.ODs), runs.plan, runs.planPeak, runs.live, runs.livePeak, runs.days, strings.Join(per, "; "))
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// cityRunTimes are the seconds and peaks of a city's plan and Live runs.
+type cityRunTimes struct {
+	plan, planPeak, live, livePeak float64
+	days                           int
+}
+
+// cityRuns times the plan and Live on the city's first pair as the
+// commands run them, each on a Net of its own (its tables solved afresh,
+// as a command's are) and with the peak reset before.
+func cityRuns(ctx context.Context, net *engine.Network, model *linktime.Gaussian) (cityRunTimes, error) {
+	var r cityRunTimes
+	od := net.ODs[0]
+	debug.FreeOSMemory()
+	resetPeak()
+	t0 := time.Now()
+	p, err := lab.NewNet(net, model, lab.Options{}).Plan(ctx, lab.PlanRequest{OD: od, Alpha: 0.95, Methods: cityMethods, Routes: 3})
+	if err != nil {
+		return r, fmt.Errorf("plan: %w", err)
+	}
+	r.plan, r.planPeak, r.days = time.Since(t0).Seconds(), peakGB(), p.Days
+	for _, row := range p.Rows {
+		if row.Err != "" {
+			return r, fmt.Errorf("plan: %s: %s", row.Method, row.Err)
+		}
+	}
+	debug.FreeOSMemory()
+	resetPeak()
+	t0 = time.Now()
+	if _, err := lab.NewNet(net, model, lab.Options{}).Live(ctx, lab.LiveRequest{OD: od, Factor: 1.05, Methods: cityMethods, Episodes: lab.PoolSize, Curve: lab.LiveCurveFactors}, nil); err != nil {
+		return r, fmt.Errorf("live: %w", err)
+	}
+	r.live, r.livePeak = time.Since(t0).Seconds(), peakGB()
+	return r, nil
 }
 
 // GridFiles is a w × w street grid (links both ways, 100 units apart,
