@@ -1,4 +1,4 @@
-import { $, status, getJSON, getText, patiently, runFailed, askingAgain } from "./util.js";
+import { $, status, getJSON, getText, patiently, runFailed, lostJob, askingAgain } from "./util.js";
 
 export function benchPage() {
   const form = $("#bench-form");
@@ -24,7 +24,7 @@ export function benchPage() {
     let step = "", stepAt = Date.now();
     for (;;) {
       let st;
-      try { st = await patiently(() => getJSON(`/api/bench/${id}`), askingAgain); } catch (err) { runFailed(`lost the job's status: ${err.message}`); return; }
+      try { st = await patiently(() => getJSON(`/api/bench/${id}`), askingAgain); } catch (err) { lostJob(err); return; }
       bar.value = st.fraction;
       const stage = st.state === "queued" ? `waiting for ${st.position - 1} job(s) ahead (one runs at a time)`
         : st.stage.startsWith("methods:") ? `building ${st.stage.slice(8)} (method ${st.done + 1} of ${st.total}; learners train on first use), ${Math.round(100 * st.fraction)}% of the run`

@@ -1,4 +1,4 @@
-import { $, status, getJSON, patiently, runFailed, askingAgain } from "./util.js";
+import { $, status, getJSON, getText, patiently, lostJob, askingAgain } from "./util.js";
 
 // jobPage follows a background job: state, progress with its ETA, the
 // learning curve (redrawn by the server when a checkpoint is validated)
@@ -14,7 +14,7 @@ export async function jobPage() {
   document.body.dataset.ready = "1";
   for (;;) {
     let ans;
-    try { ans = await patiently(() => getJSON(`/api/jobs/${id}?from=${seen}`), askingAgain); } catch (err) { runFailed(`lost the job's status: ${err.message}`); return; }
+    try { ans = await patiently(() => getJSON(`/api/jobs/${id}?from=${seen}`), askingAgain); } catch (err) { lostJob(err); return; }
     const st = ans.status;
     bar.value = st.fraction;
     const eta = st.eta_seconds ? `, about ${Math.ceil(st.eta_seconds / 60)} min left` : st.state === "running" ? ", no estimate of the time left until a tenth is done" : "";
@@ -28,7 +28,7 @@ export async function jobPage() {
       document.body.dataset.points = String(seen);
     }
     try {
-      const text = await (await fetch(`/api/jobs/${id}/log`)).text();
+      const text = await getText(`/api/jobs/${id}/log`); // an error page is not the log
       log.textContent = text;
       log.hidden = !text;
       $("#job-log-empty").hidden = !!text;

@@ -94,6 +94,13 @@ export function askingAgain(err) {
   status(`asking the server again (${err.message})…`);
 }
 
+// lostJob ends a page that follows a job when its status cannot be had:
+// the job itself goes on in the background, which the page says, with
+// where to find it.
+export function lostJob(err) {
+  runFailed(`lost the job's status: ${err.message}. The job goes on without this page: reload it, or find the job under Jobs (/jobs).`);
+}
+
 // status says text in a page's status line (#status, or el), of kind
 // "error" or "".
 export function status(text, kind = "", el = $("#status")) {
