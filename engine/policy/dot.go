@@ -306,28 +306,52 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 		}
 		start[r+1] = len(ways)
 	}
-	w := make([]float64, rowOff[n])
+	// A bin's sums reach back at most the longest law's last bin, so the
+	// work values (float64, as the sums read them) are kept for the last
+	// span bins only: Delaware's 0.96 GB became about 0.1 GB. at[b] is
+	// where bin b's row starts in w.
+	maxHi := 0
+	for _, wy := range ways {
+		maxHi = max(maxHi, int(wy.hi))
+	}
+	at, wLen := ringRows(rowOff, min(n, maxHi+1))
+	w := make([]float64, wLen)
+	u := make([]float32, size)
+	width := len(order) // the most nodes a bin holds
+	staged := make([]float32, dotStageBins*width)
 	destRank := int(rank[dest])
-	// fill computes bin b's values of the nodes ranked from to to.
+	// fill computes bin b's values of the nodes ranked from to to, and
+	// stages them for the table.
 	fill := func(b, from, to int) {
-		row := w[rowOff[b]:rowOff[b+1]]
+		row := w[at[b] : at[b]+rowOff[b+1]-rowOff[b]]
 		for r := from; r < to; r++ {
-			if r == destRank {
-				row[r] = 1
-				continue
-			}
-			best := 0.0
-			for _, wy := range ways[start[r]:start[r+1]] {
-				kmax := min(int(wy.hi), b-int(wy.bandLo))
-				base := int(wy.at) - int(wy.lo) // p[base+k] is the law's bin k
-				rk := int(wy.rank)
-				s := 0.0
-				for k := int(wy.lo); k <= kmax; k++ {
-					s += p[base+k] * w[rowOff[b-k]+rk]
+			best := 1.0
+			if r != destRank {
+				best = 0
+				for _, wy := range ways[start[r]:start[r+1]] {
+					kmax := min(int(wy.hi), b-int(wy.bandLo))
+					base := int(wy.at) - int(wy.lo) // p[base+k] is the law's bin k
+					rk := int(wy.rank)
+					s := 0.0
+					for k := int(wy.lo); k <= kmax; k++ {
+						s += p[base+k] * w[at[b-k]+rk]
+					}
+					best = math.Max(best, s)
 				}
-				best = math.Max(best, s)
 			}
 			row[r] = best
+			staged[b%dotStageBins*width+r] = float32(best)
+		}
+	}
+	// flush stores the staged bins from to to in the table, a node's bins
+	// side by side (the table is node-major: storing each bin as it was
+	// filled sent every value to another cache line, and slowed the sweep).
+	flush := func(from, to int) {
+		for r := range rowOff[to] - rowOff[to-1] {
+			i := order[r]
+			for b := max(from, int(lo[i])); b < to; b++ {
+				u[off[i]+b-int(lo[i])] = staged[b%dotStageBins*width+r]
+			}
 		}
 	}
 	// A bin's nodes read only earlier bins when every law starts at bin 1
@@ -341,9 +365,15 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 		}
 	}
 	var wg sync.WaitGroup
-	for b := range n {
-		if b%16 == 0 && d.stopped() {
-			break
+	b := 0
+	for ; b < n; b++ {
+		if b%dotStageBins == 0 {
+			if b > 0 {
+				flush(b-dotStageBins, b)
+			}
+			if d.stopped() {
+				break
+			}
 		}
 		cnt := rowOff[b+1] - rowOff[b]
 		parts := min(cores, cnt/dotPartNodes)
@@ -360,15 +390,47 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 		}
 		wg.Wait()
 	}
-	u := make([]float32, size)
-	for b := range n {
-		for r, x := range w[rowOff[b]:rowOff[b+1]] {
-			i := order[r]
-			u[off[i]+b-int(lo[i])] = float32(x)
-		}
+	if b == n && n > 0 {
+		flush((n-1)/dotStageBins*dotStageBins, n) // the last bins, a block or less
 	}
 	return u
 }
+
+// ringRows lays out bins' rows (bin b holds rowOff[b+1] − rowOff[b]
+// values, never fewer than bin b − 1) in a circular buffer that keeps the
+// last span bins' rows: each row follows the one before, back at the
+// start where it would run past the end. The buffer is the most values
+// span bins in a row hold, and one row more for the gap a wrap leaves, so
+// a row never overwrites one of the span − 1 bins before it. Rows stay
+// packed as in a whole layout (a slot as wide as the widest row made the
+// sweep's reads 15% slower), and where the whole layout is no larger it
+// is the layout.
+func ringRows(rowOff []int, span int) (at []int, size int) {
+	n := len(rowOff) - 1
+	widest := rowOff[n] - rowOff[n-1]
+	size = widest
+	for b := range n {
+		size = max(size, rowOff[b+1]-rowOff[max(0, b+1-span)]+widest)
+	}
+	if size >= rowOff[n] {
+		return rowOff[:n], rowOff[n]
+	}
+	at = make([]int, n)
+	pos := 0
+	for b := range n {
+		cnt := rowOff[b+1] - rowOff[b]
+		if pos+cnt > size {
+			pos = 0
+		}
+		at[b] = pos
+		pos += cnt
+	}
+	return at, size
+}
+
+// dotStageBins is how many bins an uncapped sweep fills before storing
+// them in the table: a node's 16 float32 values are one cache line.
+const dotStageBins = 16
 
 // dotPartNodes is the fewest nodes of a bin a core fills: about half a
 // millisecond of work, far above what starting it costs.
