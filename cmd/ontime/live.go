@@ -34,11 +34,6 @@ func runLive(ctx context.Context, args []string, getenv func(string) string, std
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
-	stopProfile, err := prof.start()
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, stopProfile()) }()
 	if fs.NArg() > 0 {
 		return engine.Errorf(engine.EINVALID, "live takes no arguments, got %q", fs.Args())
 	}
@@ -51,6 +46,11 @@ func runLive(ctx context.Context, args []string, getenv func(string) string, std
 	if *figure != "rates" && *format != "csv" {
 		return engine.Errorf(engine.EINVALID, "--figure %s prints the figure's data: add --format csv", *figure)
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	l, n, err := stateLab(ctx, &nf, getenv, lab.Options{ModelsDir: *models}, stderr)
 	if err != nil {
 		return err

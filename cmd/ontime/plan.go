@@ -38,11 +38,6 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
-	stopProfile, err := prof.start()
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, stopProfile()) }()
 	if fs.NArg() > 0 {
 		return engine.Errorf(engine.EINVALID, "plan takes no arguments, got %q", fs.Args())
 	}
@@ -55,6 +50,11 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	if !(*alpha > 0 && *alpha < 1) {
 		return engine.Errorf(engine.EINVALID, "--reliability %v: give a target on-time rate between 0 and 1 (exclusive), such as 0.95", *alpha)
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	l, n, err := stateLab(ctx, &nf, getenv, lab.Options{ModelsDir: *models}, stderr)
 	if err != nil {
 		return err

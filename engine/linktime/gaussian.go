@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // Floor is the paper's law's least link time, in minutes. A Gaussian puts
@@ -330,7 +331,6 @@ func (g *Gaussian) sampleFactor(rng *rand.Rand, k int, dst []float64) []float64 
 	}
 	block := max(cores, min(k, sampleBlockBytes/(8*per)))
 	variates := make([]float64, min(k, block)*per)
-	var wg sync.WaitGroup
 	for from := 0; from < k; from += block {
 		rows := min(block, k-from)
 		for i := range variates[:rows*per] {
@@ -344,22 +344,11 @@ func (g *Gaussian) sampleFactor(rng *rand.Rand, k int, dst []float64) []float64 
 			}
 			g.warpRow(row)
 		}
-		if cores == 1 {
-			for s := range rows {
+		split.Ranges(rows, min(cores, rows), func(_, a, b int) {
+			for s := a; s < b; s++ {
 				draw(s)
 			}
-			continue
-		}
-		for c := range cores {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for s := c; s < rows; s += cores {
-					draw(s)
-				}
-			}()
-		}
-		wg.Wait()
+		})
 	}
 	return dst
 }

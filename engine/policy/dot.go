@@ -8,6 +8,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // DOT is Prakash's time-discretized SOTA dynamic program (Prakash 2020,
@@ -364,7 +365,6 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 			cores = 1
 		}
 	}
-	var wg sync.WaitGroup
 	b := 0
 	for ; b < n; b++ {
 		if b%dotStageBins == 0 {
@@ -376,19 +376,7 @@ func (d *DOT) solveUncapped(dest, n int, lo []int32, off []int, size int, order 
 			}
 		}
 		cnt := rowOff[b+1] - rowOff[b]
-		parts := min(cores, cnt/dotPartNodes)
-		if parts < 2 {
-			fill(b, 0, cnt)
-			continue
-		}
-		for q := range parts {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				fill(b, q*cnt/parts, (q+1)*cnt/parts)
-			}()
-		}
-		wg.Wait()
+		split.Ranges(cnt, min(cores, cnt/dotPartNodes), func(_, from, to int) { fill(b, from, to) })
 	}
 	if b == n && n > 0 {
 		flush((n-1)/dotStageBins*dotStageBins, n) // the last bins, a block or less

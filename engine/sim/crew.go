@@ -1,9 +1,8 @@
 package sim
 
 import (
-	"sync"
-
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // Crew plays a pool's episodes on several cores: the realizations split in
@@ -48,22 +47,15 @@ func (c *Crew) Run(p engine.Policy, task Task, pool *Pool, out []Result) error {
 		return c.runners[0].Run(p, task, pool, out)
 	}
 	errs := make([]error, parts)
-	var wg sync.WaitGroup
-	for k := range parts {
-		a, b := k*pool.Size/parts, (k+1)*pool.Size/parts
-		part := &Pool{Purpose: pool.Purpose, Index: pool.Index, Seed: pool.Seed, Size: b - a, Dim: pool.Dim, X: pool.X[a*pool.Dim : b*pool.Dim]}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					errs[k] = engine.PanicError("episodes", v) // a policy's bug fails the run, not the process
-				}
-			}()
-			errs[k] = c.runners[k].Run(p, task, part, out[a:b])
+	split.Ranges(pool.Size, parts, func(k, a, b int) {
+		defer func() {
+			if v := recover(); v != nil {
+				errs[k] = engine.PanicError("episodes", v) // a policy's bug fails the run, not the process
+			}
 		}()
-	}
-	wg.Wait()
+		part := &Pool{Purpose: pool.Purpose, Index: pool.Index, Seed: pool.Seed, Size: b - a, Dim: pool.Dim, X: pool.X[a*pool.Dim : b*pool.Dim]}
+		errs[k] = c.runners[k].Run(p, task, part, out[a:b])
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err // the first part's error, as one Runner meets it first
