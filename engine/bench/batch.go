@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sync"
 	"time"
 
-	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // unit is one method on one task (OD pair × budget) over one pool of a
@@ -51,7 +50,7 @@ func forEachUnit(ctx context.Context, cfg Config, us units, fn func(pool *sim.Po
 	for from := 0; from < len(pools); from += perBatch {
 		batch := pools[from:min(from+perBatch, len(pools))]
 		drawn := make([]*sim.Pool, len(batch))
-		if err := parallel(ctx, len(batch), workers, func(_, i int) error {
+		if err := split.Each(ctx, len(batch), workers, "bench worker", func(_, i int) error {
 			return us.cores.hold(ctx, func() {
 				drawn[i] = sim.NewPool(cfg.Model, cfg.Net.PoolKey(), cfg.purpose(), batch[i], cfg.PoolSize, cfg.Seed, bufs[i])
 				bufs[i] = drawn[i].X
@@ -60,7 +59,7 @@ func forEachUnit(ctx context.Context, cfg Config, us units, fn func(pool *sim.Po
 			return err
 		}
 		n := len(batch) * methods * tasks
-		if err := parallel(ctx, n, workers, func(w, i int) error {
+		if err := split.Each(ctx, n, workers, "bench worker", func(w, i int) error {
 			u := unit{pool: i / (methods * tasks), method: us.methods[i/tasks%methods], task: i % tasks}
 			var err error
 			if herr := us.cores.hold(ctx, func() { err = fn(drawn[u.pool], u, runners[w], results[w]) }); herr != nil {
@@ -134,60 +133,4 @@ func (cfg *Config) workers() int {
 		return cfg.Workers
 	}
 	return runtime.GOMAXPROCS(0)
-}
-
-// parallel calls fn(worker, i) for i in [0, n) on up to workers
-// goroutines; the first error (or panic: a policy's bug fails the run, not
-// the process) stops the rest.
-func parallel(ctx context.Context, n, workers int, fn func(worker, i int) error) error {
-	workers = max(1, min(workers, n))
-	var (
-		mu    sync.Mutex
-		next  int
-		first error
-		wg    sync.WaitGroup
-	)
-	take := func() (int, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if first != nil || next >= n {
-			return 0, false
-		}
-		if err := ctx.Err(); err != nil {
-			first = err
-			return 0, false
-		}
-		next++
-		return next - 1, true
-	}
-	fail := func(err error) {
-		mu.Lock()
-		if first == nil {
-			first = err
-		}
-		mu.Unlock()
-	}
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					fail(engine.PanicError("bench worker", p))
-				}
-			}()
-			for {
-				i, ok := take()
-				if !ok {
-					return
-				}
-				if err := fn(w, i); err != nil {
-					fail(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/engine/stats"
+	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // Config is one benchmark run.
@@ -165,7 +166,7 @@ func (p *Prepared) tell(stage string, done, total int) {
 // tokens (nil: none); built hears each method built.
 func (p *Prepared) build(ctx context.Context, order []int, c cores, built func(method int)) error {
 	cfg := p.cfg
-	return parallel(ctx, len(order), cfg.workers(), func(_, k int) error {
+	return split.Each(ctx, len(order), cfg.workers(), "bench worker", func(_, k int) error {
 		i := order[k]
 		name := cfg.Methods[i]
 		m, _ := policy.Lookup(name)

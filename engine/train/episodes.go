@@ -7,12 +7,12 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/engine/trainspec"
+	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // chooseTeachers picks, per covered pair and per factor of three across the
@@ -31,7 +31,7 @@ func (r *run) chooseTeachers(ctx context.Context) ([][]TeacherChoice, error) {
 	for _, k := range r.valODs {
 		isVal[k] = true
 	}
-	err := parallel(ctx, len(c.ODs)*len(factors), func(j int) error {
+	err := split.Each(ctx, len(c.ODs)*len(factors), runtime.GOMAXPROCS(0), "training worker", func(_, j int) error {
 		k, fi := j/len(factors), j%len(factors)
 		n := min(c.TeacherRealizations, r.val.Size)
 		if isVal[k] {
@@ -160,7 +160,7 @@ func (m *teacherMix) Act(o *engine.Observation) int {
 // demonstrate plays the chosen teachers on the episodes.
 func (r *run) demonstrate(ctx context.Context, e *trainspec.Episodes, mix *teacherMix) error {
 	e.Taken = make([][]int, e.Len())
-	return parallel(ctx, e.Len(), func(i int) error {
+	return split.Each(ctx, e.Len(), runtime.GOMAXPROCS(0), "training worker", func(_, i int) error {
 		e.Taken[i], _ = r.play(mix, e.OD[i], e.Budget[i], e.X[i])
 		return nil
 	})
@@ -173,7 +173,7 @@ func (r *run) label(ctx context.Context, e *trainspec.Episodes, taken [][]int) e
 	e.Taken = make([][]int, e.Len())
 	e.Labels = make([][]int, e.Len())
 	var decisions, differ, mismatched atomic.Int64
-	err := parallel(ctx, e.Len(), func(i int) error {
+	err := split.Each(ctx, e.Len(), runtime.GOMAXPROCS(0), "training worker", func(_, i int) error {
 		var labels []int
 		e.Taken[i], _ = r.play(&replay{links: taken[i], labeller: r.labeller, labels: &labels}, e.OD[i], e.Budget[i], e.X[i])
 		e.Labels[i] = labels
@@ -233,42 +233,4 @@ func (r *run) play(p engine.Policy, k int, budget float64, x []float64) (links [
 			return links, res.OnTime
 		}
 	}
-}
-
-// parallel runs f for 0..n-1 on every core and stops at the first error or
-// when ctx ends.
-func parallel(ctx context.Context, n int, f func(i int) error) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var once sync.Once
-	var first error
-	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil { // a bug fails the training, not the process
-					once.Do(func() { first = engine.PanicError("training worker", p) })
-					next.Store(int64(n))
-				}
-			}()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				if err := f(i); err != nil {
-					once.Do(func() { first = err })
-					next.Store(int64(n))
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		return first
-	}
-	return ctx.Err()
 }
