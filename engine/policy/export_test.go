@@ -50,3 +50,9 @@ func Corridor(net *engine.Network, o, d, k, maxLinks, limit int) ([][]int, bool)
 func KShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
 	return kShortest(net, o, d, k, maxLinks)
 }
+
+// OriginReach is originReach: the highest bin a read at each node can take
+// in an episode from origin.
+func (d *DOT) OriginReach(origin int, maxBudget float64, floors []float64) []int {
+	return d.originReach(origin, maxBudget, floors)
+}

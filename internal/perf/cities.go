@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,6 +53,7 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 	fmt.Fprintf(w, "%s` on the first pair (each method's least budget for 95%% on time, and its 3 fastest routes' indices) and\n", strings.Join(cityMethods, ","))
 	fmt.Fprintf(w, "live `ontime live --methods %s` (factor 1.05, with the on-time curve), each on the days that fit, with its own peak.\n\n", strings.Join(cityMethods, ","))
 	fmt.Fprintf(w, "| network | nodes | links | import s | model s | tables s | bench s | bench peak GB | bestpath s | pairs with 200 paths | plan s | plan peak GB | live s | live peak GB | days | build of each method |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	var reach []string // the rows of the second table
 	for _, ct := range cities {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -79,8 +81,9 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 		build := time.Since(t0).Seconds()
 		t0 = time.Now()
 		tasks := sim.Tasks(net, net.ODs, net.BudgetFactors())
-		(&policy.Env{Net: net, Model: model, Tasks: tasks, Ctx: ctx}).DOT() // dropped after: the bench's peak is its own
+		dot := (&policy.Env{Net: net, Model: model, Tasks: tasks, Ctx: ctx}).DOT() // not used after reach: the bench's peak is its own
 		tables := time.Since(t0).Seconds()
+		reach = append(reach, cityReach(ct.name, net, model, tasks, dot)...)
 		debug.FreeOSMemory() // their pages back, so the peak below starts from the bench's own
 		resetPeak()
 		t0 = time.Now()
@@ -110,7 +113,41 @@ func citySection(ctx context.Context, c *Config, w io.Writer) error {
 			imp, build, tables, wall, peak, bestpath, len(net.ODs)-short, len(net.ODs), runs.plan, runs.planPeak, runs.live, runs.livePeak, runs.days, strings.Join(per, "; "))
 	}
 	fmt.Fprintln(w)
+	if len(reach) > 0 {
+		fmt.Fprintf(w, "Where DOT works on each pair (issue 47's third deliverable): the table towards the pair's destination up\n")
+		fmt.Fprintf(w, "to its largest budget covers nodes × budget bins; DOT solves and stores only the destination band, the\n")
+		fmt.Fprintf(w, "bins whose value can be told from zero (engine/policy/dotband.go). An exact cut from the origin's side\n")
+		fmt.Fprintf(w, "would keep only the band's bins an episode from the origin can read: the budget less the least sum of\n")
+		fmt.Fprintf(w, "the links' floors from the origin (engine/policy/dotreach.go; no tail margin holds under correlated\n")
+		fmt.Fprintf(w, "links). It is not built: this is what it would save.\n\n")
+		fmt.Fprintf(w, "| network | OD pair | budget bins | nodes × bins | band bins | share of the grid | kept by an exact origin cut | share of the band |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, r := range reach {
+			fmt.Fprintln(w, r)
+		}
+		fmt.Fprintln(w)
+	}
 	return nil
+}
+
+// cityReach is a row of the second table for each of net's pairs: its
+// table's grid, band and what an exact cut from the origin would keep.
+func cityReach(name string, net *engine.Network, model *linktime.Gaussian, tasks []sim.Task, dot *policy.DOT) []string {
+	top := map[engine.OD]float64{}
+	for _, t := range tasks {
+		top[t.OD] = math.Max(top[t.OD], t.Budget)
+	}
+	var rows []string
+	for _, od := range net.ODs {
+		b, ok := top[od]
+		if !ok {
+			continue
+		}
+		r := dot.Reach(od.Destination, od.Origin, b, model.Floors)
+		bins := r.Cells / int64(len(net.Nodes))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %.1f%% | %d | %.1f%% |", name, net.ODString(od), bins, r.Cells, r.Band,
+			100*float64(r.Band)/float64(r.Cells), r.Kept, 100*float64(r.Kept)/float64(r.Band)))
+	}
+	return rows
 }
 
 // cityRunTimes are the seconds and peaks of a city's plan and Live runs.
