@@ -161,12 +161,21 @@ func discretizeWarped(model *linktime.Gaussian, e int, mu, sd, delta float64) li
 	return linkPMF{lo: lo, p: p}
 }
 
+// tableBins is how many budget bins (0 to n−1) a table for budgets up to
+// maxBudget holds: its last bin's time reaches past the budget.
+func (d *DOT) tableBins(maxBudget float64) int { return int(math.Ceil(maxBudget/d.Delta)) + 1 }
+
+// readBin is the bin a read at the given remaining budget takes: its floor
+// on the grid, with a little slack so that a budget on a bin's edge, summed
+// or scaled with rounding, still reads that bin.
+func (d *DOT) readBin(remaining float64) int { return int(math.Floor(remaining/d.Delta + 1e-9)) }
+
 // Solve builds (once) the table towards dest for budgets up to maxBudget.
 // Tables towards different destinations are solved at once by concurrent
 // callers (Env.DOT solves a benchmark's on every core); a caller asking
 // for a table being solved waits for it.
 func (d *DOT) Solve(dest int, maxBudget float64) {
-	n := int(math.Ceil(maxBudget/d.Delta)) + 1
+	n := d.tableBins(maxBudget)
 	d.mu.Lock()
 	for {
 		if t, ok := d.tabs[dest]; ok && t.n >= n && (!t.partial || d.stopped()) {
@@ -459,7 +468,7 @@ func (t *dotTable) row(h, i int) ([]float32, int) {
 // remaining budget and links left (ignored without a cap).
 func (d *DOT) Value(dest, i int, remaining float64, left int) float64 {
 	t := d.table(dest, remaining)
-	b := int(math.Floor(remaining/d.Delta + 1e-9))
+	b := d.readBin(remaining)
 	if b < 0 {
 		return 0
 	}
@@ -477,7 +486,7 @@ func (d *DOT) Value(dest, i int, remaining float64, left int) float64 {
 // bisection over the grid's bins finds it.
 func (d *DOT) LeastBudget(dest, origin int, alpha, maxBudget float64) (budget float64, ok bool) {
 	left := d.cap
-	hi := int(math.Floor(maxBudget/d.Delta + 1e-9))
+	hi := d.readBin(maxBudget)
 	if d.Value(dest, origin, float64(hi)*d.Delta, left) < float32ToAlpha(alpha) {
 		return 0, false
 	}
@@ -506,7 +515,7 @@ func (d *DOT) table(dest int, remaining float64) *dotTable {
 	d.mu.Lock()
 	t, ok := d.tabs[dest]
 	d.mu.Unlock()
-	if !ok || int(math.Floor(remaining/d.Delta+1e-9)) > t.n-1 {
+	if !ok || d.readBin(remaining) > t.n-1 {
 		d.Solve(dest, remaining)
 		d.mu.Lock()
 		t = d.tabs[dest]
@@ -532,7 +541,7 @@ func (d *DOT) score(dest, e int, remaining float64, left int) float64 {
 // scorePMF integrates a link-time law pm against u^{left−1}_j.
 func (d *DOT) scorePMF(dest, j int, pm linkPMF, remaining float64, left int) float64 {
 	t := d.table(dest, remaining)
-	b := int(math.Floor(remaining/d.Delta + 1e-9))
+	b := d.readBin(remaining)
 	if b < 0 {
 		return 0
 	}
@@ -627,7 +636,7 @@ func (d *DOT) scoreNormal(dest, j int, mu, sd, floor, remaining float64, left in
 		return d.scorePMF(dest, j, discretize(mu, sd, floor, d.Delta), remaining, left)
 	}
 	t := d.table(dest, remaining)
-	b := int(math.Floor(remaining/d.Delta + 1e-9))
+	b := d.readBin(remaining)
 	if b < 0 {
 		return 0
 	}

@@ -27,7 +27,7 @@ type TableReach struct {
 // episodes from origin, each link taking at least floors[e] (the law's
 // floors; −∞ or negative: none).
 func (d *DOT) Reach(dest, origin int, maxBudget float64, floors []float64) TableReach {
-	n := int(math.Ceil(maxBudget/d.Delta)) + 1
+	n := d.tableBins(maxBudget)
 	lo := d.band(dest, n)
 	hi := d.originReach(origin, maxBudget, floors)
 	r := TableReach{Cells: int64(len(lo)) * int64(n)}
@@ -60,7 +60,7 @@ func (d *DOT) originReach(origin int, maxBudget float64, floors []float64) []int
 	}
 	dist := make([]float64, len(d.net.Nodes))
 	d.net.CostsFrom(origin, cost, dist)
-	top := int(math.Floor(maxBudget/d.Delta + 1e-9))
+	top := d.readBin(maxBudget)
 	hi := make([]int, len(dist))
 	for i, c := range dist {
 		hi[i] = -1

@@ -56,3 +56,6 @@ func KShortest(net *engine.Network, o, d, k, maxLinks int) [][]int {
 func (d *DOT) OriginReach(origin int, maxBudget float64, floors []float64) []int {
 	return d.originReach(origin, maxBudget, floors)
 }
+
+// ReadBin is the bin a read at the remaining budget takes (readBin).
+func (d *DOT) ReadBin(remaining float64) int { return d.readBin(remaining) }

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"math"
 	"sync"
 	"sync/atomic"
 
@@ -45,7 +44,7 @@ func newDOTMemo(d *DOT, dest int, maxBudget float64, cap int) *dotMemo {
 // act is DOT's link at node with remaining ≥ 0 and left links left after
 // the route prefix: what DOT.Act returns for that observation.
 func (m *dotMemo) act(node int, remaining float64, left int, prefix []engine.Step) int {
-	b := int(math.Floor(remaining/m.d.Delta + 1e-9))
+	b := m.d.readBin(remaining)
 	b = min(max(b, 0), m.t.n-1)
 	lv := min(max(left, 0), m.cap)
 	k := (uint64(lv)*uint64(m.nodes)+uint64(node))*uint64(m.t.n) + uint64(b)

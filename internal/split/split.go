@@ -1,6 +1,7 @@
-// Package split runs independent work over a range in contiguous parts,
-// side by side: the shape the plan's episodes, DOT's bins and a pool's
-// rows each share out over the cores.
+// Package split shares independent work over the cores, in the two shapes
+// ontime's work takes: Ranges, contiguous parts side by side (the plan's
+// episodes, DOT's bins, a pool's rows), and Each, a queue of items taken
+// one at a time (a benchmark's units, a training's episodes).
 package split
 
 import "sync"
