@@ -15,7 +15,10 @@ func TestRunKeepsSectionsNotMeasured(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(out)
-	for _, want := range []string{"kept figure 12345", "| cores (GOMAXPROCS) |", "at commit abc", "| sfn | sfn |", "<!-- /perf:scale -->"} {
+	// A measured section names its host: figures from two hosts differ
+	// for the same commit.
+	for _, want := range []string{"kept figure 12345", "| cores (GOMAXPROCS) |", "at commit abc", "| sfn | sfn |", "<!-- /perf:scale -->",
+		"| CPU family, model (host) | " + host() + " |", "on " + host() + " (" + vectors() + "), load "} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q:\n%s", want, s)
 		}
