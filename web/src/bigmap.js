@@ -140,6 +140,10 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   // on the map's default canvas above it, so drawing them leaves it be
   const renderer = L.canvas({ padding: 0.3 });
   const { map, frame, ll: at } = baseMap(el, net, { preferCanvas: true, renderer });
+  // Leaflet makes a renderer's canvas when its first layer comes: here the
+  // first hover's highlight, which then took a frame of 50-67 ms (the e2e
+  // frame measures). It is made with the map instead.
+  map.addLayer(renderer);
   el.dataset.renderer = "canvas";
   const ll = (n) => at(n.x, n.y);
   const N = net.nodes, E = net.links;
