@@ -1396,10 +1396,10 @@ async function cityMap(net, links, o, d) {
   // harness: each pointer move is a round trip from this process, and a
   // frame can pass with no move in it. A main thread mostly idle says the
   // map keeps up; the frames over 20 ms say where it did not (on the grid,
-  // the first hover's tooltip and highlight, once, and each zoom's redraw).
+  // at times one at the first hover, and each zoom's redraw).
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
-  const busy = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+  const metrics = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
   const fps = async (action) => {
     await page.evaluate(() => {
       window.__frames = [];
@@ -1408,9 +1408,9 @@ async function cityMap(net, links, o, d) {
       window.__t0 = performance.now();
       requestAnimationFrame(tick);
     });
-    const before = await busy();
+    const before = await metrics();
     await action();
-    const after = await busy();
+    const after = await metrics();
     const f = await page.evaluate(() => {
       window.__counting = false;
       const t = window.__frames;

@@ -92,6 +92,7 @@ func Run(ctx context.Context, c Config) ([]byte, error) {
 	fmt.Fprintf(&out, "Run it on an otherwise idle machine. Each section names the host it ran on (processor family and\n")
 	fmt.Fprintf(&out, "model, widest vectors) and the load when it started: sections measured on different hosts compare\n")
 	fmt.Fprintf(&out, "only as hosts do.\n\n")
+	where := fmt.Sprintf("%s (%s)", host(), vectors()) // one host a run; the load is each section's
 	for _, s := range Sections {
 		fmt.Fprintf(&out, "<!-- perf:%s -->\n", s.Name)
 		if len(c.Sections) > 0 && !slices.Contains(c.Sections, s.Name) {
@@ -109,8 +110,8 @@ func Run(ctx context.Context, c Config) ([]byte, error) {
 		if err := s.Run(ctx, &c, &sec); err != nil {
 			return nil, fmt.Errorf("section %s: %w", s.Name, err)
 		}
-		fmt.Fprintf(&out, "## %s\n\n_Measured %s at commit %s in %.0f s, on %s (%s), load %s at start._\n\n", s.Title,
-			t0.UTC().Format("2006-01-02 15:04 MST"), short(c.Commit), time.Since(t0).Seconds(), host(), vectors(), load)
+		fmt.Fprintf(&out, "## %s\n\n_Measured %s at commit %s in %.0f s, on %s, load %s at start._\n\n", s.Title,
+			t0.UTC().Format("2006-01-02 15:04 MST"), short(c.Commit), time.Since(t0).Seconds(), where, load)
 		out.Write(sec.Bytes())
 		fmt.Fprintf(&out, "<!-- /perf:%s -->\n\n", s.Name)
 		fmt.Fprintf(c.Log, "perf: %s done in %.0f s\n", s.Name, time.Since(t0).Seconds())

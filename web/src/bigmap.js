@@ -141,7 +141,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
   const renderer = L.canvas({ padding: 0.3 });
   const { map, frame, ll: at } = baseMap(el, net, { preferCanvas: true, renderer });
   // Leaflet makes a renderer's canvas when its first layer comes: here the
-  // first hover's highlight, which then took a frame of 50-67 ms (the e2e
+  // first hover's highlight, which then took a frame of 33-67 ms (the e2e
   // frame measures). It is made with the map instead.
   map.addLayer(renderer);
   el.dataset.renderer = "canvas";
