@@ -1469,6 +1469,56 @@ async function cityMap(net, links, o, d) {
   await page.keyboard.press("Enter");
   assert.match(await page.locator('[data-testid="compare-link"]').getAttribute("href"), new RegExp(`o=${o}&d=${d}`), "OD picked by keyboard on the city map");
   await shot(`${net}-map`);
+  await phoneTooltips(net);
+}
+
+// phoneTooltips hovers near each side edge of a network's map on a 390-px
+// phone (a city's canvas or a small network's paths): the link's tooltip
+// turns aside (web/src/tipside.js), lies inside the map and off its zoom
+// buttons. Centred above the pointer, the map's frame cut its
+// text off there ("172: 3240 → 3241" without its "link").
+async function phoneTooltips(net) {
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/networks/${net}`);
+    await ready();
+    await page.waitForSelector("#map .leaflet-interactive, #map[data-links-drawn]");
+    await page.locator("#map").scrollIntoViewIfNeeded(); // below the network's facts on a phone
+    const map = await page.locator("#map").boundingBox();
+    // from below the zoom buttons: beside them a tooltip wider than half
+    // the map has no side where it shows whole (tipside.js)
+    const rows = Math.floor((Math.min(map.height, 844 - map.y) - 120) / 12);
+    for (const edge of ["left", "right"]) {
+      let tip = null;
+      for (let i = 0; i < 6 * rows && !tip; i++) {
+        const dx = 12 + (i % 6) * 15; // 12-87 px in: a centred tooltip is about 230 px wide
+        const x = edge === "left" ? map.x + dx : map.x + map.width - dx;
+        await page.mouse.move(x, map.y + 90 + Math.floor(i / 6) * 12);
+        // the map answers a move at the next frame
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        // a closed tooltip fades out over 200 ms still in the page: at opacity 0
+        tip = await page.evaluate(() => {
+          const el = [...document.querySelectorAll(".leaflet-tooltip")].find((t) => t.style.opacity !== "0" && /^link \S+:/.test(t.textContent));
+          if (!el) return null;
+          const r = el.getBoundingClientRect();
+          const under = [...document.querySelectorAll("#map .leaflet-control")].filter((c) => {
+            const k = c.getBoundingClientRect();
+            return r.left < k.right && r.right > k.left && r.top < k.bottom && r.bottom > k.top;
+          }).map((c) => c.className);
+          return { x: r.x, y: r.y, width: r.width, height: r.height, under, side: ["top", "bottom", "right", "left"].find((d) => el.classList.contains(`leaflet-tooltip-${d}`)) };
+        });
+        if (tip) tip.pointer = x;
+      }
+      assert.ok(tip, `no link tooltip within 87 px of the map's ${edge} edge on a phone`);
+      assert.equal(tip.side, edge === "left" ? "right" : "left", `near the ${edge} edge (pointer at ${tip.pointer} px, the map ${map.x}–${map.x + map.width}) the tooltip goes ${tip.side}`);
+      assert.ok(tip.x >= map.x && tip.x + tip.width <= map.x + map.width, `the tooltip spans ${Math.round(tip.x)}–${Math.round(tip.x + tip.width)} px across, the map ${Math.round(map.x)}–${Math.round(map.x + map.width)}`);
+      assert.deepEqual(tip.under, [], `the tooltip (${tip.side}, ${JSON.stringify(tip)}) lies under the map's controls`);
+      assert.ok(tip.y >= map.y && tip.y + tip.height <= map.y + map.height, `the tooltip spans ${Math.round(tip.y)}–${Math.round(tip.y + tip.height)} px down, the map ${Math.round(map.y)}–${Math.round(map.y + map.height)}`);
+      await shot(`${net}-map-phone-${edge}`);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
 }
 
 // cityCompare streams a comparison of methods on one realization of a big
@@ -1691,6 +1741,10 @@ await test("on a 390-px phone the probabilities are on the screen after a run", 
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
   }
+});
+
+await test("on a 390-px phone a link's tooltip near the map's edge stays inside the map", async () => {
+  await phoneTooltips(net);
 });
 
 await test("on a 390-px phone no page is wider than the screen", async () => {

@@ -7,6 +7,7 @@ import { baseMap } from "./basemap.js";
 import { pickByKeyboard } from "./mapkeys.js";
 import { escapeHTML } from "./util.js";
 import { course, courseDist } from "./course.js";
+import { tipOffset, turnTooltip } from "./tipside.js";
 
 // BIG_LINKS is where the map switches from one SVG path per link (hover
 // and click handlers on each) to this renderer.
@@ -210,13 +211,14 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
 
   // hover: the nearest link within HOVER_PX, one highlight and one tooltip
   const hi = L.polyline([], { renderer, weight: 5, color: "#08306b", interactive: false });
-  const tip = L.tooltip({ sticky: true, direction: "top", offset: [0, -8] });
-  let pending = null, queued = false, hovered = -1;
+  const tip = L.tooltip({ sticky: true, direction: "top", offset: tipOffset("top") });
+  let pending = null, pendingAt = null, queued = false, hovered = -1;
   const perPx = () => frame.unitsPerPx(map.getZoom());
   // the index and the courses are in the frame: pointer positions go back to it
   const xy = (latlng) => frame.fromLatLng(latlng.lat, latlng.lng);
   map.on("mousemove", (ev) => {
     pending = ev.latlng;
+    pendingAt = ev.containerPoint;
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => {
@@ -234,13 +236,16 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
       }
       // Along one link only the tooltip moves: the highlight and the text
       // are redrawn when the pointer reaches another link.
+      if (best !== hovered || !map.hasLayer(tip)) {
+        hovered = best;
+        const l = E[best];
+        hi.setLatLngs(seg(best)).addTo(map);
+        tip.setContent(`link ${escapeHTML(l.id)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
+        if (!map.hasLayer(tip)) tip.setLatLng(p).addTo(map);
+      }
+      // near the map's edges the tooltip turns below or aside
+      turnTooltip(tip, pendingAt, map);
       tip.setLatLng(p);
-      if (best === hovered && map.hasLayer(tip)) return;
-      hovered = best;
-      const l = E[best];
-      hi.setLatLngs(seg(best)).addTo(map);
-      tip.setContent(`link ${escapeHTML(l.id)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
-      if (!map.hasLayer(tip)) tip.addTo(map);
     });
   });
   function unhover() {

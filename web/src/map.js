@@ -9,6 +9,7 @@ import { fromColumns, mapURL } from "./mapdata.js";
 import { BIG_LINKS, drawBigNetwork } from "./bigmap.js";
 import { pickByKeyboard } from "./mapkeys.js";
 import { course, offsetCourse, networkBox } from "./course.js";
+import { tipOffset, turnTooltip } from "./tipside.js";
 
 const fmt = (x, d = 2) => Number(x).toFixed(d);
 
@@ -42,7 +43,10 @@ export function drawNetwork(el, net, { onNodeClick, onLinkClick } = {}) {
     const line = L.polyline(seg(l), { weight: 3, color: "#9ecae1", opacity: 0.9 });
     // Ids are the user's text: Leaflet renders a tooltip string as HTML.
     const a = escapeHTML(net.nodes[l.from].id), b = escapeHTML(net.nodes[l.to].id);
-    line.bindTooltip(`link ${escapeHTML(l.id)}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true });
+    // Before Leaflet's own handler moves the tooltip: near the map's edges
+    // it turns below or aside (tipside.js).
+    line.on("mousemove", (e) => turnTooltip(line.getTooltip(), e.containerPoint, map));
+    line.bindTooltip(`link ${escapeHTML(l.id)}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true, direction: "top", offset: tipOffset("top") });
     line.on("mouseover", () => line.setStyle({ weight: 6 }));
     line.on("mouseout", () => line.setStyle({ weight: line.options.picked ? 7 : 3 }));
     if (onLinkClick) line.on("click", () => onLinkClick(net.links.indexOf(l)));
