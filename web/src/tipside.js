@@ -1,5 +1,6 @@
-// Where a hover tooltip goes beside the pointer. Pure arithmetic, so node's
-// test runner checks it.
+// Where a hover tooltip goes beside the pointer: tipSide is pure
+// arithmetic, so node's test runner checks it; turnTooltip reads the page
+// and sets a Leaflet tooltip by it.
 //
 // Above the pointer and centred reads best, but the map's frame cuts off
 // what crosses it and its controls cover what lies under them: on a phone
