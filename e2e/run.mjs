@@ -1747,8 +1747,9 @@ await test("on a 390-px phone a link's tooltip near the map's edge stays inside 
   await phoneTooltips(net);
 });
 
-await test("on a 390-px phone no page is wider than the screen", async () => {
+await test("on a 390-px phone no page is wider than the screen, and no word in a table breaks", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
+  const brokenAt = [];
   try {
     for (const u of ["/", `/networks/${net}`, `/compare?net=${net}`, `/live?net=${net}`, "/teach", "/teach/mean", "/teach/budget", "/teach/adapt", "/teach/history", "/teach/learning", `/bench?net=${net}`, "/models", "/jobs", "/about", "/networks/add", "/networks/draw"]) {
       await visit(u, base + u);
@@ -1761,8 +1762,24 @@ await test("on a 390-px phone no page is wider than the screen", async () => {
         return [document.documentElement.scrollWidth, window.innerWidth, wide.slice(0, 5)];
       });
       assert.ok(sw <= iw, `${u}: ${sw} px wide on a ${iw}-px screen; widest: ${wide.join(", ")}`);
+      // A number or a name in a table reads on one line: the home page's σ
+      // column, squeezed on a phone, read "1.4" over "9", and the paired
+      // tests' methods "g p g h t" a letter a line.
+      const broken = await page.evaluate(() => [...document.querySelectorAll("td, th")].filter((c) => {
+        if (!/^\S{1,16}$/.test(c.textContent.trim())) return false;
+        // the lines its text lies on (a swatch beside it sits a pixel lower)
+        const tops = new Set(), walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+        for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+          const r = document.createRange();
+          r.selectNodeContents(t);
+          for (const b of r.getClientRects()) if (b.width > 0) tops.add(Math.round(b.top));
+        }
+        return tops.size > 1;
+      }).map((c) => `${c.textContent.trim()} (${c.tagName.toLowerCase()} in table.${c.closest("table").className.replace(/ /g, ".")})`));
+      if (broken.length) brokenAt.push(`${u}: ${broken.slice(0, 8).join(", ")}${broken.length > 8 ? ` and ${broken.length - 8} more` : ""}`);
       await shot(`phone-${u.replace(/^\//, "").replace(/\?.*$/, "").replace(/\//g, "-") || "home"}`);
     }
+    assert.deepEqual(brokenAt, [], `words broken across lines:\n${brokenAt.join("\n")}`);
     await visit("compare", `${base}/compare?net=${net}`);
     await shot("phone-compare");
   } finally {
