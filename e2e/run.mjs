@@ -1747,7 +1747,7 @@ await test("on a 390-px phone a link's tooltip near the map's edge stays inside 
   await phoneTooltips(net);
 });
 
-await test("on a 390-px phone no page is wider than the screen, and no word in a table breaks", async () => {
+await test("on a 390-px phone no page is wider than the screen, no word in a table breaks, no narrow table slides", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   const brokenAt = [];
   try {
@@ -1775,11 +1775,18 @@ await test("on a 390-px phone no page is wider than the screen, and no word in a
           for (const b of r.getClientRects()) if (b.width > 0) tops.add(Math.round(b.top));
         }
         return tops.size > 1;
-      }).map((c) => `${c.textContent.trim()} (${c.tagName.toLowerCase()} in table.${c.closest("table").className.replace(/ /g, ".")})`));
+      }).map((c) => c.textContent.trim()));
+      // and a table of four columns or fewer fits the screen without
+      // sliding sideways (the lesson's P(on time) went out of sight)
+      const sliding = await page.evaluate(() => [...document.querySelectorAll("table")].filter((t) => {
+        const row = t.querySelector("tr");
+        return row && row.children.length <= 4 && t.getClientRects().length && t.scrollWidth > t.clientWidth + 1;
+      }).map((t) => `${t.dataset.testid || t.className || "a table"} (${t.scrollWidth} px in ${t.clientWidth})`));
+      if (sliding.length) brokenAt.push(`${u}: slides sideways: ${sliding.join(", ")}`);
       if (broken.length) brokenAt.push(`${u}: ${broken.slice(0, 8).join(", ")}${broken.length > 8 ? ` and ${broken.length - 8} more` : ""}`);
       await shot(`phone-${u.replace(/^\//, "").replace(/\?.*$/, "").replace(/\//g, "-") || "home"}`);
     }
-    assert.deepEqual(brokenAt, [], `words broken across lines:\n${brokenAt.join("\n")}`);
+    assert.deepEqual(brokenAt, [], `words broken across lines, or tables sliding:\n${brokenAt.join("\n")}`);
     await visit("compare", `${base}/compare?net=${net}`);
     await shot("phone-compare");
   } finally {

@@ -120,7 +120,7 @@ async function mean(slider, lesson) {
     if (trips) trips.show(k);
     current.csv = distributionCSV(routes, names, T);
     $("#lesson-figure").innerHTML = distribution(routes, T, { domain, names }) +
-      `<table class="results"><thead><tr><th scope="col">route</th><th scope="col">mean min</th><th scope="col">σ min</th><th scope="col">P(on time)</th></tr></thead><tbody>` +
+      `<table class="results route-table"><thead><tr><th scope="col">route</th><th scope="col">mean min</th><th scope="col">σ min</th><th scope="col">P(on time)</th></tr></thead><tbody>` +
       routes.map((r, i) => `<tr><th scope="row">${escapeHTML(names[i])}</th><td class="num">${fmt(r.mean, 2)}</td><td class="num">${fmt(r.sd, 2)}</td><td class="num until-revealed" data-testid="lesson-p-${i}">${fmt(r.on_time[k], 3)}</td></tr>`).join("") +
       `</tbody></table>`;
     const better = routes[1].on_time[k] > routes[0].on_time[k] ? 1 : 0;
