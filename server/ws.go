@@ -313,6 +313,7 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	s.Log.Debug("live stream played all its days", "network", n.Net.Name, "days", days)
 	fig, err := res.Figures()
 	if err != nil {
 		st.fail(err)
