@@ -40,6 +40,7 @@ func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.Log.Debug("plan answered", "network", rq.net.Net.Name)
 	writeJSON(w, p)
 }
 
