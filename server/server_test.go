@@ -22,6 +22,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/ontime-routing/ontime/assets"
+	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/sim"
 	"github.com/ontime-routing/ontime/internal/testenv"
@@ -587,11 +588,15 @@ func TestJobBoundPerClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
+	// (A job that ended before the cancel came says so, not waits.)
 	testenv.WaitFor(t, "the canceled job to stop", func() bool {
 		_, b := get(t, ts, "/api/bench/"+st.ID)
 		json.Unmarshal([]byte(b), &st)
-		return st.State == "canceled"
+		return jobs.Finished(st.State)
 	})
+	if st.State != jobs.Canceled {
+		t.Fatalf("the job ended %s, not canceled", st.State)
+	}
 	if res, body = start("19999"); res.StatusCode != http.StatusAccepted {
 		t.Fatalf("after cancel: %d %s", res.StatusCode, body)
 	}
