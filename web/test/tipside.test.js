@@ -28,9 +28,10 @@ test("tipSide: above the pointer where the tooltip fits, below it near the top, 
   assert.equal(tipSide(130, 100, ...phone, ...tip), "top");
 });
 
-// The invariant: wherever the pointer is, a tooltip no larger than a
-// quarter of the map lies inside it and off a control in its corner, but
-// for a pointer near a corner, where no side has room (then it goes aside).
+// The invariant: wherever the pointer is, a tooltip no wider than half
+// the map (less the gap and the arrow's 6 px) lies inside it and off a
+// control in its corner, but for a pointer near a corner, where no side
+// has room (then it goes aside).
 test("tipSide: a tooltip lies inside the map and off its controls wherever one fits", () => {
   const pad = 4;
   for (const [w, h] of [[320, 400], [365, 560], [768, 500], [1280, 800]]) {
@@ -39,15 +40,16 @@ test("tipSide: a tooltip lies inside the map and off its controls wherever one f
       for (const tipH of [18, 40, 60]) {
         for (let x = 0; x <= w; x += 2.5) {
           for (let y = 0; y <= h; y += 6.5) {
+            // whether the tooltip on side s lies pad inside the map and off every control
+            const fits = (s) => {
+              const [l, t, r, b] = tipBox(s, x, y, tipW, tipH);
+              return l >= pad && t >= pad && r <= w - pad && b <= h - pad && !controls.some(([al, at, ar, ab]) => l < ar && r > al && t < ab && b > at);
+            };
             const side = tipSide(x, y, w, h, tipW, tipH, controls, pad);
-            const [l, t, r, b] = tipBox(side, x, y, tipW, tipH);
-            const inside = l >= pad && t >= pad && r <= w - pad && b <= h - pad && !controls.some(([al, at, ar, ab]) => l < ar && r > al && t < ab && b > at);
-            if (inside) continue;
+            if (fits(side)) continue;
             // none fits: every side is out or covered
             for (const s of ["top", "bottom", "right", "left"]) {
-              const [l2, t2, r2, b2] = tipBox(s, x, y, tipW, tipH);
-              const ok = l2 >= pad && t2 >= pad && r2 <= w - pad && b2 <= h - pad && !controls.some(([al, at, ar, ab]) => l2 < ar && r2 > al && t2 < ab && b2 > at);
-              assert.ok(!ok, `map ${w}×${h}, tooltip ${tipW}×${tipH}, pointer (${x}, ${y}): ${side} crosses an edge or a control, ${s} would not`);
+              assert.ok(!fits(s), `map ${w}×${h}, tooltip ${tipW}×${tipH}, pointer (${x}, ${y}): ${side} crosses an edge or a control, ${s} would not`);
             }
             // and that happens only near the map's top or bottom edge
             assert.ok(y < tipH / 2 + pad + 80 || y > h - tipH / 2 - pad - 30, `map ${w}×${h}, tooltip ${tipW}×${tipH}, pointer (${x}, ${y}): no side fits`);
