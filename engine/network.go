@@ -25,6 +25,14 @@ const (
 // "7:out" starts them. OD pairs are written with the plain id.
 const OriginSuffix = ":out"
 
+// ParallelMark joins the ids of a split node made for a parallel link (see
+// netfile's splitParallel): "3~12#2" is the middle of the second road from
+// node 3 to node 12. Such a node is a point on a road, never a trip's end.
+const ParallelMark = "~"
+
+// IsRoadPoint reports whether node id is a split node of a parallel link.
+func IsRoadPoint(id string) bool { return strings.Contains(id, ParallelMark) }
+
 // Node is a network node. ID is the source's identifier; Coord holds the
 // coordinates as given and X, Y the drawing frame (metres for lon/lat input).
 type Node struct {

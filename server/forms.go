@@ -187,7 +187,9 @@ func (s *server) form(rq *runQuery) (web.RunForm, []string) {
 		f.RateLinkLimit = lab.RateLinkLimit
 	}
 	for _, nd := range n.Net.Nodes {
-		f.Nodes = append(f.Nodes, nd.ID)
+		if !engine.IsRoadPoint(nd.ID) { // the middle of a parallel road, not a place to go
+			f.Nodes = append(f.Nodes, nd.ID)
+		}
 	}
 	for _, rf := range n.RouteFormats() {
 		f.RouteFormats = append(f.RouteFormats, [2]string{rf.Name, rf.Label})

@@ -39,6 +39,8 @@ func (s *server) routes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(middleware.Compress(5))
 		r.Get("/", s.handleHome)
+		// The networks' list is on the home page: /networks is a path people type.
+		r.Get("/networks", http.RedirectHandler("/#networks", http.StatusFound).ServeHTTP)
 		r.Get("/networks/add", s.handleAddNetworkForm)
 		r.Get("/networks/draw", s.handleSketchPage)
 		r.Post("/networks/add", s.handleAddNetworkPreview)

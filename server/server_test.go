@@ -812,3 +812,21 @@ func TestAPlanStoppedByTheClientIsNoFailure(t *testing.T) {
 		t.Error("a stopped plan was logged as a failed request")
 	}
 }
+
+// /networks, a path people type, leads to the networks' list on the home
+// page (it answered "no page at /networks").
+func TestNetworksPathLeadsToTheList(t *testing.T) {
+	ts := newTestServer(t)
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := c.Get(ts.URL + "/networks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/#networks" {
+		t.Fatalf("/networks: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if _, body := get(t, ts, "/"); !strings.Contains(body, `id="networks"`) || !strings.Contains(body, `data-testid="story-add-network"`) {
+		t.Error("the home page has no #networks list or no way to add a network near the top")
+	}
+}

@@ -53,8 +53,8 @@ type roles struct {
 
 var (
 	tntpNetName  = regexp.MustCompile(`(?i)_net\.tntp$`)
-	tntpNodeName = regexp.MustCompile(`(?i)_node\.tntp$`)
-	tntpFlowName = regexp.MustCompile(`(?i)_flow\.tntp$`)
+	tntpNodeName = regexp.MustCompile(`(?i)_nodes?\.tntp$`)
+	tntpFlowName = regexp.MustCompile(`(?i)_flows?\.tntp$`)
 )
 
 func ends(f *File, suffixes ...string) bool {
@@ -264,7 +264,7 @@ func readJSONNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	}
 	src := &source{odFile: r.json.Name}
 	for i := range net.Links {
-		src.links = append(src.links, linkSource{r.json.Name, 0, fmt.Sprintf("links[%d].mean", i), fmt.Sprintf("links[%d].variance", i)})
+		src.links = append(src.links, linkSource{file: r.json.Name, meanField: fmt.Sprintf("links[%d].mean", i), varField: fmt.Sprintf("links[%d].variance", i)})
 	}
 	net.Sources = []engine.SourceFile{{Path: r.json.Name, SHA256: Digest(r.json.Data)}}
 	if o.CV == 0 {

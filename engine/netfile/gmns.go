@@ -175,7 +175,7 @@ func nodesAndLinks(name string, coords []NodeCoord, nodeFile *File, links []gmns
 	for _, l := range links {
 		probs.add(t.known(nodeFile.Name, linkFile.Name, l.line, "from_node_id", l.from, "to_node_id", l.to)...)
 		t.net.Links = append(t.net.Links, engine.Link{From: t.node(l.from), To: t.node(l.to), Mean: l.mean, Var: l.variance, Shape: l.shape})
-		src.links = append(src.links, linkSource{linkFile.Name, l.line, l.timeFrom, spread})
+		src.links = append(src.links, linkSource{file: linkFile.Name, line: l.line, meanField: l.timeFrom, varField: spread})
 	}
 	unused := len(coords) - len(t.ids)
 	t.finish(o, rep, nodeFile.Name)
@@ -184,6 +184,11 @@ func nodesAndLinks(name string, coords []NodeCoord, nodeFile *File, links []gmns
 			l := &t.net.Links[e]
 			l.Shape = simplifyShape(t.net.Nodes[l.From].Coord, l.Shape, t.net.Nodes[l.To].Coord)
 		}
+	}
+	n, dups := splitParallel(t.net, src, nil, 1)
+	probs.add(dups...)
+	if n > 0 {
+		rep.note("%s", parallelNote(n))
 	}
 	t.net.Sources = []engine.SourceFile{{Path: nodeFile.Name, SHA256: Digest(nodeFile.Data)}}
 	if linkFile != nodeFile {

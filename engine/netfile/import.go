@@ -98,6 +98,10 @@ type linkSource struct {
 	line      int
 	meanField string
 	varField  string
+	// to is the node the file's row ends at where the link now ends
+	// elsewhere (a parallel road's split node): problems name the row's
+	// link. "": the link's own end.
+	to string
 }
 
 // source maps each link to its origin in the input files.
@@ -110,6 +114,15 @@ type source struct {
 	// minutes: the times were computed in minutes (length / speed), so
 	// there is no file unit to guess or convert.
 	minutes bool
+}
+
+// at is where link e came from ("links[e]" of the network when src has
+// no record of it).
+func (src *source) at(e int, net *engine.Network) linkSource {
+	if src != nil && e < len(src.links) {
+		return src.links[e]
+	}
+	return linkSource{file: net.Name, meanField: fmt.Sprintf("links[%d].mean", e), varField: fmt.Sprintf("links[%d].variance", e)}
 }
 
 // Import reads a network from files (TNTP _net with optional _node, GeoJSON
@@ -413,7 +426,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 			mean = MeanFlow
 		}
 	}
-	var flow map[[2]string]FlowRow
+	var flow map[[2]string][]FlowRow // a pair's rows in file order: parallel links take them in turn
 	switch mean {
 	case MeanFlow:
 		if r.flow == nil {
@@ -423,13 +436,10 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		if err = partial(err, &probs); err != nil {
 			return nil, nil, err
 		}
-		flow = map[[2]string]FlowRow{}
+		flow = map[[2]string][]FlowRow{}
 		for _, row := range rows {
 			k := [2]string{row.From, row.To}
-			if _, dup := flow[k]; dup {
-				probs.add(engine.InputError(r.flow.Name, row.Line, "From/To", "link %s→%s listed twice", row.From, row.To))
-			}
-			flow[k] = row
+			flow[k] = append(flow[k], row)
 		}
 		rep.note("link means: the congested Cost of %s", r.flow.Name)
 	case MeanFreeFlow:
@@ -440,6 +450,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	t, ps := newTopology(baseName(r.net.Name), coords, coordFile)
 	probs.add(ps...)
 	src := &source{noVars: true}
+	var rows []string // each link's row less its line: parallel links that repeat one are duplicates
 	zeros := 0
 	var closed []string
 	for _, l := range tn.Links {
@@ -448,11 +459,13 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		ls := linkSource{file: r.net.Name, line: l.Line, meanField: "free_flow_time"}
 		link.Mean = l.FFTime
 		if flow != nil {
-			row, ok := flow[[2]string{l.Init, l.Term}]
-			if !ok {
+			k := [2]string{l.Init, l.Term}
+			if len(flow[k]) == 0 {
 				probs.add(engine.InputError(r.flow.Name, 0, "From/To", "no row for link %s→%s (%s line %d)", l.Init, l.Term, r.net.Name, l.Line))
 				continue
 			}
+			row := flow[k][0]
+			flow[k] = flow[k][1:]
 			link.Mean = row.Cost
 			ls = linkSource{file: r.flow.Name, line: row.Line, meanField: "Cost"}
 		}
@@ -467,9 +480,14 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		link.From, link.To = t.node(l.Init), t.node(l.Term)
 		t.net.Links = append(t.net.Links, link)
 		src.links = append(src.links, ls)
+		row := l
+		row.Line = 0
+		rows = append(rows, fmt.Sprint(row, link.Mean))
 	}
-	if flow != nil && len(flow) > len(tn.Links) {
-		probs.add(engine.InputError(r.flow.Name, 0, "", "%d rows, the _net file has %d links", len(flow), len(tn.Links)))
+	for k, rows := range flow {
+		for _, row := range rows {
+			probs.add(engine.InputError(r.flow.Name, row.Line, "From/To", "link %s→%s: no such link in %s (or more rows for it than links)", k[0], k[1], r.net.Name))
+		}
 	}
 	if zeros > 0 {
 		rep.note("%d links have a zero time (zone connectors, typically): they take %.1f min", zeros, ZeroTimeMean)
@@ -479,6 +497,11 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	}
 	t.finish(o, rep, coordFile)
 	net := t.net
+	n, dups := splitParallel(net, src, rows, unitMinutes(o.TimeUnit))
+	probs.add(dups...)
+	if n > 0 {
+		rep.note("%s", parallelNote(n))
+	}
 	net.Zones = tn.ZoneIDs()
 	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: Digest(r.net.Data)}}
 	for _, f := range []*File{r.nodes, r.flow} {
@@ -550,9 +573,14 @@ func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Networ
 	for _, row := range rows {
 		probs.add(t.known(coordFile, r.csv.Name, row.Line, "From", row.From, "To", row.To)...)
 		t.net.Links = append(t.net.Links, engine.Link{From: t.node(row.From), To: t.node(row.To), Mean: row.Cost, Var: row.Var})
-		src.links = append(src.links, linkSource{r.csv.Name, row.Line, "Cost", "Var"})
+		src.links = append(src.links, linkSource{file: r.csv.Name, line: row.Line, meanField: "Cost", varField: "Var"})
 	}
 	t.finish(o, rep, coordFile)
+	n, dups := splitParallel(t.net, src, nil, unitMinutes(o.TimeUnit))
+	probs.add(dups...)
+	if n > 0 {
+		rep.note("%s", parallelNote(n))
+	}
 	t.net.Correlation = engine.Correlation{Model: linktime.Independent}
 	t.net.Sources = []engine.SourceFile{{Path: r.csv.Name, SHA256: Digest(r.csv.Data)}}
 	if o.CV == 0 {

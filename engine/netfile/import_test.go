@@ -180,7 +180,7 @@ func TestImportBadFiles(t *testing.T) {
 			netfile.ImportOptions{Mean: netfile.MeanFreeFlow}, []string{"t_net.tntp:11: field free_flow_time: link 3→4: mean -5 must be positive"}},
 		{"negative variance", csvFile("1,2,3,-1\n"), netfile.ImportOptions{}, []string{"bad.csv:2: field Var: link 1→2: variance -1 must be ≥ 0"}},
 		{"self-loop", csvFile("1,2,3,1\n1,1,3,1\n"), netfile.ImportOptions{}, []string{"bad.csv:3: field From/To: link 1→1 is a self-loop"}},
-		{"duplicate link", csvFile("1,2,3,1\n1,2,4,1\n"), netfile.ImportOptions{}, []string{"bad.csv:3: field From/To: duplicate link 1→2 (first at bad.csv line 2)"}},
+		{"duplicate link", csvFile("1,2,3,1\n1,2,3,1\n"), netfile.ImportOptions{}, []string{"bad.csv:3: field From/To: duplicate link 1→2: it repeats the link at bad.csv line 2"}},
 		{"unknown node", []netfile.File{{Name: "t_net.tntp", Data: []byte(unknownNode)}, {Name: "t_node.tntp", Data: []byte(tinyNodes)}},
 			netfile.ImportOptions{}, []string{"t_net.tntp:11: field term_node: node 9 is not in t_node.tntp"}},
 		{"json unknown node", jsonFile(`[{"from": "a", "to": "z", "mean": 1, "variance": 1}]`, `{"model": "independent"}`), netfile.ImportOptions{},
@@ -200,9 +200,9 @@ func TestImportBadFiles(t *testing.T) {
 		{"over the node limit", csvFile(big(netfile.MaxNodes + 1)), netfile.ImportOptions{ODs: []string{"0-1"}},
 			[]string{fmt.Sprintf("%d nodes: ontime takes at most %d", netfile.MaxNodes+2, netfile.MaxNodes)}},
 		{"unknown file", []netfile.File{{Name: "notes.txt", Data: []byte("x")}}, netfile.ImportOptions{}, []string{"notes.txt: unknown kind of file"}},
-		{"every problem at once", csvFile("1,2,x,1\n1,1,3,1\n2,3,Inf,1\n2,3,4,-1\n"), netfile.ImportOptions{},
+		{"every problem at once", csvFile("1,2,x,1\n1,1,3,1\n2,3,Inf,1\n2,3,4,-1\n2,3,4,-1\n"), netfile.ImportOptions{},
 			[]string{`bad.csv:2: field Cost: "x" is not a number`, "bad.csv:3: field From/To: link 1→1 is a self-loop",
-				"bad.csv:4: field Cost: link 2→3: mean +Inf", "bad.csv:5: field Var: link 2→3: variance -1", "bad.csv:5: field From/To: duplicate link 2→3"}},
+				"bad.csv:4: field Cost: link 2→3: mean +Inf", "bad.csv:5: field Var: link 2→3: variance -1", "bad.csv:6: field Var: link 2→3: variance -1", "bad.csv:6: field From/To: duplicate link 2→3: it repeats the link at bad.csv line 5"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			net, rep, err := netfile.Import(tc.files, tc.o)

@@ -269,7 +269,7 @@ type FlowRow struct {
 // files name the ends "Tail Head" and open with a metadata block).
 func ReadTNTPFlow(r io.Reader, file string) ([]FlowRow, error) {
 	var rows []FlowRow
-	err := readTable(r, file, []string{"from", "to", "volume", "cost"}, func(line int, f map[string]string) error {
+	err := readTable(r, file, []string{"from", "to", "volume", "cost"}, false, func(line int, f map[string]string) error {
 		row := FlowRow{Line: line, From: f["from"], To: f["to"]}
 		var err error
 		if row.Volume, err = parseFloat(file, line, "Volume", f["volume"]); err != nil {
@@ -291,10 +291,11 @@ type NodeCoord struct {
 	Coord [2]float64
 }
 
-// ReadTNTPNodes reads a TNTP _node file ("Node X Y ;" header).
+// ReadTNTPNodes reads a TNTP _node file ("Node X Y ;" header; a file
+// without a header, whose rows are three numbers, is read as node, x, y).
 func ReadTNTPNodes(r io.Reader, file string) ([]NodeCoord, error) {
 	var nodes []NodeCoord
-	err := readTable(r, file, []string{"node", "x", "y"}, func(line int, f map[string]string) error {
+	err := readTable(r, file, []string{"node", "x", "y"}, true, func(line int, f map[string]string) error {
 		x, err := parseFloat(file, line, "X", f["x"])
 		if err != nil {
 			return err
@@ -314,8 +315,11 @@ func ReadTNTPNodes(r io.Reader, file string) ([]NodeCoord, error) {
 var columnAlias = map[string]string{"tail": "from", "head": "to"}
 
 // readTable reads a whitespace-separated table whose first non-empty line is
-// a header; columns are matched by lower-cased name.
-func readTable(r io.Reader, file string, need []string, row func(line int, f map[string]string) error) error {
+// a header; columns are matched by lower-cased name. With headless, a first
+// line of as many numbers as need names is a row, not a header: the table
+// has need's columns in need's order (a headerless TNTP node file: rows
+// "1 30208 74789").
+func readTable(r io.Reader, file string, need []string, headless bool, row func(line int, f map[string]string) error) error {
 	lr := newLineReader(r)
 	var header []string
 	var probs problemList // row problems: every bad row is reported, up to the bound
@@ -327,6 +331,9 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 		f := fields(s)
 		if len(f) == 0 || (header == nil && strings.HasPrefix(f[0], "<")) {
 			continue // blank, or a metadata line (<NUMBER OF ZONES> …) before the header
+		}
+		if header == nil && headless && len(f) == len(need) && allNumbers(f) {
+			header = need
 		}
 		if header == nil {
 			for _, h := range f {
@@ -370,6 +377,16 @@ func readTable(r io.Reader, file string, need []string, row func(line int, f map
 		return engine.InputError(file, 0, "", "file is empty")
 	}
 	return probs.err()
+}
+
+// allNumbers says whether every field reads as a number.
+func allNumbers(f []string) bool {
+	for _, s := range f {
+		if _, err := strconv.ParseFloat(s, 64); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func trunc(s string) string {

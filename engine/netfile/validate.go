@@ -47,12 +47,7 @@ const (
 // a policy goes through it.
 func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	var probs problemList // every problem, up to the bound
-	at := func(e int) linkSource {
-		if src != nil && e < len(src.links) {
-			return src.links[e]
-		}
-		return linkSource{file: net.Name, meanField: fmt.Sprintf("links[%d].mean", e), varField: fmt.Sprintf("links[%d].variance", e)}
-	}
+	at := func(e int) linkSource { return src.at(e, net) }
 	if len(net.Nodes) > MaxNodes {
 		probs.add(engine.Errorf(engine.EINVALID, "%d nodes: ontime takes at most %d", len(net.Nodes), MaxNodes))
 	}
@@ -76,7 +71,7 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	seen := make(map[[2]int]int, len(net.Links))
 	for e, l := range net.Links {
 		s := at(e)
-		from, to := net.Nodes[l.From].ID, net.Nodes[l.To].ID
+		from, to := net.Nodes[l.From].ID, cmp.Or(s.to, net.Nodes[l.To].ID)
 		switch {
 		case !finite(l.Mean):
 			probs.add(engine.InputError(s.file, s.line, s.meanField, "link %s→%s: mean %v is not a finite number", from, to, l.Mean))
@@ -334,6 +329,9 @@ func DefaultODs(net *engine.Network, k int) []engine.OD {
 	}
 	var origins, dests []int
 	for i, nd := range net.Nodes {
+		if engine.IsRoadPoint(nd.ID) {
+			continue // the middle of a parallel road, not a place
+		}
 		if len(net.Out(i)) > 0 {
 			origins = append(origins, i)
 		}
