@@ -90,6 +90,53 @@ func (t *LETTree) Path(origin int, n *Network) []int {
 	return path
 }
 
+// HopTree is the fewest-links tree towards one destination: for each
+// node, the fewest links to it and the first of them (-1: unreachable, or
+// at the destination), ties to the LET path's link, then the lower link.
+type HopTree struct {
+	Destination int
+	Hops        []int
+	Next        []int
+}
+
+// FewestLinks builds the fewest-links tree towards dest (breadth first
+// over the reversed links); let, when given, breaks ties towards its path.
+func (n *Network) FewestLinks(dest int, let *LETTree) *HopTree {
+	nn := len(n.Nodes)
+	in := n.InLinks()
+	t := &HopTree{Destination: dest, Hops: make([]int, nn), Next: make([]int, nn)}
+	for i := range t.Hops {
+		t.Hops[i], t.Next[i] = -1, -1
+	}
+	t.Hops[dest] = 0
+	for front := []int{dest}; len(front) > 0; {
+		var next []int
+		for _, v := range front {
+			for _, e := range in[v] {
+				if u := n.Links[e].From; t.Hops[u] < 0 {
+					t.Hops[u] = t.Hops[v] + 1
+					next = append(next, u)
+				}
+			}
+		}
+		front = next
+	}
+	for u := range nn {
+		if u == dest || t.Hops[u] < 0 {
+			continue
+		}
+		for _, e := range n.Out(u) {
+			if t.Hops[n.Links[e].To] != t.Hops[u]-1 {
+				continue
+			}
+			if best := t.Next[u]; best < 0 || (let != nil && let.Next[u] == e) {
+				t.Next[u] = e
+			}
+		}
+	}
+	return t
+}
+
 // PathNodes lists the node ids along a path of links starting at its first
 // link's tail.
 func (n *Network) PathNodes(path []int) []string {

@@ -30,6 +30,28 @@ type BatchPolicy interface {
 	ActBatch(obs []*Observation, links []int)
 }
 
+// HandsOver is a policy that hands an episode to a fallback where it was
+// asked outside what it was trained for and its own choices could no
+// longer arrive within the episode's step cap: a learned model off its
+// training can wander until the cap ends every episode (Anaheim's model
+// scored 0 on pairs it never saw, at any budget). The rule, played by the
+// simulator once for every door: at the first decision where the policy's
+// link would leave fewer links to the cap than the fewest that reach the
+// destination from its end, the episode is handed over and from then on
+// follows the fallback's LET path where that fits in the links left, else
+// the fewest-links route; its result says so (sim.Result.HandedOver). So an
+// episode handed over arrives within the cap (when it still could), an
+// episode the policy drives home within the cap is never touched, and
+// inside the policy's training nothing is (its numbers are its own).
+type HandsOver interface {
+	// Fallback is the fallback's LET and fewest-links trees towards o's
+	// destination, or nil where o's episode (its OD pair and budget) lies
+	// inside what the policy was trained for.
+	Fallback(o *Observation) (*LETTree, *HopTree)
+	// FallbackName names the fallback for reports ("let").
+	FallbackName() string
+}
+
 // PolicyFunc adapts a function to Policy.
 type PolicyFunc func(o *Observation) int
 

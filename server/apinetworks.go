@@ -85,7 +85,10 @@ type driveJSON struct {
 	End        string    `json:"end"`
 	DecisionMS float64   `json:"decision_ms"`
 	Warning    string    `json:"warning,omitempty"`
-	Error      string    `json:"error,omitempty"`
+	// HandedOver: the model, outside its training, was handed over to
+	// its fallback on this drive (engine.HandsOver).
+	HandedOver bool   `json:"handed_over,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 // handleCompareJSON answers a comparison (?net, o, d, f, r, m as the
@@ -100,7 +103,7 @@ func (s *server) handleCompareJSON(w http.ResponseWriter, r *http.Request) {
 	out := comparisonJSON{Network: net.Name, OD: net.ODString(c.OD), Budget: c.Budget, LETTime: c.LETTime, Realization: c.Realization, Drives: []driveJSON{}}
 	for _, ro := range c.Rollouts {
 		d := driveJSON{Method: ro.Method, Nodes: []string{}, Arrival: ro.Result.Time, OnTime: ro.Result.OnTime,
-			End: lab.EndName(ro.Result.End), DecisionMS: ro.DecisionMS, Warning: ro.Warning, Error: ro.Err}
+			End: lab.EndName(ro.Result.End), DecisionMS: ro.DecisionMS, Warning: ro.Warning, HandedOver: ro.Result.HandedOver, Error: ro.Err}
 		d.Links, d.Times = ro.Route()
 		if len(d.Links) > 0 {
 			d.Nodes = net.PathNodes(d.Links)

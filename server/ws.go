@@ -163,6 +163,9 @@ type resultJSON struct {
 	Links      int     `json:"links"`
 	Remaining  float64 `json:"remaining"`
 	DecisionMS float64 `json:"decision_ms"` // wall time per decision
+	// HandedOver: a trained model asked outside its training could no
+	// longer arrive within the step cap, and its fallback drove the rest.
+	HandedOver bool `json:"handed_over,omitempty"`
 	// Rate is the method's P(on time) here, estimated on lab.RateSize
 	// common test realizations; absent on networks too large for it.
 	Rate *float64 `json:"on_time_rate,omitempty"`
@@ -261,7 +264,7 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		res := resultJSON{Type: "result", Method: ro.Method, DecisionMS: ro.DecisionMS, End: lab.EndName(ro.Result.End), OnTime: ro.Result.OnTime, Time: ro.Result.Time,
-			Links: ro.Result.Links, Remaining: c.Budget - ro.Result.Time}
+			Links: ro.Result.Links, Remaining: c.Budget - ro.Result.Time, HandedOver: ro.Result.HandedOver}
 		if t, ok, err := n.OnTimeTrips(st.ctx, ro.Method, rq.od, rq.factor); err == nil && ok {
 			res.Rate, res.Trips = &t.Rate, tripsJSON(t.Times)
 		}
@@ -340,13 +343,16 @@ type rateJSON struct {
 	Rate   float64 `json:"rate"`
 	Lo     float64 `json:"lo"`
 	Hi     float64 `json:"hi"`
-	Error  string  `json:"error,omitempty"`
+	// HandedOver: days a trained model handed to its fallback (outside
+	// its training).
+	HandedOver int    `json:"handed_over,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 func ratesJSON(rs []lab.Rate) []rateJSON {
 	out := make([]rateJSON, len(rs))
 	for i, r := range rs {
-		out[i] = rateJSON{Method: r.Method, OnTime: r.OnTime, N: r.N, Rate: r.Rate, Lo: r.Lo, Hi: r.Hi, Error: r.Err}
+		out[i] = rateJSON{Method: r.Method, OnTime: r.OnTime, N: r.N, Rate: r.Rate, Lo: r.Lo, Hi: r.Hi, HandedOver: r.HandedOver, Error: r.Err}
 	}
 	return out
 }

@@ -91,7 +91,7 @@ func printRates(w io.Writer, od string, res *lab.LiveResult, format string) erro
 			rows = append(rows, []string{r.Method, "", "", "", "", "", r.Err})
 			continue
 		}
-		rows = append(rows, []string{r.Method, fmt.Sprint(r.OnTime), fmt.Sprint(r.N), ff(r.Rate), ff(r.Lo), ff(r.Hi), ""})
+		rows = append(rows, []string{r.Method, fmt.Sprint(r.OnTime), fmt.Sprint(r.N), ff(r.Rate), ff(r.Lo), ff(r.Hi), r.Said()})
 	}
 	if format == "csv" {
 		return writeCSV(w, rows)

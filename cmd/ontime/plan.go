@@ -106,11 +106,11 @@ func printPlan(w io.Writer, od string, p *lab.Plan, format string) error {
 			rows = append(rows, []string{r.Method, "", "", "", "", "", "", table, r.Err})
 			continue
 		}
-		hi := fmt.Sprintf("> %s", ff(p.Max))
+		hi := fmt.Sprintf("> %s", ff(r.SearchedTo))
 		if r.Hi != nil {
 			hi = ff(*r.Hi)
 		}
-		note := ""
+		note := r.Note
 		if r.Table != nil {
 			note = fmt.Sprintf("table: step %.3g min, links' own laws, correlation ignored", r.Table.Step)
 			if r.Table.Err != "" {

@@ -229,6 +229,9 @@ type Counts struct {
 	Pools  []int     `json:"pools"`
 	Size   int       `json:"size"`
 	OnTime [][][]int `json:"on_time"`
+	// HandedOver counts, in OnTime's shape, the episodes a policy handed to
+	// its fallback (engine.HandsOver); absent from parts written before.
+	HandedOver [][][]int `json:"handed_over,omitempty"`
 }
 
 // Count evaluates every method on the OD pairs ods (indexes into
@@ -259,11 +262,11 @@ func (p *Prepared) count(ctx context.Context, ods []int, us units) ([]Counts, er
 		if od < 0 || od >= len(cfg.ODs) || (cfg.Evaluate != nil && !slices.Contains(cfg.Evaluate, od)) {
 			return nil, engine.Errorf(engine.EINVALID, "OD pair %d is not among those prepared for evaluation", od)
 		}
-		c := Counts{OD: od, Pools: slices.Clone(pools), Size: cfg.PoolSize, OnTime: make([][][]int, len(p.policies))}
+		c := Counts{OD: od, Pools: slices.Clone(pools), Size: cfg.PoolSize, OnTime: make([][][]int, len(p.policies)), HandedOver: make([][][]int, len(p.policies))}
 		for mi := range c.OnTime {
-			c.OnTime[mi] = make([][]int, nB)
+			c.OnTime[mi], c.HandedOver[mi] = make([][]int, nB), make([][]int, nB)
 			for bi := range nB {
-				c.OnTime[mi][bi] = make([]int, len(pools))
+				c.OnTime[mi][bi], c.HandedOver[mi][bi] = make([]int, len(pools)), make([]int, len(pools))
 			}
 		}
 		out[i] = c
@@ -273,7 +276,7 @@ func (p *Prepared) count(ctx context.Context, ods []int, us units) ([]Counts, er
 		i, bi := u.task/nB, u.task%nB
 		played, err := p.play(r, u.method, ods[i]*nB+bi, pool, res)
 		for k, res := range played {
-			out[i].OnTime[u.method][bi+k][slot[pool.Index]] = onTime(res)
+			out[i].OnTime[u.method][bi+k][slot[pool.Index]], out[i].HandedOver[u.method][bi+k][slot[pool.Index]] = tally(res)
 		}
 		return err
 	})
@@ -314,6 +317,10 @@ func (rep *Report) assemble(cfg Config, methods []MethodInfo, parts [][]Counts, 
 	for i := range seen {
 		seen[i] = make([]bool, cfg.Pools)
 	}
+	handed := make([][]int, len(cfg.Methods)) // handed[method][task], over every pool
+	for mi := range handed {
+		handed[mi] = make([]int, len(cfg.ODs)*nB)
+	}
 	for _, cs := range parts {
 		for _, c := range cs {
 			if c.OD < 0 || c.OD >= len(cfg.ODs) || c.Size != cfg.PoolSize || len(c.OnTime) != len(cfg.Methods) {
@@ -330,6 +337,9 @@ func (rep *Report) assemble(cfg Config, methods []MethodInfo, parts [][]Counts, 
 					}
 					for bi := range nB {
 						rates[mi][c.OD*nB+bi][k] = float64(c.OnTime[mi][bi][i]) / float64(c.Size)
+						if len(c.HandedOver) == len(c.OnTime) && len(c.HandedOver[mi]) == nB && len(c.HandedOver[mi][bi]) == len(c.Pools) {
+							handed[mi][c.OD*nB+bi] += c.HandedOver[mi][bi][i]
+						}
 					}
 				}
 			}
@@ -343,6 +353,7 @@ func (rep *Report) assemble(cfg Config, methods []MethodInfo, parts [][]Counts, 
 		}
 	}
 	rep.fill(rates, len(cfg.ODs))
+	rep.Outside = outsideCells(cfg, rep, handed)
 	rep.Provenance.ElapsedSeconds = elapsed
 	return rep, nil
 }
@@ -377,13 +388,21 @@ func indexes(n int) []int {
 }
 
 func onTime(res []sim.Result) int {
-	k := 0
+	k, _ := tally(res)
+	return k
+}
+
+// tally counts the episodes on time and those handed to a fallback.
+func tally(res []sim.Result) (onTime, handedOver int) {
 	for _, r := range res {
 		if r.OnTime {
-			k++
+			onTime++
+		}
+		if r.HandedOver {
+			handedOver++
 		}
 	}
-	return k
+	return onTime, handedOver
 }
 
 func (cfg *Config) check() error {

@@ -61,8 +61,9 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		pv.Correlation.MeanAbs, pv.Correlation.MaxAbs, pv.Correlation.Rank, law, pv.BenchSeed)
 	header(&b, "budget", rep.Methods)
 	for _, bud := range rep.Budgets {
-		row(&b, fmtBudget(bud), mdCells(rep.SummaryRow(bud), true))
+		row(&b, fmtBudget(bud), rep.markOutside(mdCells(rep.SummaryRow(bud), true), "", bud))
 	}
+	rep.writeOutside(&b)
 	if v := rep.Violations(); len(v) > 0 {
 		b.WriteString("\n**Invariants broken — these numbers are not findings until explained** (see `ontime verify`):\n\n")
 		for _, x := range v {
@@ -78,7 +79,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	header(&b, "OD (LET min, links) | budget", rep.Methods)
 	for _, od := range rep.ODs {
 		for _, bud := range rep.Budgets {
-			row(&b, fmt.Sprintf("%s (%.4f, %d) | %s", od.OD, od.LETTime, od.LETLinks, fmtBudget(bud)), mdCells(rep.ODRow(od.OD, bud), false))
+			row(&b, fmt.Sprintf("%s (%.4f, %d) | %s", od.OD, od.LETTime, od.LETLinks, fmtBudget(bud)), rep.markOutside(mdCells(rep.ODRow(od.OD, bud), false), od.OD, bud))
 		}
 	}
 	if len(rep.Paired) > 0 {
@@ -104,6 +105,30 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString(pv.Build())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// markOutside appends † to the cells (one per method) of od ("": the
+// mean over pairs) at budget that lie outside their method's cover.
+func (rep *Report) markOutside(cells []string, od string, budget float64) []string {
+	for i, m := range rep.Methods {
+		if len(rep.Outsides(m, od, budget)) > 0 {
+			cells[i] += " †"
+		}
+	}
+	return cells
+}
+
+// writeOutside says, under the table, why each † cell is not its
+// method's own number.
+func (rep *Report) writeOutside(b *strings.Builder) {
+	if len(rep.Outside) == 0 {
+		return
+	}
+	b.WriteString("\n**† Outside what the method was trained for, or played in part by its fallback — not the method's own number:**\n\n")
+	for _, c := range rep.Outside {
+		fmt.Fprintf(b, "- %s, %s at %s: %s\n", c.Method, c.OD, fmtBudget(c.Budget), c.Said())
+	}
+	b.WriteString("\nA model covers the OD pairs and budget factors on its card (`ontime networks show`, the Models page); `ontime train --cover` trains a wider one (README, \"What a model covers\").\n")
 }
 
 func poolSize(pv Provenance) int {

@@ -110,6 +110,7 @@ func (p *Prepared) overlap(ctx context.Context) ([]Counts, error) {
 	for od := range early {
 		for _, mi := range trained {
 			early[od].OnTime[mi] = late[od].OnTime[mi]
+			early[od].HandedOver[mi] = late[od].HandedOver[mi]
 		}
 	}
 	return early, nil

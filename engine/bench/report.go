@@ -18,8 +18,37 @@ type Report struct {
 	Paired  []Paired    `json:"paired"`
 	// Leaders are each table row's marks (best, tied) with the tests they
 	// rest on (Holm over the row), computed once with the report.
-	Leaders    []Leader   `json:"leaders,omitempty"`
-	Provenance Provenance `json:"provenance"`
+	Leaders []Leader `json:"leaders,omitempty"`
+	// Outside lists the cells whose number is not the method's own: a
+	// learned policy asked outside what it was trained for, or one whose
+	// episodes its fallback drove home (engine.HandsOver).
+	Outside    []OutsideCell `json:"outside,omitempty"`
+	Provenance Provenance    `json:"provenance"`
+}
+
+// OutsideCell is one method's cell (OD pair, budget factor) outside its
+// training cover (Reason), or where its fallback drove HandedOver of the
+// cell's Episodes.
+type OutsideCell struct {
+	Method     string  `json:"method"`
+	OD         string  `json:"od"`
+	Budget     float64 `json:"budget"`
+	Reason     string  `json:"reason,omitempty"`
+	HandedOver int     `json:"handed_over"`
+	Episodes   int     `json:"episodes"`
+	Fallback   string  `json:"fallback,omitempty"`
+}
+
+// Outsides are the report's cells of method outside at budget (every OD
+// pair when od is "").
+func (rep *Report) Outsides(method, od string, budget float64) []OutsideCell {
+	var out []OutsideCell
+	for _, c := range rep.Outside {
+		if c.Method == method && c.Budget == budget && (od == "" || c.OD == od) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // IsBound reports whether a method of the report is a bound (a clairvoyant),

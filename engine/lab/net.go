@@ -249,22 +249,26 @@ func (n *Net) Scope(method string, od engine.OD, factor float64) string {
 			return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method,
 				slices.Min(fs), slices.Max(fs), factor)
 		}
-	case method == policy.NetworkModelName():
-		card, err := n.Card()
-		if err != nil {
-			return ""
-		}
-		if !slices.Contains(card.ODs, n.Net.ODString(od)) {
-			if len(card.ODs) > 12 {
-				return fmt.Sprintf("%s was trained for %d OD pairs; %s is not one of them", method, len(card.ODs), n.Net.ODString(od))
-			}
-			return fmt.Sprintf("%s was trained for OD pairs %s; %s is outside", method, strings.Join(card.ODs, ", "), n.Net.ODString(od))
-		}
-		if len(card.BudgetFactors) == 2 && (factor < card.BudgetFactors[0]-1e-9 || factor > card.BudgetFactors[1]+1e-9) {
-			return fmt.Sprintf("%s was trained for budgets %.2f–%.2f × LET; %.2f is outside", method, card.BudgetFactors[0], card.BudgetFactors[1], factor)
+	default:
+		if c := n.Cover(method); c != nil {
+			return c.Outside(n.Net, od, factor)
 		}
 	}
 	return ""
+}
+
+// Cover is what method was trained for on this network (nil: it is not a
+// trained model, or it has no card): the network's own model's card is
+// read once (Card).
+func (n *Net) Cover(method string) *policy.Cover {
+	if method == policy.NetworkModelName() {
+		card, err := n.Card()
+		if err != nil {
+			return nil
+		}
+		return card.Cover(method)
+	}
+	return policy.CoverOf(n.env, method)
 }
 
 // Runnable is false when a method must not run for this OD pair (a learner

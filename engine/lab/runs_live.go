@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 
 	"golang.org/x/text/language"
@@ -31,7 +32,22 @@ type Rate struct {
 	N      int
 	Rate   float64
 	Lo, Hi float64
-	Err    string
+	// Outside says why the request lies outside what the method was
+	// trained for (Scope; "" inside): the rate is not its own. HandedOver
+	// counts the days it handed to its fallback (engine.HandsOver).
+	Outside    string
+	HandedOver int
+	Err        string
+}
+
+// Said is what a rate's note says: why it is not the method's own number
+// ("" when it is).
+func (r Rate) Said() string {
+	s := r.Outside
+	if r.HandedOver > 0 {
+		s += fmt.Sprintf("; on %d of %d days it could no longer arrive within the step cap and the LET path drove the rest", r.HandedOver, r.N)
+	}
+	return s
 }
 
 // LiveUpdate is sent after every chunk of episodes, then after every
@@ -88,7 +104,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	rates := make([]Rate, len(req.Methods))
 	pols := make([]engine.Policy, len(req.Methods))
 	for i, m := range req.Methods {
-		rates[i].Method = m
+		rates[i].Method, rates[i].Outside = m, n.Scope(m, req.OD, req.Factor)
 		if !n.Runnable(m, req.OD) {
 			rates[i].Err = n.Scope(m, req.OD, req.Factor)
 			continue
@@ -122,6 +138,9 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 				rates[i].N++
 				if o.OnTime {
 					rates[i].OnTime++
+				}
+				if o.HandedOver {
+					rates[i].HandedOver++
 				}
 				res.Times[rates[i].Method] = append(res.Times[rates[i].Method], o.Time)
 			}

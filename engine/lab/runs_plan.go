@@ -2,6 +2,8 @@ package lab
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -69,9 +71,29 @@ type TableBudget struct {
 // realizations, or why it has none; and its tables' answer where it has one.
 type PlanRow struct {
 	Method string `json:"method"`
+	// Range is the budget factors a trained model was trained for, the
+	// only ones its search tries (nil: 0 to the plan's largest budget).
+	Range []float64 `json:"trained_range,omitempty"`
+	// SearchedTo is the largest budget the search tried (minutes); Note
+	// says how a trained model's search was kept to its range (RangeNote).
+	SearchedTo float64 `json:"searched_to,omitempty"`
+	Note       string  `json:"note,omitempty"`
 	reliability.Budget
 	Err   string       `json:"error,omitempty"`
 	Table *TableBudget `json:"table,omitempty"`
+}
+
+// RangeNote says, for a trained model's row, that its search kept to the
+// budgets it was trained for, and where the rate already met the target at
+// their low end, that the budget is an upper bound ("" for other rows).
+func (r PlanRow) RangeNote() string {
+	if r.Range == nil {
+		return ""
+	}
+	if r.AtFloor {
+		return fmt.Sprintf("at most this: the rate reaches the target already at %.2f × LET, the low end of %s's training range (budgets below it are outside its training)", r.Range[0], r.Method)
+	}
+	return fmt.Sprintf("searched within %s's training range only (%.2f–%.2f × LET)", r.Method, r.Range[0], r.Range[1])
 }
 
 // Plan finds each method's least budget reaching req.Alpha: by bisection on
@@ -118,6 +140,20 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 			r.Err = n.Scope(m, req.OD, 1)
 			continue
 		}
+		// A trained model is searched within its training only: a pair it
+		// was not trained for is refused, its budgets kept to its range.
+		floor, top := 0.0, p.Max
+		cover := n.Cover(m)
+		if cover != nil {
+			if why := cover.OutsidePair(n.Net, req.OD); why != "" {
+				r.Err = why
+				continue
+			}
+			if lo, hi, ok := cover.Range(); ok {
+				floor, top = lo*let, math.Min(hi*let, p.Max)
+				r.Range = []float64{lo, hi}
+			}
+		}
 		pol, err := n.Policy(m)
 		if err != nil {
 			r.Err = err.Error()
@@ -127,15 +163,22 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 		rate := func(ctx context.Context, budget float64) (int, int, error) {
 			return onTimeOn(ctx, crew, pol, sim.Task{OD: req.OD, Budget: budget, Cap: n.Net.StepCap}, pools, episodes)
 		}
-		b, err := reliability.Search(ctx, rate, req.Alpha, p.Max, tol)
+		r.SearchedTo = top
+		b, err := reliability.SearchIn(ctx, rate, req.Alpha, floor, top, tol)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			r.Err = engine.ErrorMessage(err)
+			var far *reliability.OutOfReach
+			if errors.As(err, &far) && r.Range != nil {
+				r.Err = fmt.Sprintf("outside %s's training range: within the budgets it was trained for (%.2f–%.2f × LET, up to %.4g min) its rate reaches %.4f (%d of %d days), short of %v",
+					m, r.Range[0], r.Range[1], top, far.Rate(), far.K, far.N, req.Alpha)
+			}
 			continue
 		}
 		r.Budget = b
+		r.Note = r.RangeNote()
 	}
 	if req.Routes > 0 {
 		if p.Routes, err = n.routeReliability(ctx, req.OD, req.Routes, pools, episodes); err != nil {

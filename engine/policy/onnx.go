@@ -36,6 +36,16 @@ type ONNXPolicy struct {
 	o      ONNXOptions
 	mu     sync.Mutex
 	err    error
+	// fallback is the route an episode is handed to where the model could
+	// no longer arrive within the step cap (engine.HandsOver): LET's trees
+	// and the fewest-links trees, built per destination on first use.
+	fallback *LET
+	hopsMu   sync.RWMutex
+	hops     map[int]*engine.HopTree
+	// cover is what the model was trained for (its card); nil: no card,
+	// and no episode is handed over.
+	cover  *Cover
+	inPair sync.Map // engine.OD → bool: the pair is among the cover's
 }
 
 // ONNXOptions say how a model acts.
@@ -59,7 +69,7 @@ func NewONNXPolicy(net *engine.Network, model string, o ONNXOptions, opts ...ort
 	if err != nil {
 		return nil, err
 	}
-	p := &ONNXPolicy{net: net, sess: s, o: o}
+	p := &ONNXPolicy{net: net, sess: s, o: o, fallback: NewLET(net), hops: map[int]*engine.HopTree{}}
 	// One probe decision at a node with a way out: a model for another
 	// network fails here, not in the middle of a benchmark.
 	for i := range net.Nodes {
@@ -121,6 +131,49 @@ func (p *ONNXPolicy) stagesAgree(st ort.TwoStage) bool {
 	}
 	return true
 }
+
+// Fallback is the LET and fewest-links trees towards o's destination
+// where o's episode lies outside the model's cover (its OD pair, or its
+// budget factor, off the card), nil inside: there the model's numbers are
+// its own (engine.HandsOver, played by sim).
+func (p *ONNXPolicy) Fallback(o *engine.Observation) (*engine.LETTree, *engine.HopTree) {
+	if p.cover == nil {
+		return nil, nil
+	}
+	let := p.fallback.Tree(o.Destination)
+	origin, budget := o.Node, o.Remaining
+	if len(o.Prefix) > 0 {
+		origin = p.net.Links[o.Prefix[0].Link].From
+	}
+	for _, st := range o.Prefix {
+		budget += st.Time
+	}
+	od := engine.OD{Origin: origin, Destination: o.Destination}
+	in, ok := p.inPair.Load(od)
+	if !ok {
+		in = p.cover.OutsidePair(p.net, od) == ""
+		p.inPair.Store(od, in)
+	}
+	if lo, hi, ranged := p.cover.Range(); in.(bool) && (!ranged || inRange(budget/let.Time[origin], lo, hi)) {
+		return nil, nil
+	}
+	p.hopsMu.RLock()
+	h, ok := p.hops[o.Destination]
+	p.hopsMu.RUnlock()
+	if !ok {
+		h = p.net.FewestLinks(o.Destination, let)
+		p.hopsMu.Lock()
+		p.hops[o.Destination] = h
+		p.hopsMu.Unlock()
+	}
+	return let, h
+}
+
+// FallbackName names the fallback.
+func (p *ONNXPolicy) FallbackName() string { return Fallback }
+
+// Fallback is the method a learned policy hands an episode over to.
+const Fallback = "let"
 
 // Device is where inference runs ("cpu" or "cuda").
 func (p *ONNXPolicy) Device() string { return p.sess.Device() }
@@ -532,6 +585,13 @@ func gpghtMethod(ablation string) Method {
 		m.NetworkModel, m.Lessons = true, map[string]string{"history": "learned"}
 		m.Reference = "Wei, Zhao, Zhang, Ouyang & Qin (2025), Learning graph-indexed trajectory patterns for SOTA routing (arXiv 2508.17218): a history-conditioned Transformer trained by a generalized policy gradient; ontime trains its own (models/)."
 	}
+	m.Cover = func(env *Env) *Cover {
+		card, err := ReadModelCard(env.ModelsDir, env.Net.Name, ablation)
+		if err != nil {
+			return nil
+		}
+		return card.Cover(name)
+	}
 	m.New = func(env *Env) (engine.Policy, map[string]any, error) {
 		dir := env.ModelsDir
 		if dir == "" {
@@ -564,6 +624,7 @@ func gpghtMethod(ablation string) Method {
 		if err != nil {
 			return nil, nil, err
 		}
+		p.cover = card.Cover(name)
 		return p, modelFacts(path, map[string]any{"model": path, "device": p.Device(), "greedy": !env.Sampled, "parameters": card.Model.Parameters,
 			"teacher": card.Training.Teacher, "budget_factors": card.BudgetFactors, "ablation": ablation}), nil
 	}

@@ -213,6 +213,10 @@ type Method struct {
 	// (lesson → role), so the pages ask for "the adaptive methods of the
 	// adapt lesson", not for names.
 	Lessons map[string]string
+	// Cover, for a method trained for some OD pairs and budgets, is what
+	// it was trained for (nil: it is not, or its card cannot be read,
+	// which building it reports).
+	Cover func(env *Env) *Cover
 	// New builds the policy and reports its settings for provenance.
 	New func(env *Env) (engine.Policy, map[string]any, error)
 	// LeastBudget, where the method's own tables answer "how much time for

@@ -36,7 +36,28 @@ type Budget struct {
 	// tried (each a run of the method over the pools).
 	Tol         float64 `json:"tol"`
 	Evaluations int     `json:"evaluations"`
+	// Floor is the search range's low end when it is not 0 (a learned
+	// policy's trained range); AtFloor: the rate already reaches α there,
+	// so the least budget is at most Floor, not found below it.
+	Floor   float64 `json:"floor,omitempty"`
+	AtFloor bool    `json:"at_floor,omitempty"`
 }
+
+// OutOfReach is the cause of Search's error (an engine.Error, EINVALID)
+// when the rate does not reach α by the range's top: K of N episodes on
+// time at Max minutes.
+type OutOfReach struct {
+	Alpha, Max float64
+	K, N       int
+}
+
+func (e *OutOfReach) Error() string {
+	return fmt.Sprintf("an on-time rate of %v is out of reach within %.4g min: the rate there is %.4f (%d of %d episodes); allow a larger budget range",
+		e.Alpha, e.Max, e.Rate(), e.K, e.N)
+}
+
+// Rate is the rate at the range's top.
+func (e *OutOfReach) Rate() float64 { return float64(e.K) / float64(e.N) }
 
 // Search finds the least budget whose rate reaches alpha, and its
 // interval, by bisection on [0, max]: the rate of a policy on fixed pools
@@ -45,13 +66,20 @@ type Budget struct {
 // meeting each of the three criteria (observed rate, the interval's upper
 // end, its lower end) is found to within tol. Budgets already tried are
 // not run again. An alpha the rate does not reach by max is an error that
-// says how far it got.
+// says how far it got (*OutOfReach).
 func Search(ctx context.Context, rate RateAt, alpha, max, tol float64) (Budget, error) {
+	return SearchIn(ctx, rate, alpha, 0, max, tol)
+}
+
+// SearchIn is Search on [floor, max]: a learned policy's budgets are
+// searched only within the range it was trained for. Where the rate
+// already reaches alpha at floor, the answer is floor, marked AtFloor.
+func SearchIn(ctx context.Context, rate RateAt, alpha, floor, max, tol float64) (Budget, error) {
 	if !(alpha > 0 && alpha < 1) {
 		return Budget{}, engine.Errorf(engine.EINVALID, "target on-time rate %v: give a probability between 0 and 1 (exclusive), such as 0.95", alpha)
 	}
-	if !(max > 0) || !(tol > 0) || math.IsInf(max, 0) {
-		return Budget{}, engine.Errorf(engine.EINVALID, "budget range up to %v min, resolution %v: both must be positive and finite", max, tol)
+	if !(max > 0) || !(tol > 0) || math.IsInf(max, 0) || !(floor >= 0 && floor < max) {
+		return Budget{}, engine.Errorf(engine.EINVALID, "budget range %v to %v min, resolution %v: the high end and the resolution must be positive and finite, the low end at least 0 and below the high end", floor, max, tol)
 	}
 	type count struct{ k, n int }
 	seen := map[float64]count{}
@@ -78,7 +106,7 @@ func Search(ctx context.Context, rate RateAt, alpha, max, tol float64) (Budget, 
 	// least is the least budget in (0, max] meeting ok, to within tol (ok
 	// must hold at max).
 	least := func(ok func(count) bool) (float64, error) {
-		lo, hi := 0.0, max
+		lo, hi := floor, max
 		for hi-lo > tol {
 			mid := lo + (hi-lo)/2
 			c, err := at(mid)
@@ -98,10 +126,17 @@ func Search(ctx context.Context, rate RateAt, alpha, max, tol float64) (Budget, 
 		return Budget{}, err
 	}
 	if !observed(top) {
-		return Budget{}, engine.Errorf(engine.EINVALID, "an on-time rate of %v is out of reach within %.4g min: the rate there is %.4f (%d of %d episodes); allow a larger budget range",
-			alpha, max, float64(top.k)/float64(top.n), top.k, top.n)
+		far := &OutOfReach{Alpha: alpha, Max: max, K: top.k, N: top.n}
+		return Budget{}, &engine.Error{Code: engine.EINVALID, Message: far.Error(), Err: far}
 	}
-	out := Budget{Alpha: alpha, Tol: tol}
+	out := Budget{Alpha: alpha, Tol: tol, Floor: floor}
+	if floor > 0 {
+		c, err := at(floor)
+		if err != nil {
+			return Budget{}, err
+		}
+		out.AtFloor = observed(c)
+	}
 	if out.Budget, err = least(observed); err != nil {
 		return Budget{}, err
 	}

@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -94,5 +95,61 @@ func TestSearchStops(t *testing.T) {
 	}
 	if _, err := Search(ctx, r, 0.5, 100, 1e-6); err != context.Canceled {
 		t.Fatalf("err %v after %d calls, want context.Canceled", err, calls)
+	}
+}
+
+// A search kept to a range [floor, max] (a learned policy's trained
+// budgets) tries no budget outside it; finds the sample quantile where it
+// lies inside; answers floor, marked, where the rate already reaches α
+// there; and says how far the rate got at max where it does not reach α,
+// as an OutOfReach cause.
+func TestSearchInKeepsToItsRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 30))
+	times := make([]float64, 1000)
+	for i := range times {
+		times[i] = 20 + 4*rng.NormFloat64()
+	}
+	var tried []float64
+	base := sampleRate(times)
+	rate := func(ctx context.Context, b float64) (int, int, error) {
+		tried = append(tried, b)
+		return base(ctx, b)
+	}
+	sort.Float64s(times)
+	for _, c := range []struct {
+		alpha, floor, max float64
+		atFloor, reach    bool
+	}{
+		{0.95, 18, 30, false, true},
+		{0.05, 18, 30, true, true},
+		{0.99, 18, 24, false, false},
+	} {
+		tried = tried[:0]
+		b, err := SearchIn(context.Background(), rate, c.alpha, c.floor, c.max, 1e-3)
+		for _, x := range tried {
+			if x < c.floor || x > c.max {
+				t.Errorf("α %v: tried %v outside [%v, %v]", c.alpha, x, c.floor, c.max)
+			}
+		}
+		if !c.reach {
+			var far *OutOfReach
+			if !errors.As(err, &far) || far.Max != c.max || far.Rate() >= c.alpha {
+				t.Errorf("α %v within [%v, %v]: want an OutOfReach at %v, got %v", c.alpha, c.floor, c.max, c.max, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.AtFloor != c.atFloor || b.Floor != c.floor {
+			t.Errorf("α %v: at floor %v (floor %v), want %v", c.alpha, b.AtFloor, b.Floor, c.atFloor)
+		}
+		want := times[int(math.Ceil(c.alpha*float64(len(times))))-1]
+		if c.atFloor {
+			want = c.floor
+		}
+		if b.Budget < want || b.Budget > want+1e-3 {
+			t.Errorf("α %v: budget %v, want %v", c.alpha, b.Budget, want)
+		}
 	}
 }

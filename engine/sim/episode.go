@@ -30,6 +30,10 @@ type Result struct {
 	OnTime bool
 	Time   float64
 	Links  int
+	// HandedOver: the policy's fallback drove the episode's end
+	// (engine.HandsOver): the policy alone could not have arrived within
+	// the step cap from where it was.
+	HandedOver bool
 	// Revisit: the route drove some link more than once. Under independent
 	// links no planner gains by it (a loop only spends time), so the
 	// invariant battery counts it (ontime verify).
@@ -63,7 +67,8 @@ type Runner struct {
 	links  []int
 	trace  []engine.Step
 	views  []engine.Observation
-	seen   []int // seen[e] == stamp: link e is on the route being checked
+	seen   []int  // seen[e] == stamp: link e is on the route being checked
+	handed []bool // handed[j]: episode j follows its policy's fallback
 	stamp  int
 
 	// oracle results for the current pool, reused across budgets
@@ -149,6 +154,7 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 		r.active = make([]int, 0, total)
 		r.links = make([]int, total)
 		r.views = make([]engine.Observation, total)
+		r.handed = make([]bool, total)
 	}
 	if cap(r.trace) < total*capN {
 		r.trace = make([]engine.Step, total*capN)
@@ -162,6 +168,7 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 		r.obs[j] = engine.Observation{Node: start.Node, Destination: start.Destination, Remaining: remaining, Step: start.Step,
 			Prefix: append(r.trace[j*capN:j*capN:(j+1)*capN], start.Prefix...)}
 		out[j/n][j%n] = Result{}
+		r.handed[j] = false
 		r.active = append(r.active, j)
 	}
 	donor := func(j int) []float64 { return pool.Row((j%n + 1) % n) }
@@ -171,6 +178,7 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 		for _, j := range r.active {
 			if res, dead := Stuck(r.Net, tasks[j/n], &r.obs[j]); dead {
 				res.Revisit = r.revisits(r.obs[j].Prefix)
+				res.HandedOver = r.handed[j]
 				out[j/n][j%n] = res
 				continue
 			}
@@ -198,6 +206,9 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 				links[a] = p.Act(o)
 			}
 		}
+		if ho, ok := p.(engine.HandsOver); ok {
+			r.handOver(ho, tasks, caps, n, links)
+		}
 		k = 0
 		for a, j := range r.active {
 			o := &r.obs[j]
@@ -207,6 +218,7 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 			}
 			if res, done := Advance(r.Net, tasks[j/n], caps[j/n], o, e, pool.Row(j % n)[e]); done {
 				res.Revisit = r.revisits(o.Prefix)
+				res.HandedOver = r.handed[j]
 				out[j/n][j%n] = res
 				continue
 			}
@@ -216,6 +228,35 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 		r.active = r.active[:k]
 	}
 	return nil
+}
+
+// handOver applies engine.HandsOver's rule to the active episodes' chosen
+// links: an episode outside the policy's training (Fallback answers for
+// it) that is already handed over, or whose chosen link would leave
+// it fewer links to the cap than the fewest that reach the destination
+// from the link's end, takes the fallback's link instead (LET's where its
+// path fits in the links left, else the fewest-links route's), from then
+// on. Where the destination cannot be reached at all, the policy's link
+// stands.
+func (r *Runner) handOver(ho engine.HandsOver, tasks []Task, caps []int, n int, links []int) {
+	for a, j := range r.active {
+		o := &r.obs[j]
+		let, fewest := ho.Fallback(o)
+		if fewest == nil || fewest.Next[o.Node] < 0 {
+			continue
+		}
+		left := caps[j/n] - o.Step // links the episode may still take
+		if !r.handed[j] {
+			if h := fewest.Hops[r.Net.Links[links[a]].To]; h >= 0 && 1+h <= left {
+				continue
+			}
+			r.handed[j] = true
+		}
+		links[a] = fewest.Next[o.Node]
+		if h := let.Hops[o.Node]; h >= 0 && h <= left {
+			links[a] = let.Next[o.Node]
+		}
+	}
 }
 
 // revisits says whether a route drives some link twice, in one pass over it.

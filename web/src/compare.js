@@ -1,5 +1,5 @@
 import { odMap } from "./odmap.js";
-import { $, fmt, wsURL, formParams, status, runFailed, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
+import { $, fmt, wsURL, formParams, status, runFailed, escapeHTML, budgetControls, streamRefusal, dropStream, outsideNote } from "./util.js";
 import { tripsPanel } from "./trips.js";
 import { planBox } from "./plan.js";
 
@@ -85,7 +85,7 @@ export async function comparePage() {
               tr.addEventListener("click", pick);
               tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
             }
-            if (mm.warning) tr.title = mm.warning;
+            if (mm.warning) tr.querySelector("th").append(outsideNote(mm.name, mm.warning));
             $("#result-rows").appendChild(tr);
           });
           break;
@@ -110,7 +110,7 @@ export async function comparePage() {
           tr.dataset.time = String(msg.time);
           tr.querySelector(".time").textContent = fmt(msg.time, 2);
           tr.querySelector(".left").textContent = fmt(msg.remaining, 2);
-          tr.querySelector(".outcome").textContent = msg.on_time ? "on time" : outcomeText[msg.end] || msg.end;
+          tr.querySelector(".outcome").textContent = (msg.on_time ? "on time" : outcomeText[msg.end] || msg.end) + (msg.handed_over ? " (the LET path drove the end: the model could no longer arrive within the step cap)" : "");
           tr.classList.add(msg.on_time ? "ok" : "late");
           tr.querySelector(".latency").textContent = fmt(msg.decision_ms, 3);
           if (msg.on_time_rate !== undefined) tr.querySelector(".rate").textContent = fmt(msg.on_time_rate, 3);

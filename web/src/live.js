@@ -1,7 +1,7 @@
 import { downloads } from "./figure.js";
 import { odMap } from "./odmap.js";
 import { planBox } from "./plan.js";
-import { $, fmt, wsURL, formParams, status, runFailed, escapeHTML, budgetControls, streamRefusal, dropStream } from "./util.js";
+import { $, fmt, wsURL, formParams, status, runFailed, escapeHTML, budgetControls, streamRefusal, dropStream, outsideNote } from "./util.js";
 
 // rateRows keeps one table row per method, updated in place. Each row's
 // bar draws its 95% interval on [0, 1]; with zoom the axis is the rates'
@@ -14,7 +14,7 @@ export function rateTable(tbody, methods, { zoom = false, target, axisNote } = {
     tr.setAttribute("data-testid", `rate-${mm.name}`);
     tr.innerHTML = `<th><span class="swatch" style="background:${mm.color}"></span>${escapeHTML(mm.name)}</th><td class="n">0</td><td class="k">0</td><td class="rate key">–</td><td class="ci">–</td><td class="bar"><span class="ci-bar"><span class="ci-range"></span><span class="ci-point"></span>` +
       (target !== undefined ? `<span class="ci-target" data-testid="ci-target"></span>` : "") + `</span></td>`;
-    if (mm.warning) tr.title = mm.warning;
+    if (mm.warning) tr.querySelector("th").append(outsideNote(mm.name, mm.warning));
     tbody.appendChild(tr);
   }
   const seen = new Map();
@@ -33,6 +33,8 @@ export function rateTable(tbody, methods, { zoom = false, target, axisNote } = {
       tr.querySelector(".rate").textContent = fmt(r.rate, 3);
       tr.dataset.rate = String(r.rate);
       tr.querySelector(".ci").textContent = `${fmt(r.lo, 3)}–${fmt(r.hi, 3)}`;
+      const handed = tr.querySelector(".handed");
+      if (handed) handed.textContent = r.handed_over ? ` On ${r.handed_over} of ${r.n} days it could no longer arrive within the step cap and the LET path drove the rest.` : "";
       seen.set(r.method, r);
     }
     let lo = 0, hi = 1;

@@ -141,3 +141,13 @@ export function addODPair(list, pair) {
   if (!pairs.includes(pair)) pairs.push(pair);
   return pairs.join(", ");
 }
+
+// outsideNote is the visible note beside a method asked outside what it
+// was trained for (a hover title alone is missed, and a phone has none).
+export function outsideNote(name, warning) {
+  const note = document.createElement("small");
+  note.className = "outside-note";
+  note.setAttribute("data-testid", `outside-${name}`);
+  note.innerHTML = `† ${escapeHTML(warning)}: not ${escapeHTML(name)}'s own number.<span class="handed"></span>`;
+  return note;
+}
