@@ -95,6 +95,30 @@ func budgetLine(p *plot.Plot, budget, lo, hi float64) error {
 	return nil
 }
 
+// factorLine marks the run's budget factor on the on-time curve.
+func factorLine(p *plot.Plot, factor float64) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: factor, Y: 0}, {X: factor, Y: 1}})
+	if err != nil {
+		return err
+	}
+	l.Color, l.Dashes, l.Width = color.Black, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1.5)
+	p.Add(l)
+	p.Legend.Add(fmt.Sprintf("this run's budget, %.2f × LET", factor), l)
+	return nil
+}
+
+// levelLine draws a dotted on-time level across the curve's factors.
+func levelLine(p *plot.Plot, level, lo, hi float64) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: level}, {X: hi, Y: level}})
+	if err != nil {
+		return err
+	}
+	l.Color, l.Dashes, l.Width = color.Gray{Y: 110}, []vg.Length{vg.Points(1), vg.Points(3)}, vg.Points(1.2)
+	p.Add(l)
+	p.Legend.Add(fmt.Sprintf("P(on time) = %.2f", level), l)
+	return nil
+}
+
 // trainingCurve plots a model card's validation curve.
 func trainingCurve(card *policy.ModelCard) (*plot.Plot, error) {
 	x := "policy-gradient iteration" // older cards
@@ -174,7 +198,7 @@ type liveFigure struct {
 // livePlots draws a live run's figures (lab computes their data): the
 // arrival-time histogram and CDF of each method with the budget marked, and
 // the on-time rate against the budget factor (none with one factor).
-func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
+func livePlots(fig *lab.LiveFigures, size [2]vg.Length) (hist, cdf, curve liveFigure, err error) {
 	ph := newPlot("Arrival times", "time (min)", "share of episodes")
 	for i, h := range fig.Histogram {
 		var xy plotter.XYs // a step outline, so overlaid methods stay readable
@@ -204,17 +228,17 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 		return hist, cdf, curve, err
 	}
 	pc.Y.Min, pc.Y.Max = 0, 1
-	if hist, err = liveDrawing(ph, fig, "histogram"); err != nil {
+	if hist, err = liveDrawing(ph, fig, "histogram", size); err != nil {
 		return hist, cdf, curve, err
 	}
-	if cdf, err = liveDrawing(pc, fig, "cdf"); err != nil {
+	if cdf, err = liveDrawing(pc, fig, "cdf", size); err != nil {
 		return hist, cdf, curve, err
 	}
 	if len(fig.Curve) == 0 {
 		curve.CSV, err = figureCSV(fig, "curve")
 		return hist, cdf, curve, err
 	}
-	pf := newPlot("On-time probability against the budget", "budget factor (× LET time)", "on-time rate")
+	pf := newPlot("On-time rate against the budget", "budget factor (× LET time)", "on-time rate")
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, s := range fig.Curve {
 		l, err := addLine(pf, s.Method, seriesXYs(s), true)
@@ -234,11 +258,28 @@ func livePlots(fig *lab.LiveFigures) (hist, cdf, curve liveFigure, err error) {
 			lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
 		}
 	}
-	// A margin past the last factor, so its tick label is not cut at the
-	// figure's edge.
-	pf.X.Min, pf.X.Max = lo-0.1*(hi-lo)/4, hi+0.1*(hi-lo)/2
+	// The run's own budget, and the 95% level a plan most often asks
+	// for, so that a reader finds where the curve crosses it.
+	if err := factorLine(pf, fig.Factor); err != nil {
+		return hist, cdf, curve, err
+	}
+	if err := levelLine(pf, 0.95, lo, hi); err != nil {
+		return hist, cdf, curve, err
+	}
+	// Even ticks, one a factor, labelled every 0.1 (gonum's own were
+	// uneven); a margin past the last so its label is not cut.
+	var ticks []plot.Tick
+	for x := math.Round(lo*20) / 20; x <= hi+1e-9; x += 0.05 {
+		t := plot.Tick{Value: x}
+		if math.Abs(x*10-math.Round(x*10)) < 1e-6 {
+			t.Label = strconv.FormatFloat(x, 'f', 1, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	pf.X.Tick.Marker = plot.ConstantTicks(ticks)
+	pf.X.Min, pf.X.Max = math.Min(lo, fig.Factor)-0.04*(hi-lo), math.Max(hi, fig.Factor)+0.1*(hi-lo)
 	pf.Y.Min, pf.Y.Max = 0, 1
-	curve, err = liveDrawing(pf, fig, "curve")
+	curve, err = liveDrawing(pf, fig, "curve", size)
 	return hist, cdf, curve, err
 }
 
@@ -280,9 +321,17 @@ func seriesXYs(s lab.Series) plotter.XYs {
 	return xy
 }
 
+// liveSize is the live figures' drawing size; liveNarrowSize a phone's: a
+// figure drawn at the desktop's size and shrunk to a 390-px screen set its
+// text at 8-9 px, drawn narrower it reads at about 13.
+var (
+	liveSize       = [2]vg.Length{6 * vg.Inch, 3.5 * vg.Inch}
+	liveNarrowSize = [2]vg.Length{3.8 * vg.Inch, 3.2 * vg.Inch}
+)
+
 // liveDrawing is one live figure: p as SVG and the figure's CSV.
-func liveDrawing(p *plot.Plot, fig *lab.LiveFigures, name string) (liveFigure, error) {
-	b, err := svgBytes(p, 6*vg.Inch, 3.5*vg.Inch)
+func liveDrawing(p *plot.Plot, fig *lab.LiveFigures, name string, size [2]vg.Length) (liveFigure, error) {
+	b, err := svgBytes(p, size[0], size[1])
 	if err != nil {
 		return liveFigure{}, err
 	}

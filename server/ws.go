@@ -322,7 +322,11 @@ func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 		st.fail(err)
 		return
 	}
-	hist, cdf, cur, err := livePlots(fig)
+	size := liveSize
+	if r.URL.Query().Get("narrow") == "1" { // a phone's screen: drawn narrower, so its text reads
+		size = liveNarrowSize
+	}
+	hist, cdf, cur, err := livePlots(fig, size)
 	if err != nil {
 		st.fail(err)
 		return

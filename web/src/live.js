@@ -59,7 +59,9 @@ export function rateTable(tbody, methods, { zoom = false, target, axisNote } = {
 
 // runLive streams episodes and calls back on every message.
 export function runLive(params, { onStart, onProgress, onPlots, onDone, onError }) {
-  const ws = new WebSocket(wsURL("/ws/live", params));
+  const q = new URLSearchParams(params);
+  if (window.innerWidth < 600) q.set("narrow", "1"); // the figures are drawn for a phone's width
+  const ws = new WebSocket(wsURL("/ws/live", q));
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "start") onStart && onStart(msg);
