@@ -30,6 +30,18 @@ const OriginSuffix = ":out"
 // node 3 to node 12. Such a node is a point on a road, never a trip's end.
 const ParallelMark = "~"
 
+// LinkNumbers are links' numbers as files and pages write them: a link's
+// 1-based position in the network's links (the observations file's link
+// column, the data page, links.csv, a map's tooltip, a route's export),
+// where the code indexes from 0.
+func LinkNumbers(links []int) []int {
+	out := make([]int, len(links))
+	for i, e := range links {
+		out[i] = e + 1
+	}
+	return out
+}
+
 // IsRoadPoint reports whether node id is a split node of a parallel link.
 func IsRoadPoint(id string) bool { return strings.Contains(id, ParallelMark) }
 

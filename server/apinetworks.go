@@ -104,9 +104,10 @@ func (s *server) handleCompareJSON(w http.ResponseWriter, r *http.Request) {
 	for _, ro := range c.Rollouts {
 		d := driveJSON{Method: ro.Method, Nodes: []string{}, Arrival: ro.Result.Time, OnTime: ro.Result.OnTime,
 			End: lab.EndName(ro.Result.End), DecisionMS: ro.DecisionMS, Warning: ro.Warning, HandedOver: ro.Result.HandedOver, Error: ro.Err}
-		d.Links, d.Times = ro.Route()
+		links, times := ro.Route()
+		d.Links, d.Times = engine.LinkNumbers(links), times
 		if len(d.Links) > 0 {
-			d.Nodes = net.PathNodes(d.Links)
+			d.Nodes = net.PathNodes(links)
 		}
 		if ro.Err != "" {
 			d.End = ""

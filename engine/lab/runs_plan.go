@@ -55,7 +55,10 @@ type Plan struct {
 // RouteReliability is one route's reliability indices.
 type RouteReliability struct {
 	Nodes []string `json:"nodes"` // the route's node ids, origin first
-	Links []int    `json:"links"` // its links (0-based)
+	Links []int    `json:"-"`     // its links (indices)
+	// Numbers are its links' numbers (1-based, engine.LinkNumbers): what a
+	// reader of the answer meets on the map and in every file.
+	Numbers []int `json:"links"`
 	reliability.Indices
 }
 
@@ -214,7 +217,7 @@ func (n *Net) routeReliability(ctx context.Context, od engine.OD, k int, pools *
 		for _, e := range links {
 			nodes = append(nodes, n.Net.Nodes[n.Net.Links[e].To].ID)
 		}
-		out = append(out, RouteReliability{Nodes: nodes, Links: links, Indices: reliability.RouteIndices(times)})
+		out = append(out, RouteReliability{Nodes: nodes, Links: links, Numbers: engine.LinkNumbers(links), Indices: reliability.RouteIndices(times)})
 	}
 	return out, nil
 }

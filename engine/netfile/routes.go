@@ -95,7 +95,7 @@ func atNodes(minutes []float64) []float64 {
 }
 
 // WriteRoutesGeoJSON writes routes as a FeatureCollection of LineStrings,
-// each with its name, link ids (0-based, in order), node ids, the minutes
+// each with its name, link numbers (1-based, in order: engine.LinkNumbers), node ids, the minutes
 // at each node reached when the route is a drive, and its Props.
 func WriteRoutesGeoJSON(net *engine.Network, routes []Route) ([]byte, error) {
 	type feature struct {
@@ -124,7 +124,7 @@ func WriteRoutesGeoJSON(net *engine.Network, routes []Route) ([]byte, error) {
 			f.Properties[k] = v
 		}
 		f.Properties["name"] = r.Name
-		f.Properties["links"] = r.Links
+		f.Properties["links"] = engine.LinkNumbers(r.Links)
 		f.Properties["nodes"] = net.PathNodes(r.Links)
 		if r.Times != nil {
 			f.Properties["minutes_at_nodes"] = atNodes(r.Times)
@@ -181,7 +181,7 @@ func WriteRoutesGPX(net *engine.Network, routes []Route) ([]byte, error) {
 }
 
 // WriteRoutesCSV writes routes as a table: a row per route with its name,
-// node ids and links (space-separated), minutes (when a drive) and every
+// node ids and link numbers (1-based, space-separated), minutes (when a drive) and every
 // property, one column each (the union of the routes' properties, sorted).
 func WriteRoutesCSV(net *engine.Network, routes []Route) ([]byte, error) {
 	keys := map[string]bool{}
@@ -204,7 +204,7 @@ func WriteRoutesCSV(net *engine.Network, routes []Route) ([]byte, error) {
 		}
 		links, mins := make([]string, len(r.Links)), make([]string, len(r.Times))
 		for i, e := range r.Links {
-			links[i] = strconv.Itoa(e)
+			links[i] = strconv.Itoa(e + 1)
 		}
 		for i, t := range r.Times {
 			mins[i] = strconv.FormatFloat(t, 'g', 8, 64)

@@ -163,8 +163,8 @@ func TestRoutesCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{{"name", "nodes", "links", "minutes_on_links", "budget_min", "buffer_index", "on_time"},
-		{"a", strings.Join(net.PathNodes([]int{e}), " "), fmt.Sprint(e), "1.5", "3.25", "", "true"},
-		{"b", strings.Join(net.PathNodes([]int{e}), " "), fmt.Sprint(e), "", "", "0.125", ""}}
+		{"a", strings.Join(net.PathNodes([]int{e}), " "), fmt.Sprint(e + 1), "1.5", "3.25", "", "true"}, // link numbers count from 1
+		{"b", strings.Join(net.PathNodes([]int{e}), " "), fmt.Sprint(e + 1), "", "", "0.125", ""}}
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("got %q, want %q", rows, want)
 	}

@@ -240,7 +240,7 @@ export function drawBigNetwork(el, net, { onNodeClick } = {}, { ramp, fmt }) {
         hovered = best;
         const l = E[best];
         hi.setLatLngs(seg(best)).addTo(map);
-        tip.setContent(`link ${escapeHTML(l.id)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
+        tip.setContent(`link ${escapeHTML(l.id + 1)}: ${escapeHTML(N[l.from].id)} → ${escapeHTML(N[l.to].id)}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`);
         if (!map.hasLayer(tip)) tip.setLatLng(p).addTo(map);
       }
       // near the map's edges the tooltip turns below or aside

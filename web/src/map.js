@@ -46,7 +46,7 @@ export function drawNetwork(el, net, { onNodeClick, onLinkClick } = {}) {
     // Before Leaflet's own handler moves the tooltip: near the map's edges
     // it turns below or aside (tipside.js).
     line.on("mousemove", (e) => turnTooltip(line.getTooltip(), e.containerPoint, map));
-    line.bindTooltip(`link ${escapeHTML(l.id)}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true, direction: "top", offset: tipOffset("top") });
+    line.bindTooltip(`link ${escapeHTML(l.id + 1)}: ${a} → ${b}<br>mean ${fmt(l.mean)} min, σ ${fmt(l.sd)} min, CV ${fmt(l.sd / l.mean)}`, { sticky: true, direction: "top", offset: tipOffset("top") });
     line.on("mouseover", () => line.setStyle({ weight: 6 }));
     line.on("mouseout", () => line.setStyle({ weight: line.options.picked ? 7 : 3 }));
     if (onLinkClick) line.on("click", () => onLinkClick(net.links.indexOf(l)));
