@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/fit"
@@ -35,6 +37,15 @@ func (s *server) handleFitData(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r, "networks", "Observed times of "+d.Net.Name)
 	p.Network = d.Net.Name
 	v := web.FitDataView{Name: d.Net.Name, Fit: d.Fit, Link: e, Links: d.Fit.Links, Map: len(d.Net.Links) <= fitMapLinks}
+	if f, err := d.LinkFigure(e); err == nil {
+		v.BarShare = f.Share
+	} else {
+		// A link never observed has no times to draw: the page says which
+		// law it keeps (its figures were broken images).
+		u := &web.UnobservedLink{Number: e + 1}
+		u.Law, u.Name, u.Mean, u.SD = d.DefaultLaw(e)
+		v.Unobserved = u
+	}
 	v.Worst = slices.Clone(d.Fit.Links)
 	slices.SortStableFunc(v.Worst, func(a, b fit.LinkReport) int { return -cmpFloat(a.KS, b.KS) })
 	v.Worst = v.Worst[:min(fitWorst, len(v.Worst))]
@@ -164,7 +175,7 @@ func histogramPlot(f *lab.LinkFigure) (*plot.Plot, error) {
 		poly.Color, poly.LineStyle.Color = color.RGBA{0xd8, 0xd8, 0xd8, 255}, observedColor
 		p.Add(poly)
 		if i == 0 {
-			p.Legend.Add("observed (equal-probability bars)", poly)
+			p.Legend.Add(fmt.Sprintf("observed: each bar %s of the times", pctText(f.Share)), poly)
 		}
 	}
 	var xy plotter.XYs
@@ -207,16 +218,25 @@ func qqPlot(f *lab.LinkFigure) (*plot.Plot, error) {
 	return p, nil
 }
 
+// correlationBins is how many distance bins the correlation figure's
+// trend lines average over (equal numbers of pairs each).
+const correlationBins = 8
+
 func correlationPlot(d *lab.FitData) (*plot.Plot, error) {
 	withDistance := len(d.Fit.Pairs) > 0 && d.Fit.Pairs[0].Distance >= 0
-	x := "distance between the links' midpoints (drawing units)"
+	// The drawing frame is metres for longitude/latitude input: kilometres
+	// read better than "12500"; planar files keep their own unit.
+	scale, x := 1.0, "distance between the links' midpoints (the file's coordinate units)"
+	if d.Net.Coords == engine.CoordLonLat {
+		scale, x = 1e-3, "distance between the links' midpoints (km)"
+	}
 	if !withDistance {
 		x = "pair (the network has no coordinates)"
 	}
 	p := newPlot("Correlation of normal scores: observed and fitted", x, "correlation ρ")
 	var obs, fitted plotter.XYs
 	for i, pr := range d.Fit.Pairs {
-		xv := pr.Distance
+		xv := pr.Distance * scale
 		if !withDistance {
 			xv = float64(i)
 		}
@@ -226,18 +246,68 @@ func correlationPlot(d *lab.FitData) (*plot.Plot, error) {
 	if len(obs) == 0 {
 		return p, nil
 	}
+	// Observed: grey rings; fitted: magenta crosses (two colours of dots
+	// were hard to tell apart); each with its mean over distance bins.
 	so, err := plotter.NewScatter(obs)
 	if err != nil {
 		return nil, err
 	}
-	so.Color, so.Radius = observedColor, vg.Points(1.5)
+	so.Color, so.Radius, so.Shape = observedColor, vg.Points(2.2), draw.RingGlyph{}
 	sf, err := plotter.NewScatter(fitted)
 	if err != nil {
 		return nil, err
 	}
-	sf.Color, sf.Radius = fittedColor, vg.Points(1.5)
+	sf.Color, sf.Radius, sf.Shape = fittedColor, vg.Points(2.2), draw.CrossGlyph{}
 	p.Add(so, sf)
-	p.Legend.Add("observed", so)
+	p.Legend.Add("observed (a pair of links)", so)
 	p.Legend.Add("fitted (factor model)", sf)
+	if withDistance && len(obs) >= 2*correlationBins {
+		for _, s := range []struct {
+			xy    plotter.XYs
+			c     color.Color
+			label string
+		}{{obs, observedColor, "observed, mean by distance"}, {fitted, fittedColor, "fitted, mean by distance"}} {
+			line, err := plotter.NewLine(binnedMeans(s.xy, correlationBins))
+			if err != nil {
+				return nil, err
+			}
+			line.Color, line.Width = s.c, vg.Points(2.5)
+			p.Add(line)
+			p.Legend.Add(s.label, line)
+		}
+	}
+	p.X.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick { return plainTicks(min, max) })
 	return p, nil
 }
+
+// binnedMeans is xy's mean point in each of k bins of equal counts, by x.
+func binnedMeans(xy plotter.XYs, k int) plotter.XYs {
+	s := slices.Clone(xy)
+	slices.SortFunc(s, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+	var out plotter.XYs
+	for b := range k {
+		from, to := b*len(s)/k, (b+1)*len(s)/k
+		var mx, my float64
+		for _, pt := range s[from:to] {
+			mx, my = mx+pt.X, my+pt.Y
+		}
+		n := float64(to - from)
+		out = append(out, plotter.XY{X: mx / n, Y: my / n})
+	}
+	return out
+}
+
+// plainTicks are gonum's default ticks written without exponents or
+// trailing digits ("12500.(" was cut at the figure's edge).
+func plainTicks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 8, 64)
+		}
+	}
+	return ticks
+}
+
+// pctText writes a share as a whole percentage ("5%").
+func pctText(x float64) string { return strconv.FormatFloat(100*x, 'f', 0, 64) + "%" }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,7 +11,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/web"
@@ -66,7 +66,9 @@ func (s *server) previewUpload(w http.ResponseWriter, r *http.Request) (web.Impo
 	defer release()
 	form, opts, err := importForm(up.values)
 	if err != nil {
-		return form, nil, nil, err
+		// A bad setting is a problem of the report, beside the form as
+		// typed (it was a bare error page that lost them).
+		return form, up.values, settingProblem(up, err), err
 	}
 	files, err := uploadedFiles(up)
 	if err != nil {
@@ -76,14 +78,29 @@ func (s *server) previewUpload(w http.ResponseWriter, r *http.Request) (web.Impo
 	return form, up.values, imp, err
 }
 
+// settingProblem is an import whose report lists err, a bad setting (nil
+// when err is not bad input).
+func settingProblem(up *uploadForm, err error) *lab.Import {
+	var e *engine.Error
+	if !errors.As(err, &e) || e.Code != engine.EINVALID {
+		return nil
+	}
+	rep := &netfile.ImportReport{Problems: engine.Problems{e}}
+	for _, fs := range up.files {
+		for _, f := range fs {
+			rep.Files = append(rep.Files, f.Name)
+		}
+	}
+	return &lab.Import{Report: rep}
+}
+
 // uploadedFiles are an upload's network files, then its observed times
-// (whose header must say they are).
+// (marked as such: a header that does not say so is reported with the
+// import's other problems, the form kept).
 func uploadedFiles(up *uploadForm) ([]netfile.File, error) {
 	files := up.files["files"]
 	for _, obs := range up.files["observations"] {
-		if !fit.LooksLikeObservations(obs.Data) {
-			return nil, engine.InputError(obs.Name, 1, "observations", "the header names no observation column (observation, day or slot) and time column")
-		}
+		obs.Observed = true
 		files = append(files, obs)
 	}
 	return files, nil

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/netfile"
 )
@@ -56,9 +55,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 		if err != nil {
 			return err
 		}
-		if !fit.LooksLikeObservations(obs.Data) {
-			return engine.InputError(obs.Name, 1, "", "--observations: the header names no observation column (observation, day or slot) and time column")
-		}
+		obs.Observed = true // a header that does not say so is reported with the rows' problems
 		read = append(read, obs)
 	}
 	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv)})
@@ -111,18 +108,19 @@ func runNetworksFit(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	period := fs.String("period", "", "keep the rows whose time_of_day is in HH:MM-HH:MM")
 	unit := fs.String("time-unit", "", "unit of the observed times: s, min or h (default min)")
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	data := fs.String("data", "", "benchmark data directory, for fitting a built-in network such as sfn (default $ONTIME_DATA)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageErr(err)
 	}
 	if len(pos) != 2 {
-		return fmt.Errorf("usage: ontime networks fit NAME OBSERVATIONS.csv [--as NEW] [--period HH:MM-HH:MM] [--time-unit s|min|h]: %w", errUsage)
+		return fmt.Errorf("usage: ontime networks fit NAME OBSERVATIONS.csv [--as NEW] [--period HH:MM-HH:MM] [--time-unit s|min|h] [--data DIR]: %w", errUsage)
 	}
 	obs, err := readOneFile(pos[1])
 	if err != nil {
 		return err
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv)})
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv), DataDir: orEnv(*data, getenv, "ONTIME_DATA")})
 	defer l.Close()
 	name := *as
 	if name == "" {

@@ -43,7 +43,7 @@ func TestBothDoorsRefuseTheSameSettings(t *testing.T) {
 		}
 		_, _, cliErr := runCLI(t, map[string]string{"ONTIME_STATE": filepath.Join(dir, "state")}, "networks", "add", net, "--dry-run", "--"+st.Name+"="+v)
 		code, body := postImport(t, ts.URL, csv, map[string]string{st.FormField(): v})
-		if cliErr == nil || code != http.StatusBadRequest {
+		if cliErr == nil || code != http.StatusUnprocessableEntity { // the form kept, the problem in its report
 			t.Errorf("%s=%q: the command line says %v, the form %d", st.Name, v, cliErr, code)
 			continue
 		}

@@ -132,15 +132,23 @@ func ReadObservations(file string, data []byte, net *engine.Network, minutesPerU
 	}
 	iLink, iFrom, iTo, iDay, iTime, iTOD := find(colLink), find(colFrom), find(colTo), find(colDay), find(colTime), find(colTOD)
 	var probs engine.Problems
-	switch {
-	case iLink < 0 && (iFrom < 0 || iTo < 0):
-		probs = append(probs, engine.InputError(file, 1, "link", "the header names no link: give a link column (its 1-based position in the network) or from and to"))
-	case iDay < 0:
-		probs = append(probs, engine.InputError(file, 1, "observation", "the header names no observation column (observation, day or slot)"))
-	case iTime < 0:
-		probs = append(probs, engine.InputError(file, 1, "time", "the header names no time column"))
-	case period != nil && iTOD < 0:
-		probs = append(probs, engine.InputError(file, 1, "time_of_day", "a period was asked for, but the header has no time_of_day column"))
+	// Every header problem at once, each quoting the header found (an
+	// excerpt) and saying when it is separated by semicolons, not commas.
+	found := fmt.Sprintf(" (the header found: %s)", strconv.Quote(engine.Excerpt(strings.Join(head, ","))))
+	if len(head) == 1 && strings.Contains(head[0], ";") {
+		found = fmt.Sprintf(" (the header found, %s, is separated by semicolons: write the file with commas)", strconv.Quote(engine.Excerpt(head[0])))
+	}
+	if iLink < 0 && (iFrom < 0 || iTo < 0) {
+		probs = append(probs, engine.InputError(file, 1, "link", "the header names no link: give a link column (its 1-based position in the network) or from and to%s", found))
+	}
+	if iDay < 0 {
+		probs = append(probs, engine.InputError(file, 1, "observation", "the header names no observation column (%s)%s", strings.Join(colDay, ", "), found))
+	}
+	if iTime < 0 {
+		probs = append(probs, engine.InputError(file, 1, "time", "the header names no time column (%s)%s", strings.Join(colTime, ", "), found))
+	}
+	if period != nil && iTOD < 0 {
+		probs = append(probs, engine.InputError(file, 1, "time_of_day", "a period was asked for, but the header has no time_of_day column%s", found))
 	}
 	if len(probs) > 0 {
 		return nil, probs
@@ -166,6 +174,12 @@ func ReadObservations(file string, data []byte, net *engine.Network, minutesPerU
 		line, _ := r.FieldPos(0)
 		if err != nil {
 			if !add(engine.InputError(file, line, "", "%v", err)) {
+				break
+			}
+			continue
+		}
+		if len(rec) < len(head) {
+			if !add(engine.InputError(file, line, "row", "%d fields, the header has %d", len(rec), len(head))) {
 				break
 			}
 			continue

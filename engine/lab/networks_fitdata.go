@@ -35,15 +35,22 @@ func (l *Lab) FitData(ctx context.Context, name string) (*FitData, error) {
 type Point struct{ X, Y float64 }
 
 // LinkFigure is one observed link's times against its fitted law: an
-// equal-probability histogram of the observed times (each bar holds
-// 1/fit.QuantileSteps of them) with the fitted density, and the QQ points
-// (observed quantile, fitted quantile) at the same probabilities.
+// equal-probability histogram of the observed times (each bar holds Share
+// of them, at least barTimes times) with the fitted density, and the QQ
+// points (observed quantile, fitted quantile) at 5%, 10%, …, 95%.
 type LinkFigure struct {
 	Link    fit.LinkReport
 	Bars    []Bar
+	Share   float64 // of the times in each bar
 	Density []Point
 	QQ      []Point
 }
+
+// barTimes is the least number of observed times a histogram bar holds:
+// bars of one twentieth each, on 60 times, held three times apiece, and
+// their heights spiked (to 1.05 where the law peaks at 0.3) and read as
+// several modes. Twelve keeps a bar's height within about ±30%.
+const barTimes = 12
 
 // Bar is a histogram bar: the observed times in [Lo, Hi), as a density.
 type Bar struct {
@@ -67,12 +74,17 @@ func (d *FitData) LinkFigure(e int) (*LinkFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &LinkFigure{Link: *lr}
 	q := lr.Quantiles
-	share := 1.0 / fit.QuantileSteps
-	for k := range fit.QuantileSteps {
-		if w := q[k+1] - q[k]; w > 0 {
-			f.Bars = append(f.Bars, Bar{q[k], q[k+1], share / w})
+	// Each bar spans `step` of the twentieths, so that it holds barTimes
+	// times or more (a divisor of QuantileSteps: the bars tile the range).
+	step := 1
+	for step < fit.QuantileSteps && (step*lr.N < barTimes*fit.QuantileSteps || fit.QuantileSteps%step != 0) {
+		step++
+	}
+	f := &LinkFigure{Link: *lr, Share: float64(step) / fit.QuantileSteps}
+	for k := 0; k < fit.QuantileSteps; k += step {
+		if w := q[k+step] - q[k]; w > 0 {
+			f.Bars = append(f.Bars, Bar{q[k], q[k+step], f.Share / w})
 		}
 	}
 	lo, hi := q[0], q[len(q)-1]
@@ -85,6 +97,13 @@ func (d *FitData) LinkFigure(e int) (*LinkFigure, error) {
 		f.QQ = append(f.QQ, Point{q[k], mg.Quantile(float64(k) / fit.QuantileSteps)})
 	}
 	return f, nil
+}
+
+// DefaultLaw is what link e keeps when it was never observed: the default
+// law's name, its ends and its mean and SD.
+func (d *FitData) DefaultLaw(e int) (law, name string, mean, sd float64) {
+	l := d.Net.Links[e]
+	return linktime.MatchedLaw, linkText(d.Net, e), l.Mean, l.SD()
 }
 
 // LinksCSV is the per-link fit as CSV rows (a header first).

@@ -19,6 +19,11 @@ import (
 type File struct {
 	Name string // base name; its ending says the format
 	Data []byte
+	// Observed: the file holds observed times, whatever its header says
+	// (given as such: an upload's observations field, --observations), so
+	// a header that names no observation or time column is reported with
+	// the rows' problems, quoting the header found.
+	Observed bool
 }
 
 // Import choices and their defaults (stated in help, forms and the README).
@@ -185,7 +190,7 @@ func observationFile(files []File) *File {
 }
 
 func isObservations(f *File) bool {
-	return strings.HasSuffix(strings.ToLower(f.Name), ".csv") && fit.LooksLikeObservations(f.Data)
+	return f.Observed || strings.HasSuffix(strings.ToLower(f.Name), ".csv") && fit.LooksLikeObservations(f.Data)
 }
 
 // fitObservations gives an accepted network the law fitted to the observed
@@ -210,8 +215,26 @@ func fitObservations(net *engine.Network, obs *File, o ImportOptions, rep *Impor
 		return fail(err)
 	}
 	rep.Fit = frep
+	fittedNotes(rep, fitted, frep)
 	rep.note("%s", frep.Summary())
 	return fitted, rep, nil
+}
+
+// fittedNotes rewrites the report's notes of the defaults the fit replaced:
+// the law and spread rules hold for the links never observed only, and the
+// correlation is the fitted one (the report said "correlation: random-psd"
+// and then the fit's "fitted-factor").
+func fittedNotes(rep *ImportReport, net *engine.Network, frep *fit.Report) {
+	unobserved := fmt.Sprintf("for the %d of %d links never observed: ", len(frep.Unobserved), len(net.Links))
+	for i, n := range rep.Notes {
+		switch {
+		case strings.HasPrefix(n, "link-time law:"), strings.HasPrefix(n, "link standard deviations:"), strings.HasPrefix(n, "link means"):
+			rep.Notes[i] = unobserved + n
+		case strings.HasPrefix(n, "correlation:"), strings.HasPrefix(n, "spatial correlation length:"):
+			rep.Notes[i] = fmt.Sprintf("correlation stored: %s, fitted to the observed links' normal scores (rank %d); the links never observed have none", net.Correlation.Model, frep.Rank)
+		}
+	}
+	rep.Notes = slices.Compact(rep.Notes)
 }
 
 // FitFile fits the observed times in obs (in timeUnit, "" minutes; rows of

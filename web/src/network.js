@@ -11,7 +11,13 @@ export async function networkPage() {
     const m = drawNetwork(el, net, {
       onLinkClick(e) { location.search = `?link=${e + 1}`; },
     });
-    legend($("#legend"), m.colorBy("cv"));
+    // The observed links stand out (coloured by CV, they were the palest
+    // and nobody found them); the others keep the default law.
+    const observed = new Set((el.dataset.observed || "").split(",").filter(Boolean).map((k) => Number(k) - 1));
+    m.links.forEach((line, i) => line.setStyle(observed.has(i) ? { color: "#0b4f9c", weight: 5, opacity: 1 } : { color: "#9a9a9a", weight: 2, opacity: 0.8 }));
+    $("#legend").innerHTML = '<span class="stop"><span class="swatch" style="background:#0b4f9c"></span>observed (its times and fitted law)</span>' +
+      '<span class="stop"><span class="swatch" style="background:#9a9a9a"></span>not observed: default law</span>' +
+      '<span class="stop"><span class="swatch" style="background:#c20aa3"></span>the link shown</span>';
     const line = m.links[shown];
     if (line) { line.options.picked = true; line.setStyle({ color: "#c20aa3", weight: 7 }); line.bringToFront(); }
     document.body.dataset.ready = "1";
