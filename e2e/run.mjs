@@ -1782,6 +1782,14 @@ await test("on a 390-px phone no page is wider than the screen, no word in a tab
   try {
     for (const u of ["/", `/networks/${net}`, `/compare?net=${net}`, `/live?net=${net}`, "/teach", "/teach/mean", "/teach/budget", "/teach/adapt", "/teach/history", "/teach/learning", `/bench?net=${net}`, "/models", "/jobs", "/about", "/networks/add", "/networks/draw"]) {
       await visit(u, base + u);
+      // A lesson is judged after its answer is locked: the adapt lesson's
+      // bars, shown then, widened the page to 635 px.
+      const lock = page.locator('[data-testid="predict-lock"]');
+      if (u.startsWith("/teach/") && await lock.count()) {
+        const choice = page.locator('[data-testid="lesson-predict"] input[type=radio]');
+        if (await choice.count()) await choice.first().check();
+        await lock.click();
+      }
       const [sw, iw, wide] = await page.evaluate(() => {
         const wide = [];
         for (const e of document.body.querySelectorAll("*")) {
@@ -1794,7 +1802,7 @@ await test("on a 390-px phone no page is wider than the screen, no word in a tab
       // A number or a name in a table reads on one line: the home page's σ
       // column, squeezed on a phone, read "1.4" over "9", and the paired
       // tests' methods "g p g h t" a letter a line.
-      const broken = await page.evaluate(() => [...document.querySelectorAll("td, th")].filter((c) => {
+      const broken = await page.evaluate(() => [...document.querySelectorAll("td, th, dd")].filter((c) => {
         if (!/^\S{1,16}$/.test(c.textContent.trim())) return false;
         // the lines its text lies on (a swatch beside it sits a pixel lower)
         const tops = new Set(), walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
@@ -1820,6 +1828,27 @@ await test("on a 390-px phone no page is wider than the screen, no word in a tab
     await shot("phone-compare");
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
+// The lessons' index counts them; a handout prints with the answers for
+// the teacher, or without them for the class.
+await test("the lessons' index counts them, and a handout prints with or without the answers", async () => {
+  await visit("teach", `${base}/teach`);
+  const n = await page.locator('[data-testid="lessons"] li').count();
+  const words = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
+  assert.match(await page.locator(".lead").first().textContent(), new RegExp(`^\\s*${words[n]} short lessons`));
+  await visit("mean lesson", `${base}/teach/mean`);
+  await page.emulateMedia({ media: "print" });
+  try {
+    for (const [who, shown] of [["students", "none"], ["teacher", "block"]]) {
+      await page.evaluate((w) => { document.body.dataset.handout = w; window.dispatchEvent(new Event("beforeprint")); }, who);
+      const shows = await page.locator('[data-testid="exercise-answer"]').evaluateAll((ds) => ds.map((d) => getComputedStyle(d).display));
+      assert.ok(shows.length > 0 && shows.every((d) => d === shown), `${who}'s handout: answers ${shows.join(", ")}`);
+    }
+  } finally {
+    await page.evaluate(() => { delete document.body.dataset.handout; });
+    await page.emulateMedia({ media: "screen" });
   }
 });
 

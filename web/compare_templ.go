@@ -763,7 +763,7 @@ func Live(p Page, f RunForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "\" data-testid=\"live-map\" role=\"region\" aria-label=\"The network: click an origin, then a destination\"></div><table class=\"results phone-cards\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">Each rate is counted on this run's episodes, with its 95% interval; ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "\" data-testid=\"live-map\" role=\"region\" aria-label=\"The network: click an origin, then a destination\"></div><table class=\"results phone-cards\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th><span class=\"visually-hidden\">The interval on 0 to 1</span></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table></div><p class=\"muted\" data-testid=\"sampling-note\">Each rate is counted on this run's episodes, with its 95% interval; ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -234,7 +234,7 @@ func Teach(p Page, f TeachForm) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<table class=\"results until-revealed collapse\" data-testid=\"branches\"><thead><tr><th scope=\"col\">Branch at B</th>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<table class=\"results phone-cards until-revealed collapse\" data-testid=\"branches\"><thead><tr><th scope=\"col\">Branch at B</th>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -288,7 +288,7 @@ func Teach(p Page, f TeachForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, ": <button type=\"button\" id=\"score-run\" data-testid=\"score-run\">Run 20,000 episodes</button></p><table class=\"results\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table><p class=\"muted\" id=\"score-axis\" data-testid=\"score-axis\" aria-live=\"polite\"></p></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, ": <button type=\"button\" id=\"score-run\" data-testid=\"score-run\">Run 20,000 episodes</button></p><table class=\"results phone-cards\" data-testid=\"rates\"><thead><tr><th>Method</th><th>Episodes</th><th>On time</th><th>Rate</th><th>95% interval</th><th><span class=\"visually-hidden\">The interval on 0 to 1</span></th></tr></thead> <tbody id=\"rate-rows\"></tbody></table><p class=\"muted\" id=\"score-axis\" data-testid=\"score-axis\" aria-live=\"polite\"></p></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

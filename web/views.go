@@ -5,6 +5,7 @@ package web
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -200,3 +201,13 @@ func chosenMethods(ms []MethodOption) string {
 	return strings.Join(names, ", ")
 }
 func pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
+
+// countWord writes a small count as a word, capitalised, to open a
+// sentence ("Six short lessons"); larger counts as digits.
+func countWord(n int) string {
+	words := []string{"No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n)
+}

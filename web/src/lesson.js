@@ -3,7 +3,7 @@
 // commits to an answer, then the numbers and the why appear (predict.js).
 // The arrow keys step between lessons.
 import { $, getJSON, fmt, escapeHTML } from "./util.js";
-import { SERIES_COLORS, distribution, distributionCSV, distributionDomain, nearestIndex, routeNames } from "./plots.js";
+import { SERIES_COLORS, distribution, distributionCSV, distributionDomain, nearestIndex, niceStep, routeNames } from "./plots.js";
 import { bestOfRole } from "./lessonmath.js";
 import { csv, downloads, dragBudget, standaloneSVG } from "./figure.js";
 import { predict, judgeGuess } from "./predict.js";
@@ -25,12 +25,18 @@ export function stepKeys() {
 }
 
 // lessonFrame is what every lesson page does: arrow keys between lessons,
-// and a handout with its answers open when printed.
+// and a handout with its answers open when printed, or without them when
+// printed for the class (every handout carried the teacher's answers).
 export function lessonFrame() {
   stepKeys();
   const openAll = () => document.querySelectorAll("details").forEach((d) => { d.open = true; });
   window.addEventListener("beforeprint", openAll);
   window.matchMedia("print").addEventListener("change", (e) => { if (e.matches) openAll(); });
+  document.querySelectorAll("[data-print]").forEach((b) => b.addEventListener("click", () => {
+    document.body.dataset.handout = b.dataset.print;
+    window.print();
+  }));
+  window.addEventListener("afterprint", () => { delete document.body.dataset.handout; });
 }
 
 export async function lessonPage() {
@@ -162,6 +168,10 @@ async function budget(slider, lesson) {
       `<p class="muted lesson-hidden-note">The curves appear once you lock your answer.</p>`;
   });
   trips = lessonTrips(slider, routes, names, xs, distributionDomain(routes, xs));
+  // The exercise's answer in this page's numbers: each route's 95% budget
+  // (the law is a joint Gaussian, so mean + 1.645 σ is exact).
+  const p95 = document.querySelector('[data-fill="budget-p95"]');
+  if (p95) p95.textContent = "On this page: " + routes.map((r, i) => `${names[i]} ${fmt(r.mean, 2)} + 1.645 × ${fmt(r.sd, 2)} = ${fmt(r.mean + 1.645 * r.sd, 2)} min`).join("; ") + ".";
 }
 
 // (c) Adapting on the way beats any fixed path. The page opens at the
@@ -368,9 +378,26 @@ function curves(xs, series, names, x0, xlabel, ylabel, { hidden, minSpan = 0, ze
     // data): hidden with the lines.
     `<g${hidden ? ' class="until-revealed" data-testid="lesson-yticks"' : ""}><text x="${pad.l - 6}" y="${y(hi) + 4}" text-anchor="end">${fmt(hi, 3)}</text><text x="${pad.l - 6}" y="${y(lo) + 4}" text-anchor="end">${fmt(lo, 3)}</text></g>` +
     `<text x="${x(xs[0])}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(xs[0], 1)}</text><text x="${x(xs[xs.length - 1])}" y="${H - pad.b + 14}" text-anchor="middle">${fmt(xs[xs.length - 1], 1)}</text>` +
+    innerTicks(xs[0], xs[xs.length - 1], x, H - pad.b) +
+    // On an on-time axis (fixed 0 to 1, so it gives nothing away) the
+    // quarters and the 0.95 that planning asks for, to read a budget off.
+    (ylabel === "P(on time)" ? [0.25, 0.5, 0.75, 0.95].map((v) => `<line x1="${pad.l}" x2="${W - pad.r}" y1="${y(v)}" y2="${y(v)}" stroke="#ccc" stroke-dasharray="${v === 0.95 ? "1 3" : "none"}"/>` +
+      (v === 0.95 ? `<text x="${W - pad.r - 2}" y="${y(v) + 12}" text-anchor="end" fill="#555">0.95</text>` : `<text x="${pad.l - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`)).join("") : "") +
     `${lines}<line x1="${x(x0)}" x2="${x(x0)}" y1="${pad.t}" y2="${H - pad.b}" stroke="#000" stroke-width="2" stroke-dasharray="5 3" data-testid="lesson-marker"/>` +
     `<text x="${(W + pad.l) / 2}" y="${H - 4}" text-anchor="middle">${escapeHTML(xlabel)}</text>` +
     `<text transform="translate(12 ${(H - pad.b + pad.t) / 2}) rotate(-90)" text-anchor="middle" data-testid="lesson-ylabel">${escapeHTML(ylabel)}</text></svg>`;
+}
+
+// innerTicks marks the x axis between its ends at a round step (the ends
+// alone were labelled), leaving room beside the end labels.
+function innerTicks(lo, hi, x, y0) {
+  const step = niceStep((hi - lo) / 5);
+  let out = "";
+  for (let v = Math.ceil(lo / step) * step; v < hi - 0.35 * step; v += step) {
+    if (v - lo < 0.35 * step) continue;
+    out += `<line x1="${x(v)}" x2="${x(v)}" y1="${y0}" y2="${y0 + 4}" stroke="#555"/><text x="${x(v)}" y="${y0 + 14}" text-anchor="middle">${fmt(v, step < 1 ? 1 : 0)}</text>`;
+  }
+  return out;
 }
 
 // curvesCSV is the data of curves: one row per series and point.
@@ -385,29 +412,36 @@ export function barsFrom(items) {
   return Math.max(0, Math.floor((Math.min(...items.map((it) => it.value)) - 0.05) * 10) / 10);
 }
 
-const barShare = (v, lo) => Math.max(0, Math.min(1, (v - lo) / (1 - lo || 1)));
+// barsTo is where the axis ends: a tenth above the highest rate (at most
+// 1), so that rates of 0.50 and 0.55 fill half the row and more, not the
+// fifth of it that an axis to 1 gave them.
+export function barsTo(items) {
+  return Math.min(1, Math.ceil((Math.max(...items.map((it) => it.value)) + 0.05) * 10) / 10);
+}
+
+const barShare = (v, lo, hi) => Math.max(0, Math.min(1, (v - lo) / (hi - lo || 1)));
 
 // barsSVG is the bars as a file: one bar per method, the axis from
-// barsFrom to 1.
+// barsFrom to barsTo.
 function barsSVG(items, title) {
-  const W = 560, row = 22, H = 52 + row * items.length, l = 110, r = 60, lo = barsFrom(items);
+  const W = 560, row = 22, H = 52 + row * items.length, l = 110, r = 60, lo = barsFrom(items), hi = barsTo(items);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">` +
     `<rect width="${W}" height="${H}" fill="#fff"/><text x="8" y="16">${escapeHTML(title)}</text>` +
     items.map((it, i) => {
-      const y = 28 + i * row, w = (W - l - r) * barShare(it.value, lo);
+      const y = 28 + i * row, w = (W - l - r) * barShare(it.value, lo, hi);
       return `<text x="${l - 6}" y="${y + 13}" text-anchor="end">${escapeHTML(it.name)}</text><rect x="${l}" y="${y}" width="${w.toFixed(1)}" height="${row - 6}" fill="${it.color}"/>` +
         `<text x="${l + w + 4}" y="${y + 13}">${fmt(it.value, 3)}</text>`;
     }).join("") +
     `<line x1="${l}" x2="${l}" y1="24" y2="${H - 18}" stroke="#555"/><line x1="${W - r}" x2="${W - r}" y1="24" y2="${H - 18}" stroke="#ccc" stroke-dasharray="3 3"/>` +
-    `<text x="${l}" y="${H - 4}" text-anchor="middle">${fmt(lo, 1)}</text><text x="${W - r}" y="${H - 4}" text-anchor="middle">1</text>` +
-    `<text x="${(l + W - r) / 2}" y="${H - 4}" text-anchor="middle">P(on time), axis from ${fmt(lo, 1)}</text></svg>`;
+    `<text x="${l}" y="${H - 4}" text-anchor="middle">${fmt(lo, 1)}</text><text x="${W - r}" y="${H - 4}" text-anchor="middle">${fmt(hi, 1)}</text>` +
+    `<text x="${(l + W - r) / 2}" y="${H - 4}" text-anchor="middle">P(on time), axis from ${fmt(lo, 1)} to ${fmt(hi, 1)}</text></svg>`;
 }
 
 // bars draws one horizontal bar per method: what it is in words first,
-// its short code after; the axis from barsFrom to 1, stated above.
+// its short code after; the axis from barsFrom to barsTo, stated above.
 function bars(items) {
-  const lo = barsFrom(items);
-  return `<table class="results lesson-bars" data-testid="lesson-bars"><caption>P(on time); the bars run from ${fmt(lo, 1)} (left edge) to 1 (right edge)</caption><tbody>` + items.map((it) =>
+  const lo = barsFrom(items), hi = barsTo(items);
+  return `<table class="results lesson-bars" data-testid="lesson-bars"><caption>P(on time); the bars run from ${fmt(lo, 1)} (left edge) to ${fmt(hi, 1)} (right edge)</caption><tbody>` + items.map((it) =>
     `<tr><th scope="row">${escapeHTML(it.label || it.name)}<br><small>code: ${escapeHTML(it.name)}</small></th><td class="rate" data-testid="lesson-rate-${escapeHTML(it.name)}">${fmt(it.value, 3)}</td>` +
-    `<td class="bar-cell"><span class="lesson-bar" style="width:${(100 * barShare(it.value, lo)).toFixed(1)}%;background:${it.color}"></span></td></tr>`).join("") + `</tbody></table>`;
+    `<td class="bar-cell"><span class="lesson-bar" style="width:${(100 * barShare(it.value, lo, hi)).toFixed(1)}%;background:${it.color}"></span></td></tr>`).join("") + `</tbody></table>`;
 }

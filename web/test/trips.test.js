@@ -6,7 +6,7 @@ import { tally, stack, stripsSVG, CUT_COLUMNS } from "../src/trips.js";
 import { nearestIndex, routeNames, distribution, distributionDomain } from "../src/plots.js";
 import { axisValue } from "../src/figure.js";
 import { judgeGuess } from "../src/predict.js";
-import { barsFrom } from "../src/lesson.js";
+import { barsFrom, barsTo } from "../src/lesson.js";
 
 // A seeded PCG-like stream (an LCG is enough for test inputs).
 function rng(seed) {
@@ -98,4 +98,6 @@ test("a prediction is judged against the truth", () => {
 test("the lesson bars start a tenth below the lowest rate, never below 0", () => {
   assert.equal(barsFrom([{ value: 0.813 }, { value: 0.888 }]), 0.7);
   assert.equal(barsFrom([{ value: 0.03 }, { value: 0.5 }]), 0);
+  assert.equal(barsTo([{ value: 0.503 }, { value: 0.548 }]), 0.6);
+  assert.equal(barsTo([{ value: 0.97 }, { value: 0.99 }]), 1);
 });
