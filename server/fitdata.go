@@ -127,6 +127,11 @@ func (s *server) handleFitFigure(w http.ResponseWriter, r *http.Request) {
 	if chi.URLParam(r, "figure") == "correlation" {
 		w0 = 9 * vg.Inch
 	}
+	if r.URL.Query().Get("narrow") == "1" {
+		// A phone's: drawn at about its width, so the text reads at 12-13 px
+		// (the 9-inch correlation figure shown 370 px wide set it at 5).
+		w0, h0 = 3.8*vg.Inch, 3.6*vg.Inch
+	}
 	b, err := svgBytes(p, w0, h0)
 	if err != nil {
 		s.fail(w, r, err)
@@ -165,8 +170,9 @@ var (
 
 func histogramPlot(f *lab.LinkFigure) (*plot.Plot, error) {
 	l := f.Link
-	p := newPlot("Link "+strconv.Itoa(l.Link+1)+": "+strconv.Itoa(l.N)+" times, "+l.Family+" fit (KS "+strconv.FormatFloat(l.KS, 'f', 3, 64)+")",
-		"time (min)", "density")
+	// The family and KS distance go in the legend: in the title they ran
+	// past a phone's figure.
+	p := newPlot("Link "+strconv.Itoa(l.Link+1)+": "+strconv.Itoa(l.N)+" observed times", "time (min)", "density")
 	for i, b := range f.Bars {
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: b.Lo, Y: 0}, {X: b.Hi, Y: 0}, {X: b.Hi, Y: b.Density}, {X: b.Lo, Y: b.Density}})
 		if err != nil {
@@ -190,7 +196,7 @@ func histogramPlot(f *lab.LinkFigure) (*plot.Plot, error) {
 	}
 	line.Color, line.Width = fittedColor, vg.Points(2)
 	p.Add(line)
-	p.Legend.Add("fitted density", line)
+	p.Legend.Add("fitted "+l.Family+" density (KS "+strconv.FormatFloat(l.KS, 'f', 3, 64)+")", line)
 	return p, nil
 }
 
@@ -226,14 +232,14 @@ func correlationPlot(d *lab.FitData) (*plot.Plot, error) {
 	withDistance := len(d.Fit.Pairs) > 0 && d.Fit.Pairs[0].Distance >= 0
 	// The drawing frame is metres for longitude/latitude input: kilometres
 	// read better than "12500"; planar files keep their own unit.
-	scale, x := 1.0, "distance between the links' midpoints (the file's coordinate units)"
+	scale, x := 1.0, "distance between links (the file's units)"
 	if d.Net.Coords == engine.CoordLonLat {
-		scale, x = 1e-3, "distance between the links' midpoints (km)"
+		scale, x = 1e-3, "distance between links (km)"
 	}
 	if !withDistance {
 		x = "pair (the network has no coordinates)"
 	}
-	p := newPlot("Correlation of normal scores: observed and fitted", x, "correlation ρ")
+	p := newPlot("Correlation: observed and fitted", x, "correlation ρ of normal scores")
 	var obs, fitted plotter.XYs
 	for i, pr := range d.Fit.Pairs {
 		xv := pr.Distance * scale

@@ -173,4 +173,13 @@ func TestDataPageOfAnUnobservedLink(t *testing.T) {
 	if w := page.Find(`[data-testid="fit-words"]`).Text(); !strings.Contains(w, "KS distance") || !strings.Contains(w, "Shrunk") {
 		t.Errorf("the table's words are not explained: %q", w)
 	}
+	// A phone gets each figure drawn at about its width (its text was 5 px).
+	if src, _ := page.Find(`[data-testid="fit-correlation"]`).Parent().Find("source").Attr("srcset"); !strings.HasSuffix(src, "narrow=1") {
+		t.Errorf("no phone-sized correlation figure: %q", src)
+	}
+	_, wide := get(t, ts, "/networks/part/data/correlation.svg")
+	_, narrow := get(t, ts, "/networks/part/data/correlation.svg?narrow=1")
+	if !strings.Contains(wide, `width="648pt"`) || !strings.Contains(narrow, `width="273.6pt"`) {
+		t.Errorf("figure widths: %.120s | %.120s", wide, narrow)
+	}
 }
