@@ -120,7 +120,11 @@ export function planBox(form) {
     ours = false;
     const tr = b.closest("tr");
     if (used) used.textContent = `Budget from the plan: ${tr.dataset.method}'s least budget for P(on time) ≥ ${b.dataset.alpha}, ${fmt(Number(b.dataset.budget), 2)} min (${fmt(want, 3)} × LET).`;
-    slider.focus();
+    slider.focus({ preventScroll: true });
+    // On a phone the rerun's results lie a screen or more below the
+    // slider (the map comes between): the page goes to them.
+    const results = window.innerWidth < 600 && document.querySelector(".split table.results");
+    (results || slider).scrollIntoView({ block: results ? "start" : "nearest" });
   });
   // Budgets found for one pair are not another's: a new pair or network
   // clears them.
