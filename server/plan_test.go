@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // /api/plan answers each method's least budget for a target rate as `ontime
@@ -61,5 +64,43 @@ func TestPlanJSON(t *testing.T) {
 		if res, body := get(t, ts, "/api/plan?net=ringtown&"+q); res.StatusCode != 400 || !strings.Contains(body, want) {
 			t.Errorf("%s: %d %.200s", q, res.StatusCode, body)
 		}
+	}
+}
+
+// The API's doors say when a trained model is asked outside its card (the
+// five-node model: A-E at 0.98–1.02 × LET): the plan keeps its search to
+// the trained range and says so, a pair it never saw is refused with the
+// reason, and a comparison's drive carries the warning.
+func TestAPISaysAModelIsOutsideItsTraining(t *testing.T) {
+	if _, err := ort.FindLibrary(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	ts := newTestServer(t)
+	var p struct {
+		Methods []struct {
+			Method string    `json:"method"`
+			Range  []float64 `json:"trained_range"`
+			Note   string    `json:"note"`
+			Error  string    `json:"error"`
+		} `json:"methods"`
+	}
+	for _, tc := range []struct{ o, want string }{{"A", "searched within gpght's training range only"}, {"B", "B-E is not one of them"}} {
+		_, body := get(t, ts, "/api/plan?net=twobranch&o="+tc.o+"&d=E&reliability=0.5&m=gpght&n=200")
+		if err := json.Unmarshal([]byte(body), &p); err != nil || len(p.Methods) != 1 {
+			t.Fatalf("%s-E: %v %.300s", tc.o, err, body)
+		}
+		if g := p.Methods[0]; !strings.Contains(g.Note+g.Error, tc.want) {
+			t.Errorf("plan %s-E: %+v, want %q", tc.o, g, tc.want)
+		}
+	}
+	_, body := get(t, ts, "/api/compare?net=twobranch&o=A&d=E&f=1.5&m=gpght&m=let")
+	var c struct {
+		Drives []struct {
+			Method  string `json:"method"`
+			Warning string `json:"warning"`
+		} `json:"drives"`
+	}
+	if err := json.Unmarshal([]byte(body), &c); err != nil || len(c.Drives) != 2 || !strings.Contains(c.Drives[0].Warning, "outside gpght's training range") || c.Drives[1].Warning != "" {
+		t.Errorf("compare at 1.5 × LET: %v %+v", err, c.Drives)
 	}
 }
