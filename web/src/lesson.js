@@ -274,8 +274,13 @@ function words(ms) {
 // daysSVG is the days as dots (first links across, the rest up), the
 // chosen quarter's in colour with its mean line against all days' mean;
 // the dots wait for the answer.
+// dataWidth is the data lesson's figures' drawing width: narrower on a
+// slide, where the two share the figure's half of the screen (drawn 560
+// wide and shown 310, their text read at 10 px beside 23-px type).
+const dataWidth = () => (document.body.classList.contains("present") ? 380 : 560);
+
 function daysSVG(d, k, quarter, restK, restAll) {
-  const W = 560, H = 260, pad = { l: 56, r: 12, t: 10, b: 36 };
+  const W = dataWidth(), H = 260, pad = { l: 56, r: 16, t: 10, b: 36 };
   const x0 = Math.min(...d.first), x1 = Math.max(...d.first), y0 = Math.min(...d.rest), y1 = Math.max(...d.rest);
   const x = (v) => pad.l + ((v - x0) / (x1 - x0)) * (W - pad.l - pad.r);
   const y = (v) => H - pad.b - ((v - y0) / (y1 - y0)) * (H - pad.t - pad.b);
@@ -295,7 +300,7 @@ function daysSVG(d, k, quarter, restK, restAll) {
 // skewSVG is the whole route's time as a histogram against the bell curve
 // of the same mean and SD, with the mean and the median marked.
 function skewSVG(d) {
-  const W = 560, H = 200, pad = { l: 40, r: 12, t: 10, b: 36 };
+  const W = dataWidth(), H = 200, pad = { l: 40, r: 24, t: 10, b: 36 };
   const lo = d.bins[0].lo, hi = d.bins[d.bins.length - 1].hi;
   const normal = (t) => Math.exp(-0.5 * ((t - d.mean) / d.sd) ** 2) / (d.sd * Math.sqrt(2 * Math.PI));
   const top = Math.max(...d.bins.map((b) => b.density), normal(d.mean));
