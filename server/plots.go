@@ -85,25 +85,19 @@ func newPlot(title, x, y string) *plot.Plot {
 
 // budgetLine marks the budget on a plot whose y range is [lo, hi].
 func budgetLine(p *plot.Plot, budget, lo, hi float64) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: budget, Y: lo}, {X: budget, Y: hi}})
-	if err != nil {
-		return err
-	}
-	l.Color, l.Dashes, l.Width = color.Black, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1.5)
-	p.Add(l)
-	p.Legend.Add(fmt.Sprintf("budget %.2f", budget), l)
-	return nil
+	return markLine(p, budget, lo, hi, fmt.Sprintf("budget %.2f", budget))
 }
 
-// factorLine marks the run's budget factor on the on-time curve.
-func factorLine(p *plot.Plot, factor float64) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: factor, Y: 0}, {X: factor, Y: 1}})
+// markLine draws a dashed vertical line at x from lo to hi, named in the
+// legend: a run's budget (in minutes, or as a factor on the on-time curve).
+func markLine(p *plot.Plot, x, lo, hi float64, label string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
 	if err != nil {
 		return err
 	}
 	l.Color, l.Dashes, l.Width = color.Black, []vg.Length{vg.Points(4), vg.Points(3)}, vg.Points(1.5)
 	p.Add(l)
-	p.Legend.Add(fmt.Sprintf("this run's budget, %.2f × LET", factor), l)
+	p.Legend.Add(label, l)
 	return nil
 }
 
@@ -260,7 +254,7 @@ func livePlots(fig *lab.LiveFigures, size [2]vg.Length) (hist, cdf, curve liveFi
 	}
 	// The run's own budget, and the 95% level a plan most often asks
 	// for, so that a reader finds where the curve crosses it.
-	if err := factorLine(pf, fig.Factor); err != nil {
+	if err := markLine(pf, fig.Factor, 0, 1, fmt.Sprintf("this run's budget, %.2f × LET", fig.Factor)); err != nil {
 		return hist, cdf, curve, err
 	}
 	if err := levelLine(pf, 0.95, lo, hi); err != nil {
