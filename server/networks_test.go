@@ -38,10 +38,10 @@ func TestAddNetworkPreviewSaveRenameDelete(t *testing.T) {
 	if !strings.Contains(probs.Text(), "bad.csv:2: field Cost") {
 		t.Errorf("problems %q", probs.Text())
 	}
-	// A bad setting names its field.
-	res, _ = upload(t, ts.URL+"/networks/add", map[string]string{"grid.csv": csv}, map[string]string{"cv": "lots"})
-	if res.StatusCode != http.StatusBadRequest {
-		t.Errorf("cv=lots: %d", res.StatusCode)
+	// A bad setting names its field, in the report beside the form as typed.
+	res, doc = upload(t, ts.URL+"/networks/add", map[string]string{"grid.csv": csv}, map[string]string{"cv": "lots"})
+	if p := doc.Find(`[data-testid="import-problems"]`).Text(); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(p, "cv") {
+		t.Errorf("cv=lots: %d %q", res.StatusCode, p)
 	}
 
 	// Accepted: a report, a preview map fed by the import's JSON, a save form.
