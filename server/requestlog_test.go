@@ -40,6 +40,7 @@ func TestRequestLog(t *testing.T) {
 			Log: slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: level}))}))
 		get(t, ts, "/healthz")
 		get(t, ts, "/api/story?o=1&d=999")
+		get(t, ts, "/?token=s3cret-class-token&x=1&Access_Token=other")
 		ts.Close()
 		l.Close()
 		var lines []map[string]any
@@ -55,7 +56,14 @@ func TestRequestLog(t *testing.T) {
 			}
 			continue
 		}
-		if len(lines) != 2 || lines[0]["path"] != "/healthz" || lines[0]["status"] != float64(200) || lines[0]["bytes"] != float64(3) ||
+		if strings.Contains(buf.String(), "s3cret-class-token") || strings.Contains(buf.String(), "other") {
+			t.Errorf("a token reached the log: %s", buf.String())
+		}
+		if len(lines) != 3 || lines[2]["query"] != "token=REDACTED&x=1&Access_Token=REDACTED" {
+			t.Errorf("the token's request is logged as %v", lines)
+			continue
+		}
+		if lines[0]["path"] != "/healthz" || lines[0]["status"] != float64(200) || lines[0]["bytes"] != float64(3) ||
 			lines[1]["status"] != float64(400) || lines[1]["query"] != "o=1&d=999" || lines[1]["id"] == "" {
 			t.Errorf("request lines: %v", lines)
 		}

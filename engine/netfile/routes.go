@@ -7,9 +7,11 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ontime-routing/ontime/engine"
 )
@@ -233,11 +235,15 @@ func xmlText(s string) string {
 	return b.String()
 }
 
-// gpxTime is minutes after 2000-01-01T00:00:00Z, to the millisecond.
+// gpxEpoch is when every drive of a GPX file starts (GPX times are
+// absolute; the day means nothing).
+var gpxEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// gpxTime is minutes after gpxEpoch, to the millisecond, as a calendar
+// time: a drive of more than a month ran on into February (the day was
+// written as 1 + days: "2000-01-279T11:07:09Z", which no reader takes).
 func gpxTime(minutes float64) string {
-	ms := int64(minutes*60000 + 0.5)
-	s, ms := ms/1000, ms%1000
-	return fmt.Sprintf("2000-01-%02dT%02d:%02d:%02d.%03dZ", 1+s/86400, s/3600%24, s/60%60, s%60, ms)
+	return gpxEpoch.Add(time.Duration(math.Round(minutes*60000)) * time.Millisecond).Format("2006-01-02T15:04:05.000Z")
 }
 
 // ReadRouteCourses reads back the courses of routes written as GeoJSON or
