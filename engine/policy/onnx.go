@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -63,7 +65,7 @@ type ONNXOptions struct {
 // network's links.
 func NewONNXPolicy(net *engine.Network, model string, o ONNXOptions, opts ...ort.Option) (*ONNXPolicy, error) {
 	if _, err := os.Stat(model); err != nil {
-		return nil, engine.Errorf(engine.ENOTFOUND, "model %s: %v", model, err)
+		return nil, &engine.Error{Code: engine.ENOTFOUND, Message: fmt.Sprintf("model %s: not found", filepath.Base(model)), Err: err}
 	}
 	s, err := ort.Open(model, opts...)
 	if err != nil {
@@ -76,7 +78,7 @@ func NewONNXPolicy(net *engine.Network, model string, o ONNXOptions, opts ...ort
 		if len(net.Out(i)) > 0 {
 			if _, err := s.Run(p.batch([]*engine.Observation{{Node: i, Destination: i, Remaining: 1}})); err != nil {
 				s.Close()
-				return nil, engine.Errorf(engine.EINVALID, "model %s does not fit network %s (%d links): %v", model, net.Name, len(net.Links), err)
+				return nil, engine.Errorf(engine.EINVALID, "model %s does not fit network %s (%d links): %v", filepath.Base(model), net.Name, len(net.Links), err)
 			}
 			break
 		}
@@ -603,7 +605,9 @@ func gpghtMethod(ablation string) Method {
 			if ablation != "" {
 				hint = " --ablation " + ablation
 			}
-			return nil, nil, engine.Errorf(engine.ENOTFOUND, "no trained model for network %s at %s: run `ontime train --network %s%s`", env.Net.Name, path, env.Net.Name, hint)
+			// The model's name, never its path: the message reaches
+			// anonymous clients (the API, /readyz).
+			return nil, nil, engine.Errorf(engine.ENOTFOUND, "no trained model %s for network %s: run `ontime train --network %s%s`", ModelFile(env.Net.Name, ablation), env.Net.Name, env.Net.Name, hint)
 		}
 		card, err := readCard(path)
 		if err != nil {
@@ -615,10 +619,10 @@ func gpghtMethod(ablation string) Method {
 		}
 		if want := trainspec.Fingerprint(env.Net, corr); card.Fingerprint != want {
 			return nil, nil, engine.Errorf(engine.EINVALID, "model %s was trained for another network or correlation (fingerprint %s, this run %s): retrain with ontime train",
-				path, card.Fingerprint, want)
+				filepath.Base(path), card.Fingerprint, want)
 		}
 		if card.Ablation != ablation {
-			return nil, nil, engine.Errorf(engine.EINVALID, "model %s: its card says ablation %q, method %s wants %q", path, card.Ablation, name, ablation)
+			return nil, nil, engine.Errorf(engine.EINVALID, "model %s: its card says ablation %q, method %s wants %q", filepath.Base(path), card.Ablation, name, ablation)
 		}
 		p, err := NewONNXPolicy(env.Net, path, ONNXOptions{Sampled: env.Sampled, Shuffle: ablation == "shuffled"}, env.ortOptions()...)
 		if err != nil {
@@ -644,11 +648,16 @@ func readCard(model string) (*ModelCard, error) {
 	path := strings.TrimSuffix(model, ".onnx") + ".card.json"
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, engine.Errorf(engine.ENOTFOUND, "model card %s: %v", path, err)
+		// The card's name and why, never its path (an os error names it).
+		why := "cannot be read"
+		if errors.Is(err, fs.ErrNotExist) {
+			why = "not found"
+		}
+		return nil, &engine.Error{Code: engine.ENOTFOUND, Message: fmt.Sprintf("model card %s: %s", filepath.Base(path), why), Err: err}
 	}
 	var c ModelCard
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, engine.Errorf(engine.EINVALID, "model card %s: %v", path, err)
+		return nil, engine.Errorf(engine.EINVALID, "model card %s: %v", filepath.Base(path), err)
 	}
 	c.Path = model
 	return &c, nil
