@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"image/color"
@@ -24,6 +23,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/bench"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/internal/csvsafe"
 )
 
 // Plots are drawn by gonum/plot as SVG from numbers the engine computed.
@@ -163,7 +163,7 @@ func trainingCurve(card *policy.ModelCard) (*plot.Plot, error) {
 
 // trainingCSV is the data of trainingCurve.
 func trainingCSV(card *policy.ModelCard, w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	cw.Write([]string{"checkpoint", "budget_factor", "validation_on_time_rate", "change_since_imitation"})
 	for _, c := range card.Curve {
 		for k, v := range c.Validation {
@@ -345,7 +345,7 @@ func figureCSV(fig *lab.LiveFigures, name string) (string, error) {
 // csvText is rows as CSV.
 func csvText(rows [][]string) string {
 	var b bytes.Buffer
-	cw := csv.NewWriter(&b)
+	cw := csvsafe.NewWriter(&b)
 	cw.WriteAll(rows)
 	return b.String()
 }
@@ -448,7 +448,7 @@ func curvePoints(raw []json.RawMessage) []lab.CurvePoint {
 
 // jobCSV is the data of jobCurve: every validated point in order.
 func jobCSV(raw []json.RawMessage, w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	cw.Write([]string{"point", "kind", "name", "budget_factor", "on_time_rate", "elapsed_seconds"})
 	for i, pt := range curvePoints(raw) {
 		for k, r := range pt.Rates {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
+	"github.com/ontime-routing/ontime/internal/csvsafe"
 )
 
 // runLive plays the Live page's run from the command line: the same
@@ -124,6 +124,6 @@ func odOrFirst(net *engine.Network, od string) (engine.OD, error) {
 }
 
 func writeCSV(w io.Writer, rows [][]string) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	return cw.WriteAll(rows)
 }

@@ -1,11 +1,12 @@
 package bench
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ontime-routing/ontime/internal/csvsafe"
 )
 
 // markName is a mark as exports write it.
@@ -16,7 +17,7 @@ var markName = map[Mark]string{Plain: "", Best: "best", Tied: "tied"}
 // t-interval and its mark (best: separated by the paired tests; tied).
 // Rates are rounded to 6 decimals: a pool of 2,000 resolves 0.0005.
 func (rep *Report) WriteSummaryCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	_ = cw.Write([]string{"network", "method", "od", "budget", "mean", "ci_low", "ci_high", "mark", "pools"})
 	put := func(od string, budget float64, cells []Cell) {
 		for i, c := range cells {

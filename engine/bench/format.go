@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/internal/csvsafe"
 )
 
 // Write writes the report as "md", "json", "csv" (every pool's rate),
@@ -180,7 +180,7 @@ func fmtP(p float64) string {
 // WriteCSV writes tidy rows: one per method, OD pair ("all" for the mean
 // over pairs), budget and pool.
 func (rep *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	_ = cw.Write([]string{"network", "method", "od", "budget", "pool", "on_time_rate"})
 	f := fmtRate
 	for _, s := range rep.Summary {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/csvsafe"
 )
 
 // GMNS (the General Modeling Network Specification, what osm2gmns,
@@ -314,7 +315,7 @@ func parseFinite(file string, line int, field, s string) (float64, error) {
 // variance so that a round trip is exact).
 func WriteGMNS(net *engine.Network) (node, link []byte, err error) {
 	var nb, lb bytes.Buffer
-	nw, lw := csv.NewWriter(&nb), csv.NewWriter(&lb)
+	nw, lw := csvsafe.NewWriter(&nb), csvsafe.NewWriter(&lb)
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	nw.Write(gmnsNodeColumns)
 	for _, nd := range net.Nodes {

@@ -2,7 +2,6 @@ package netfile
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/internal/csvsafe"
 )
 
 // Route is a route or one drive along it, to write for a map or a GPS.
@@ -198,7 +198,7 @@ func WriteRoutesCSV(net *engine.Network, routes []Route) ([]byte, error) {
 	}
 	sort.Strings(cols)
 	var b bytes.Buffer
-	w := csv.NewWriter(&b)
+	w := csvsafe.NewWriter(&b)
 	w.Write(append([]string{"name", "nodes", "links", "minutes_on_links"}, cols...))
 	for _, r := range routes {
 		if len(r.Links) == 0 {

@@ -169,3 +169,26 @@ func TestRoutesCSV(t *testing.T) {
 		t.Errorf("got %q, want %q", rows, want)
 	}
 }
+
+// Node ids from an upload reach the first character of a route CSV's
+// cells; a spreadsheet would run "=cmd|…" as a formula. Written through
+// csvsafe, such a cell is text (issue 71: 7).
+func TestRoutesCSVNeutralisesFormulas(t *testing.T) {
+	net := randomLonLatNetwork(rand.New(rand.NewPCG(7, 7)))
+	e := net.Out(0)[0]
+	net.Nodes[net.Links[e].From].ID = "=cmd|' /C calc'!A0"
+	net.Nodes[net.Links[e].To].ID = "@SUM(1)"
+	data, err := netfile.WriteRoutesCSV(net, []netfile.Route{{Name: "+SUM(1+1)", Links: []int{e}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%q %v", rows, err)
+	}
+	for _, cell := range rows[1] {
+		if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+			t.Errorf("a cell a spreadsheet reads as a formula: %q (row %q)", cell, rows[1])
+		}
+	}
+}
