@@ -129,8 +129,11 @@ func (s *server) parseRunForPage(q url.Values) (*runQuery, []string, error) {
 // parseMethods reads m= values (each a comma-separated list) into distinct
 // method names, each one the network offers.
 func parseMethods(n *lab.Net, values []string) ([]string, error) {
-	out := methodNames(values)
 	offered := n.Methods()
+	out, err := methodNames(values, len(offered))
+	if err != nil {
+		return nil, err
+	}
 	for _, m := range out {
 		if !slices.ContainsFunc(offered, func(o lab.MethodInfo) bool { return o.Name == m }) {
 			return nil, fieldErr("m", "method m=%q is not offered on %s", m, n.Net.Name)
@@ -140,17 +143,25 @@ func parseMethods(n *lab.Net, values []string) ([]string, error) {
 }
 
 // methodNames reads m= values (each a comma-separated list) into distinct
-// names, in order.
-func methodNames(values []string) []string {
+// names, in order, in one pass: a list of more distinct names than the
+// most that can be offered is refused as soon as it is seen (120,000
+// names, checked against each other, took 22.8 CPU-s before their 400).
+func methodNames(values []string, most int) ([]string, error) {
 	var out []string
+	seen := map[string]bool{}
 	for _, v := range values {
-		for _, name := range strings.Split(v, ",") {
-			if name = strings.TrimSpace(name); name != "" && !slices.Contains(out, name) {
-				out = append(out, name)
+		for name := range strings.SplitSeq(v, ",") {
+			if name = strings.TrimSpace(name); name == "" || seen[name] {
+				continue
 			}
+			if len(out) == most {
+				return nil, fieldErr("m", "more than %d distinct methods: at most the %d offered", most, most)
+			}
+			seen[name] = true
+			out = append(out, name)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func node(n *lab.Net, field, id string, index func(string) (int, bool)) (int, error) {

@@ -30,7 +30,12 @@ func (s *server) handleSketchRun(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, e)
 		return
 	}
-	res, err := s.Lab.RunSketch(r.Context(), lab.SketchRequest{Network: []byte(r.PostForm.Get("network")), OD: r.PostForm.Get("od"), Factor: f, Methods: methodNames(r.PostForm["m"])})
+	sketchNames, err := methodNames(r.PostForm["m"], len(lab.Methods()))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res, err := s.Lab.RunSketch(r.Context(), lab.SketchRequest{Network: []byte(r.PostForm.Get("network")), OD: r.PostForm.Get("od"), Factor: f, Methods: sketchNames})
 	if err != nil {
 		s.fail(w, r, err)
 		return
