@@ -260,9 +260,20 @@ func TestNetworksAddAndBenchStored(t *testing.T) {
 	}
 	// Its model is looked for where `ontime train` writes it and the
 	// dashboard reads it: the state directory's models/ (issue 27).
+	// Messages name the model, never a path (issue 71): a file put there
+	// changes the answer from "no trained model" to its missing card.
 	models := filepath.Join(dir, "state", "models")
-	if _, _, err := runCLI(t, env, "bench", "--network", "grid", "--methods", "gpght", "--budgets", "1", "--pools", "1", "--pool-size", "10", "--quiet"); err == nil || !strings.Contains(err.Error(), models) {
-		t.Errorf("gpght on the stored network without a model: %v, want the error to name %s", err, models)
+	bench := func() error {
+		_, _, err := runCLI(t, env, "bench", "--network", "grid", "--methods", "gpght", "--budgets", "1", "--pools", "1", "--pool-size", "10", "--quiet")
+		return err
+	}
+	if err := bench(); err == nil || !strings.Contains(err.Error(), "no trained model grid.onnx for network grid") || strings.Contains(err.Error(), dir) {
+		t.Errorf("gpght on the stored network without a model: %v", err)
+	}
+	os.MkdirAll(models, 0o755)
+	os.WriteFile(filepath.Join(models, "grid.onnx"), []byte("not yet a model"), 0o644)
+	if err := bench(); err == nil || !strings.Contains(err.Error(), "model card grid.card.json: not found") || strings.Contains(err.Error(), dir) {
+		t.Errorf("gpght with a model file in %s but no card: %v", models, err)
 	}
 	// A TNTP path works directly, without storing.
 	out, _, err = runCLI(t, env, "networks", "show", "--network", good)
