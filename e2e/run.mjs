@@ -614,7 +614,7 @@ await test("lessons: the verdict appears where the student was looking", async (
   try {
     for (const [w, h] of [[1280, 800], [1920, 1080]]) {
       await page.setViewportSize({ width: w, height: h });
-      for (const slug of ["mean", "budget"]) {
+      for (const slug of ["mean", "budget", "adapt", "history"]) {
         for (const present of ["", "?present=1"]) {
           await page.goto(`${base}/teach/${slug}${present}`);
           await ready();
@@ -628,7 +628,9 @@ await test("lessons: the verdict appears where the student was looking", async (
           const after = await lock.evaluate((el) => el.getBoundingClientRect().top);
           const verdict = await page.locator('[data-testid="predict-verdict"]').evaluate((el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; });
           const where = `${slug}${present} at ${w}×${h}`;
-          assert.ok(Math.abs(after - before) < 2, `${where}: the Lock button moved from ${before} to ${after} px`);
+          // Lessons 3 and 4's verdict fell below the fold: the page moves
+          // just enough to show it; the first two's stays still.
+          if (slug === "mean" || slug === "budget") assert.ok(Math.abs(after - before) < 2, `${where}: the Lock button moved from ${before} to ${after} px`);
           assert.ok(verdict[0] >= 0 && verdict[1] <= h, `${where}: the verdict is at ${verdict[0]}–${verdict[1]} px, off a ${h}-px screen`);
           if (w === 1280 && present) await shot(`lesson-${slug}-present-revealed`);
         }
@@ -846,7 +848,10 @@ await test("how much time for 95%: each method's least budget, then the slider t
     const used = page.locator('[data-testid="plan-used"]');
     assert.match(await used.textContent(), /dot's least budget for P\(on time\) ≥ 0\.95, [0-9.]+ min/);
     const ub = await used.boundingBox();
-    assert.ok(ub && ub.y >= 0 && ub.y + ub.height <= h && ub.x >= 0 && ub.x + ub.width <= w + 1, `${name}: the note beside the slider is on screen: ${JSON.stringify(ub)}`);
+    // On a desktop the note beside the slider is in sight; on a phone the
+    // page goes to the rerun's results (a screen below the slider).
+    const seen = w < 600 ? await page.locator(".split table.results").boundingBox() : ub;
+    assert.ok(seen && seen.y >= 0 && seen.y < h && seen.x >= 0 && seen.x + seen.width <= w + 1, `${name}: ${w < 600 ? "the results" : "the note beside the slider"} on screen: ${JSON.stringify(seen)}`);
     await page.waitForFunction((f) => new RegExp(`\\(${f} ×`).test(document.querySelector('[data-testid="status"]').textContent), slider.toFixed(2), { timeout: 60000 });
     await done();
   }
