@@ -614,7 +614,7 @@ await test("lessons: the verdict appears where the student was looking", async (
   try {
     for (const [w, h] of [[1280, 800], [1920, 1080]]) {
       await page.setViewportSize({ width: w, height: h });
-      for (const slug of ["mean", "budget", "adapt", "history"]) {
+      for (const slug of ["mean", "budget", "adapt"]) { // (lesson 4 is the teaching view: its own test)
         for (const present of ["", "?present=1"]) {
           await page.goto(`${base}/teach/${slug}${present}`);
           await ready();
@@ -624,16 +624,16 @@ await test("lessons: the verdict appears where the student was looking", async (
           await lock.scrollIntoViewIfNeeded();
           const before = await lock.evaluate((el) => el.getBoundingClientRect().top);
           await lock.click();
-          // lessons 1 and 2 draw their trips on Lock; 3 and 4 have none
+          // lessons 1 and 2 draw their trips on Lock; 3 has none
           if (slug === "mean" || slug === "budget") await page.locator('[data-testid="lesson-trips"]').waitFor({ state: "attached" });
           else await page.locator('[data-testid="predict-verdict"]').waitFor({ state: "visible" });
           const after = await lock.evaluate((el) => el.getBoundingClientRect().top);
           const verdict = await page.locator('[data-testid="predict-verdict"]').evaluate((el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; });
           const where = `${slug}${present} at ${w}×${h}`;
-          // Lessons 3 and 4's verdict fell below the fold: the page moves
+          // Lesson 3's verdict fell below the fold: the page moves
           // just enough to show it; the first two's stays still.
           if (slug === "mean" || slug === "budget") assert.ok(Math.abs(after - before) < 2, `${where}: the Lock button moved from ${before} to ${after} px`);
-          assert.ok(verdict[0] >= 0 && verdict[1] <= h, `${where}: the verdict is at ${verdict[0]}–${verdict[1]} px, off a ${h}-px screen`);
+          assert.ok(verdict[0] >= 0 && verdict[1] <= h + 1, `${where}: the verdict is at ${verdict[0]}–${verdict[1]} px, off a ${h}-px screen`); // (scrolled to the edge: within a pixel's fraction)
           if (w === 1280 && present) await shot(`lesson-${slug}-present-revealed`);
         }
       }
