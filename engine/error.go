@@ -6,12 +6,15 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // Error codes, in the style of benbjohnson/wtf: a small closed set that the
@@ -33,12 +36,15 @@ const (
 
 // Error is an application error with a code and a message meant for people.
 // File, Line and Field locate bad input when it came from a file.
+//
+// As JSON it takes the one error shape every answer uses (docs/api.md):
+// lower-case keys, the message under "error".
 type Error struct {
-	Code    string
-	Message string
-	File    string
-	Line    int // 1-based; 0 when unknown
-	Field   string
+	Code    string `json:"code,omitempty"`
+	Message string `json:"error"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"` // 1-based; 0 when unknown
+	Field   string `json:"field,omitempty"`
 	// Err is the optional cause; it is not encoded (an interface does not
 	// decode), its text is in Message where it matters, so an Error written
 	// as JSON (stored reports, worker answers) reads back whole.
@@ -61,14 +67,110 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Errorf returns an *Error with the given code.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+// UnmarshalJSON reads the error shape, and the capitalised keys reports
+// stored before it (Message) were written with.
+func (e *Error) UnmarshalJSON(b []byte) error {
+	type plain Error
+	var v struct {
+		plain
+		Legacy string `json:"Message"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*e = Error(v.plain)
+	if e.Message == "" {
+		e.Message = v.Legacy
+	}
+	return nil
 }
 
-// InputError reports bad input at a place in a file.
+// Errorf returns an *Error with the given code. Every value a %q verb
+// quotes is what somebody sent (a name, a field, a query value), so it is
+// quoted as an Excerpt: a 600 kB field must not make a 3 MB message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: boundMessage(code, fmt.Sprintf(format, excerptQuoted(format, args)...))}
+}
+
+// InputError reports bad input at a place in a file (values quoted with %q
+// are excerpts, as in Errorf).
 func InputError(file string, line int, field, format string, args ...any) *Error {
-	return &Error{Code: EINVALID, File: file, Line: line, Field: field, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: EINVALID, File: Excerpt(file), Line: line, Field: Excerpt(field), Message: boundMessage(EINVALID, fmt.Sprintf(format, excerptQuoted(format, args)...))}
+}
+
+// MaxMessage bounds a message meant for people, whatever it quotes or
+// nests: past it the text is cut (an internal error keeps its whole stack
+// for the log).
+const MaxMessage = 2000
+
+func boundMessage(code, msg string) string {
+	if code == EINTERNAL {
+		return msg
+	}
+	return Clip(msg, MaxMessage)
+}
+
+// Clip cuts s to at most max bytes on a rune boundary, marking the cut.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len(" …")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " …"
+}
+
+// excerptQuoted replaces the string arguments of format's %q verbs by
+// their excerpts (and each of a []string's); other arguments pass as they
+// are. It reads verbs as fmt does: flags, width and precision, %% taking
+// no argument.
+func excerptQuoted(format string, args []any) []any {
+	var out []any
+	n := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0123456789.", format[i]) >= 0 {
+			i++
+		}
+		if i >= len(format) || format[i] == '%' {
+			continue
+		}
+		if format[i] == 'q' && n < len(args) {
+			if out == nil {
+				out = slices.Clone(args)
+			}
+			switch a := args[n].(type) {
+			case string:
+				out[n] = Excerpt(a)
+			case []string:
+				out[n] = excerpts(a)
+			}
+		}
+		n++
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// excerpts keeps the first few of a list, each an excerpt.
+func excerpts(list []string) []string {
+	const max = 10
+	out := make([]string, 0, min(len(list), max+1))
+	for i, s := range list {
+		if i == max {
+			out = append(out, fmt.Sprintf("… and %d more", len(list)-max))
+			break
+		}
+		out = append(out, Excerpt(s))
+	}
+	return out
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for
@@ -168,10 +270,15 @@ func DiskError(err error) error {
 
 // Excerpt keeps text a client sent short enough to quote in a message: a
 // 100 kB name must not make a 600 kB page.
+// It reads no further than it keeps.
 func Excerpt(s string) string {
 	const max = 80
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + "…"
+		}
+		n++
 	}
 	return s
 }

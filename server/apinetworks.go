@@ -30,7 +30,7 @@ func (s *server) handleNetworkCreate(w http.ResponseWriter, r *http.Request) {
 	form, values, imp, err := s.previewUpload(w, r)
 	if err != nil {
 		if imp != nil && imp.Report != nil && len(imp.Report.Problems) > 0 {
-			writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]any{"error": message(err), "report": imp.Report})
+			writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]any{"error": message(err), "report": imp.ReportHead(maxShownProblems), "problems_total": len(imp.Report.Problems)})
 			return
 		}
 		s.fail(w, r, err)
@@ -54,6 +54,11 @@ func (s *server) handleNetworkCreate(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Location", "/api/networks/"+name)
 	writeJSONStatus(w, http.StatusCreated, out)
 }
+
+// maxShownProblems bounds the problems a 422 answer lists (an import
+// reports up to netfile.MaxProblems): the first ones locate the fault,
+// and problems_total says how many there were.
+const maxShownProblems = 25
 
 // handleNetworkDelete deletes a stored network (built-ins cannot be).
 func (s *server) handleNetworkDelete(w http.ResponseWriter, r *http.Request) {

@@ -32,12 +32,17 @@ func status(err error) int {
 	return http.StatusInternalServerError
 }
 
+// maxMessage bounds an error answer's message whatever was sent: each
+// value it quotes is an excerpt already (engine.Errorf), and a list of
+// problems shows its first few; this is the last guard.
+const maxMessage = 4096
+
 // message is what a user is shown: the engine's message for errors it
 // classified, "internal error" otherwise (the details go to the log).
 func message(err error) string {
 	var e *engine.Error
 	if errors.As(err, &e) && e.Code != engine.EINTERNAL {
-		return e.Error()
+		return engine.Clip(e.Error(), maxMessage)
 	}
 	return "internal error"
 }
@@ -80,6 +85,10 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		if !wantsJSON(r) && r.Method == http.MethodGet {
 			w.Header().Set("Refresh", "10")
 		}
+	}
+	if code == http.StatusTooManyRequests {
+		// A bound on work at once: a script waits and asks again.
+		w.Header().Set("Retry-After", "30")
 	}
 	build, building := lab.AsBuilding(err)
 	if wantsJSON(r) {

@@ -35,6 +35,7 @@ type streamLimit struct {
 	perClient map[string]int
 	max, per  int    // 0: no bound
 	what      string // "" : streams
+	doing     string // the verb of what: "receiving" uploads, "computing" plans
 }
 
 // clientOf is the address a request came from, without its port: the key
@@ -61,7 +62,7 @@ func (l *streamLimit) acquire(r *http.Request) (release func(), err error) {
 	defer l.mu.Unlock()
 	if l.max > 0 && l.total >= l.max {
 		if l.what != "" {
-			return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is receiving %d %s, its limit: try again in a minute", l.total, l.what)
+			return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is %s %d %s, its limit: try again in a minute", l.doing, l.total, l.what)
 		}
 		return nil, engine.Errorf(engine.ETOOMANY, "the dashboard is running %d streams, its limit: try again when one ends", l.total)
 	}
@@ -85,6 +86,16 @@ func (l *streamLimit) acquire(r *http.Request) (release func(), err error) {
 		}
 	}, nil
 }
+
+// MaxPlans and MaxPlansPerClient bound the plans (/api/plan, its routes)
+// computed at once: a plan of 200,000 days is minutes of CPU and up to
+// lab.PlanPoolBytes of pools, and fifty at once took the server from 3.4 to
+// 6.6 GB. A plan waits for nothing: past a bound it is answered 429 with
+// Retry-After.
+const (
+	MaxPlans          = 4
+	MaxPlansPerClient = 2
+)
 
 // ReadTimeout bounds how long a request may take to arrive (ontime serve's
 // http.Server); an upload gets UploadReadTime instead, and at most

@@ -303,7 +303,7 @@ func TestOpenAPIResponses(t *testing.T) {
 		t.Error("the added network is not listed")
 	}
 	res, b = upload("broken", "From,To,Cost,Var\n1,2,ten,4\n")
-	if res.StatusCode != 422 || !strings.Contains(string(b), `"Line":2`) {
+	if res.StatusCode != 422 || !strings.Contains(string(b), `"line":2`) {
 		t.Errorf("bad file: %d %s", res.StatusCode, b)
 	}
 	if res, b := do("DELETE", "/api/networks/square", "/api/networks/{name}", nil, ""); res.StatusCode != 204 {

@@ -18,7 +18,7 @@ func render(w http.ResponseWriter, r *http.Request, c templ.Component) {
 }
 
 func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no page at %s", r.URL.Path))
+	s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no page at %s", engine.Excerpt(r.URL.Path)))
 }
 
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {

@@ -35,6 +35,12 @@ func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	release, err := s.plans.acquire(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer release()
 	p, err := rq.net.Plan(r.Context(), lab.PlanRequest{OD: rq.od, Alpha: alpha, Methods: rq.methods, Episodes: rq.episodes, Routes: routes})
 	if err != nil {
 		s.fail(w, r, err)
@@ -65,6 +71,12 @@ func (s *server) handlePlanRoutes(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err) // a bad format before the work
 		return
 	}
+	release, err := s.plans.acquire(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer release()
 	p, err := rq.net.Plan(r.Context(), lab.PlanRequest{OD: rq.od, Alpha: 0.95, Methods: nil, Episodes: rq.episodes, Routes: routes})
 	if err != nil {
 		s.fail(w, r, err)

@@ -44,6 +44,7 @@ type server struct {
 	maps       *mapCache
 	streams    *streamLimit
 	uploads    *streamLimit
+	plans      *streamLimit
 }
 
 // NewServer returns the dashboard's handler.
@@ -59,7 +60,8 @@ func newServer(d Deps) (*server, http.Handler) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &server{Deps: d, maps: &mapCache{}, streams: &streamLimit{max: orDefault(d.MaxStreams, DefaultMaxStreams), per: orDefault(d.MaxStreamsPerClient, DefaultMaxStreamsPerClient)}}
-	s.uploads = &streamLimit{max: MaxUploads, per: MaxUploadsPerClient, what: "uploads"}
+	s.uploads = &streamLimit{max: MaxUploads, per: MaxUploadsPerClient, what: "uploads", doing: "receiving"}
+	s.plans = &streamLimit{max: MaxPlans, per: MaxPlansPerClient, what: "plans", doing: "computing"}
 	if origin, err := d.Tiles.Origin(); err != nil {
 		s.Tiles = Tiles{}
 	} else {

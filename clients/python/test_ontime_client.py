@@ -75,7 +75,7 @@ class ClientTest(unittest.TestCase):
             self.c.add_network([("bad.csv", b"From,To,Cost,Var\n1,2,ten,4\n")], name="py-bad")
         self.assertEqual(e.exception.status, 422)
         problem = e.exception.report["problems"][0]
-        self.assertEqual((problem["File"], problem["Line"]), ("bad.csv", 2))
+        self.assertEqual((problem["file"], problem["line"]), ("bad.csv", 2))
 
     def test_benchmark_with_progress(self):
         seen = []

@@ -112,7 +112,9 @@ const MaxProblems = 100
 func ReadObservations(file string, data []byte, net *engine.Network, minutesPerUnit float64, period *Period) (*Observations, error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
-	r.TrimLeadingSpace = true
+	// Fields are trimmed of ASCII spaces and tabs only (trimValue): a node
+	// id may begin with any other character, a Unicode line separator too,
+	// and must still be nameable here.
 	r.ReuseRecord = true
 	head, err := r.Read()
 	if err != nil {
@@ -188,7 +190,7 @@ func ReadObservations(file string, data []byte, net *engine.Network, minutesPerU
 			if i < 0 || i >= len(rec) {
 				return ""
 			}
-			return strings.TrimSpace(rec[i])
+			return trimValue(rec[i])
 		}
 		if period != nil {
 			t, err := clock(field(iTOD))
@@ -202,9 +204,10 @@ func ReadObservations(file string, data []byte, net *engine.Network, minutesPerU
 				continue
 			}
 		}
-		e, msg, fieldName := linkIndex(net, linkOf, field(iLink), field(iFrom), field(iTo), iLink >= 0)
-		if msg != "" {
-			if !add(engine.InputError(file, line, fieldName, "%s", msg)) {
+		e, bad := linkIndex(net, linkOf, field(iLink), field(iFrom), field(iTo), iLink >= 0)
+		if bad != nil {
+			bad.File, bad.Line = file, line
+			if !add(bad) {
 				break
 			}
 			continue
@@ -248,29 +251,35 @@ func ReadObservations(file string, data []byte, net *engine.Network, minutesPerU
 	return o, nil
 }
 
+// trimValue trims a field of the ASCII spaces and tabs around it, and of
+// nothing else (csv's TrimLeadingSpace and strings.TrimSpace take every
+// Unicode space).
+func trimValue(s string) string { return strings.Trim(s, " \t") }
+
 // linkIndex finds the row's link: by its 1-based position, or by its end
-// nodes. msg says what is wrong, naming field.
-func linkIndex(net *engine.Network, linkOf map[[2]int]int, id, from, to string, byID bool) (e int, msg, field string) {
+// nodes. bad says what is wrong, naming the field (the caller sets the
+// file and line).
+func linkIndex(net *engine.Network, linkOf map[[2]int]int, id, from, to string, byID bool) (int, *engine.Error) {
 	if byID {
 		k, err := strconv.Atoi(id)
 		if err != nil || k < 1 || k > len(net.Links) {
-			return 0, fmt.Sprintf("%q is not a link of network %s (give 1 to %d)", id, net.Name, len(net.Links)), "link"
+			return 0, engine.InputError("", 0, "link", "%q is not a link of network %s (give 1 to %d)", id, net.Name, len(net.Links))
 		}
-		return k - 1, "", ""
+		return k - 1, nil
 	}
 	a, ok := net.NodeIndex(from)
 	if !ok {
-		return 0, fmt.Sprintf("%q is not a node of network %s", from, net.Name), "from"
+		return 0, engine.InputError("", 0, "from", "%q is not a node of network %s", from, net.Name)
 	}
 	b, ok := net.NodeIndex(to)
 	if !ok {
-		return 0, fmt.Sprintf("%q is not a node of network %s", to, net.Name), "to"
+		return 0, engine.InputError("", 0, "to", "%q is not a node of network %s", to, net.Name)
 	}
-	e, ok = linkOf[[2]int{a, b}]
+	e, ok := linkOf[[2]int{a, b}]
 	if !ok {
-		return 0, fmt.Sprintf("network %s has no link %s→%s", net.Name, from, to), "to"
+		return 0, engine.InputError("", 0, "to", "network %s has no link %s→%s", net.Name, engine.Excerpt(from), engine.Excerpt(to))
 	}
-	return e, "", ""
+	return e, nil
 }
 
 // linkName is a link as its end nodes' ids, from→to.

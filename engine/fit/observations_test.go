@@ -137,3 +137,21 @@ func TestFamilyChoice(t *testing.T) {
 		t.Errorf("8 observations: %+v, want a shrunk log-normal", l)
 	}
 }
+
+// Issue 71, cause 13: a field is trimmed of ASCII spaces and tabs only, so
+// a node id that begins or ends with another space (a Unicode line
+// separator, a no-break space) is named as it is.
+func TestObservationNodeIDsKeepUnicodeSpaces(t *testing.T) {
+	net := &engine.Network{Name: "odd", Nodes: []engine.Node{{ID: "\u2028a"}, {ID: "b\u00a0"}, {ID: "c"}},
+		Links:       []engine.Link{{From: 0, To: 1, Mean: 5, Var: 1}, {From: 1, To: 2, Mean: 7, Var: 2}},
+		Correlation: engine.Correlation{Model: linktime.Independent}}
+	net.Index()
+	csv := "from,to,day,time\n \u2028a ,b\u00a0,d1,4\n\tb\u00a0,c,d1,6\n\u2028a,b\u00a0,d2,5\n"
+	o, err := fit.ReadObservations("obs.csv", []byte(csv), net, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Links[0]) != 2 || len(o.Links[1]) != 1 {
+		t.Errorf("rows per link: %d and %d, want 2 and 1", len(o.Links[0]), len(o.Links[1]))
+	}
+}

@@ -299,7 +299,7 @@ func (s *Service) Get(id string) (Status, error) {
 	if rec := s.stored(id); rec != nil {
 		return statusOf(rec), nil
 	}
-	return Status{}, engine.Errorf(engine.ENOTFOUND, "no job %s", id)
+	return Status{}, engine.Errorf(engine.ENOTFOUND, "no job %s", engine.Excerpt(id))
 }
 
 // DropNetwork cancels every job of a network that is being deleted and
@@ -489,7 +489,7 @@ func (s *Service) record(id string) (*record, error) {
 	}
 	rec := s.stored(id)
 	if rec == nil {
-		return nil, engine.Errorf(engine.ENOTFOUND, "no job %s", id)
+		return nil, engine.Errorf(engine.ENOTFOUND, "no job %s", engine.Excerpt(id))
 	}
 	r := &record{state: rec.State, spec: rec.Spec, result: rec.Result, log: rec.Log}
 	r.events = splitLines(rec.Events)

@@ -168,7 +168,7 @@ func (b *benchBar) update(stage string, done, total int, now time.Time) (fractio
 func (l *Lab) Job(id string) (JobStatus, *bench.Report, BenchSpec, error) {
 	st, err := l.Jobs().Get(id)
 	if err != nil || st.Kind != jobKind {
-		return JobStatus{}, nil, BenchSpec{}, engine.Errorf(engine.ENOTFOUND, "no benchmark job %s", id)
+		return JobStatus{}, nil, BenchSpec{}, engine.Errorf(engine.ENOTFOUND, "no benchmark job %s", engine.Excerpt(id))
 	}
 	var spec benchJob
 	if err := l.Jobs().Spec(id, &spec); err != nil {

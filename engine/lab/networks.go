@@ -318,6 +318,19 @@ func ExportFormats() []ExportFormat {
 	return out
 }
 
+// ReportHead is the import's report with max of its problems only, the
+// first ones and the last (which says where reading stopped, when it did):
+// an answer that quotes it stays small; the count is len(Report.Problems).
+func (imp *Import) ReportHead(max int) *netfile.ImportReport {
+	ps := imp.Report.Problems
+	if len(ps) <= max {
+		return imp.Report
+	}
+	out := *imp.Report
+	out.Problems = append(slices.Clone(ps[:max-1]), ps[len(ps)-1])
+	return &out
+}
+
 // ODStrings are the import's OD pairs as "O-D" texts.
 func (imp *Import) ODStrings() []string {
 	var out []string

@@ -99,6 +99,17 @@ func (r PlanRow) RangeNote() string {
 	return fmt.Sprintf("searched within %s's training range only (%.2f–%.2f × LET)", r.Method, r.Range[0], r.Range[1])
 }
 
+// PlanPoolBytes bounds the test realizations one plan holds: a plan of
+// 200,000 days on Anaheim held 1.2 GB (its pools, drawn once and read by
+// every step of every method's search). A few plans run at once (the
+// server's bound), so the server's memory stays bounded too.
+var PlanPoolBytes = 256 << 20 // a variable so a test can bound a small network
+
+// planDays is how many days a plan of n plays at most: those that fit in
+// PlanPoolBytes, and never fewer than minDays (Days refuses a network too
+// large for them).
+func (n *Net) planDays() int { return max(minDays, PlanPoolBytes/(n.Model.Dim()*8)) }
+
 // Plan finds each method's least budget reaching req.Alpha: by bisection on
 // the same realizations for every method (so the budgets are paired), and
 // from DOT's value table.
@@ -123,6 +134,10 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 	episodes, note, err := n.Days(episodes)
 	if err != nil {
 		return nil, err
+	}
+	if most := n.planDays(); episodes > most {
+		note = english.Sprintf("%s plans on %d days, not the %d asked: a plan holds at most %d MB of link times (%d links a day), so that a few plans at once leave the server its memory", n.Net.Name, most, asked, PlanPoolBytes>>20, n.Model.Dim())
+		episodes = most
 	}
 	maxFactor := req.MaxFactor
 	if maxFactor == 0 {

@@ -239,3 +239,32 @@ func TestRunsOnEveryCoreAnswerAsOnOne(t *testing.T) {
 		t.Errorf("on one core and on three, the answers differ:\n%.2000s\n%.2000s", one, three)
 	}
 }
+
+// Issue 71, cause 3: a plan holds at most PlanPoolBytes of link times,
+// whatever it asks for, and says how many days it played; its answer is
+// the plan of those days.
+func TestPlanMemoryIsBounded(t *testing.T) {
+	n := ringtownNet(t, engine.Correlation{Model: linktime.Independent})
+	od := n.Net.ODs[0]
+	plan := func(days int) *Plan {
+		p, err := n.Plan(context.Background(), PlanRequest{OD: od, Alpha: 0.9, Methods: []string{"let"}, Episodes: days})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	want := plan(600)
+	defer func(b int) { PlanPoolBytes = b }(PlanPoolBytes)
+	PlanPoolBytes = 600 * n.Model.Dim() * 8
+	got := plan(5000)
+	if got.Days != 600 || got.Asked != 5000 || !strings.Contains(got.Note, "ringtown plans on 600 days, not the 5,000 asked") {
+		t.Errorf("%d days of %d: %q", got.Days, got.Asked, got.Note)
+	}
+	if !reflect.DeepEqual(got.Rows, want.Rows) {
+		t.Errorf("the bounded plan %+v, the plan of 600 days %+v", got.Rows, want.Rows)
+	}
+	PlanPoolBytes = 10 // below minDays: a plan still plays minDays
+	if got := plan(5000); got.Days != minDays {
+		t.Errorf("%d days, want the least, %d", got.Days, minDays)
+	}
+}

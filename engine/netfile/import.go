@@ -688,16 +688,10 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 		rep.note("spatial correlation length: %.4g (drawing-frame units)", net.Correlation.Length)
 	}
 	if len(o.ODs) > 0 {
-		net.ODs = nil
 		src.odFile = "ods"
-		for _, s := range o.ODs {
-			od, err := net.ParseOD(strings.TrimSpace(s))
-			if err != nil {
-				rep.Problems = append(rep.Problems, engine.InputError("ods", 0, s, "%s", engine.ErrorMessage(err)))
-				continue
-			}
-			net.ODs = append(net.ODs, od)
-		}
+		var probs engine.Problems
+		net.ODs, _, probs = parseODList(net, o.ODs, "ods")
+		rep.Problems = append(rep.Problems, probs...)
 	}
 	if len(net.ODs) == 0 && len(rep.Problems) == 0 && len(net.Demand) > 0 {
 		net.ODs = engine.DemandODs(net, DefaultODCount, DemandSeed, nil)
@@ -727,20 +721,11 @@ func applyOptions(net *engine.Network, src *source, o ImportOptions, rep *Import
 // reachable; the step cap grows when the new pairs need more links (a
 // chosen cap, capChosen, is kept). The report says what changed.
 func ReplaceODs(net *engine.Network, ods []string, capChosen bool, rep *ImportReport) error {
-	var probs engine.Problems
+	parsed, at, probs := parseODList(net, ods, "ods")
 	var picked []engine.OD
-	for i, s := range ods {
-		od, err := net.ParseOD(strings.TrimSpace(s))
-		if err != nil {
-			probs = append(probs, engine.InputError("ods", 0, fmt.Sprintf("ods[%d]", i), "%s", engine.ErrorMessage(err)))
-			continue
-		}
-		if od.Origin == od.Destination {
-			probs = append(probs, engine.InputError("ods", 0, fmt.Sprintf("ods[%d]", i), "OD %s: origin and destination are one node", s))
-			continue
-		}
+	for k, od := range parsed {
 		if math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) {
-			probs = append(probs, engine.InputError("ods", 0, fmt.Sprintf("ods[%d]", i), "OD %s: the destination cannot be reached from the origin", net.ODString(od)))
+			probs = append(probs, engine.InputError("ods", 0, fmt.Sprintf("ods[%d]", at[k]), "OD %s: the destination cannot be reached from the origin", net.ODString(od)))
 			continue
 		}
 		picked = append(picked, od)

@@ -222,6 +222,9 @@ func fromJSON(jn *jsonNetwork, data []byte, file string) (*engine.Network, error
 	}); err != nil {
 		return nil, err
 	}
+	if len(jn.ODs) > MaxODPairs {
+		return nil, bad("ods", []any{"ods"}, "%d OD pairs: a network takes at most %d", len(jn.ODs), MaxODPairs)
+	}
 	for i, s := range jn.ODs {
 		od, err := net.ParseOD(s)
 		if err != nil {

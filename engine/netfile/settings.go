@@ -83,6 +83,9 @@ var ImportSettings = []ImportSetting{
 	{Name: "ods", Label: "OD pairs (O-D with node ids, comma-separated; empty: five drawn by a demand table's trips, else picked by rule)", Help: "OD pairs O-D,O-D with node ids (default: five drawn in proportion to the trips of a demand table given with the network, else picked by rule)",
 		apply: func(o *ImportOptions, v string) error {
 			o.ODs = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
+			if len(o.ODs) > MaxODPairs {
+				return fmt.Errorf("%d OD pairs given: a network takes at most %d", len(o.ODs), MaxODPairs)
+			}
 			return nil
 		}},
 	{Name: "highways",

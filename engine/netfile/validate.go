@@ -129,6 +129,9 @@ func Check(net *engine.Network, src *source, o ImportOptions) engine.Problems {
 	if src != nil && src.odFile != "" {
 		odFile = src.odFile
 	}
+	if probs.add(checkODList(net, odFile)...) {
+		return probs.list
+	}
 	for i, od := range net.ODs {
 		if math.IsInf(net.LET(od.Destination).Time[od.Origin], 1) {
 			probs.add(engine.InputError(odFile, 0, fmt.Sprintf("ods[%d]", i), "OD %s: the destination cannot be reached from the origin", net.ODString(od)))

@@ -408,7 +408,7 @@ func scanJob(row scanner, what string) (*Job, error) {
 	var spec, started, events string
 	err := row.Scan(&j.ID, &j.Kind, &j.Network, &j.State, &j.Error, &spec, &started, &j.Seconds, &j.Result, &events, &j.Log, &j.Runner)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, engine.Errorf(engine.ENOTFOUND, "no job for %s", what)
+		return nil, engine.Errorf(engine.ENOTFOUND, "no job for %s", engine.Excerpt(what))
 	}
 	if err != nil {
 		return nil, err
