@@ -69,7 +69,7 @@ func (s *server) handleTeachJSON(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	x, err := strconv.ParseFloat(r.URL.Query().Get("x"), 64)
+	x, err := engine.ParseNumber(r.URL.Query().Get("x"))
 	if err != nil {
 		s.fail(w, r, engine.Errorf(engine.EINVALID, "x=%q: give the observed A→B time in minutes", r.URL.Query().Get("x")))
 		return
@@ -158,7 +158,7 @@ func (s *server) handleLessonAdapt(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	f, err := strconv.ParseFloat(r.URL.Query().Get("f"), 64)
+	f, err := engine.ParseNumber(r.URL.Query().Get("f"))
 	if err != nil || !(f > 0.5 && f <= 2) {
 		s.fail(w, r, engine.Errorf(engine.EINVALID, "f=%q: give a budget factor in (0.5, 2]", r.URL.Query().Get("f")))
 		return

@@ -22,7 +22,7 @@ func TestErrorAnswersQuoteExcerpts(t *testing.T) {
 	base := "net=twobranch&o=1&d=4"
 	var paths []string
 	for _, q := range []string{"o", "d", "layout", "f", "m", "pools", "size", "x", "n", "r", "reliability", "routes", "net", "format", "link"} {
-		for _, route := range []string{"/api/compare", "/api/plan", "/api/plan/routes", "/api/routes", "/compare", "/live", "/networks/twobranch/map.json", "/api/story", "/api/lessons/adapt", "/networks/twobranch/data"} {
+		for _, route := range []string{"/api/compare", "/api/plan", "/api/plan/routes", "/api/routes", "/compare", "/live", "/api/networks/twobranch", "/api/story", "/api/lessons/adapt", "/networks/twobranch/data"} {
 			v, _ := url.ParseQuery(base)
 			v.Set(q, long)
 			paths = append(paths, route+"?"+v.Encode())

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -64,7 +63,7 @@ func (s *server) parseRun(q url.Values) (*runQuery, error) {
 	if v := q.Get("f"); v != "" {
 		// NaN passes every range check by failing its comparisons, so it is
 		// refused here with Inf and non-positive factors.
-		if rq.factor, err = strconv.ParseFloat(v, 64); err != nil || !(rq.factor > 0) || math.IsInf(rq.factor, 0) {
+		if rq.factor, err = engine.ParseNumber(v); err != nil || !(rq.factor > 0) {
 			return nil, fieldErr("f", "budget factor f=%q: give a positive number", v)
 		}
 	}

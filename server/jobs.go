@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -47,8 +46,8 @@ func parseBenchSpec(n *lab.Net, f map[string][]string) (lab.BenchSpec, error) {
 	if v := get("b"); v != "" {
 		spec.Budgets = nil
 		for _, b := range strings.Split(v, ",") {
-			x, err := strconv.ParseFloat(strings.TrimSpace(b), 64)
-			if err != nil || x <= 0 || x > bench.Limits.MaxBudget {
+			x, err := engine.ParseNumber(strings.TrimSpace(b))
+			if err != nil || !(x > 0 && x <= bench.Limits.MaxBudget) {
 				return spec, engine.Errorf(engine.EINVALID, "budget factor %q: give numbers in (0, %g]", b, bench.Limits.MaxBudget)
 			}
 			spec.Budgets = append(spec.Budgets, x)

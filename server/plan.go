@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
 )
 
@@ -23,7 +24,7 @@ func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	alpha := 0.95
 	if v := q.Get("reliability"); v != "" {
-		if alpha, err = strconv.ParseFloat(v, 64); err != nil || !(alpha > 0 && alpha < 1) {
+		if alpha, err = engine.ParseNumber(v); err != nil || !(alpha > 0 && alpha < 1) {
 			s.fail(w, r, fieldErr("reliability", "target on-time rate reliability=%q: give a probability between 0 and 1 (exclusive), such as 0.95", v))
 			return
 		}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
@@ -23,7 +22,7 @@ func (s *server) handleSketchPage(w http.ResponseWriter, r *http.Request) {
 // network: ontime JSON, od: ORIGIN-DESTINATION, f: budget factor; m: the
 // methods, comma-separated, when not all).
 func (s *server) handleSketchRun(w http.ResponseWriter, r *http.Request) {
-	f, err := strconv.ParseFloat(r.PostForm.Get("f"), 64)
+	f, err := engine.ParseNumber(r.PostForm.Get("f"))
 	if err != nil {
 		e := engine.Errorf(engine.EINVALID, "budget factor %q: give a number such as 1.1", r.PostForm.Get("f"))
 		e.Field = "f"

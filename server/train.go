@@ -78,8 +78,8 @@ func parseTrainRequest(f map[string][]string) (train.Request, error) {
 	}
 	if v := get("budgets"); v != "" {
 		lo, hi, ok := strings.Cut(v, ",")
-		a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-		b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		a, err1 := engine.ParseNumber(strings.TrimSpace(lo))
+		b, err2 := engine.ParseNumber(strings.TrimSpace(hi))
 		if !ok || err1 != nil || err2 != nil {
 			return q, engine.Errorf(engine.EINVALID, "budgets=%q: give LO,HI factors, e.g. 0.9,1.1", v)
 		}

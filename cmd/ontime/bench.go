@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -146,8 +145,8 @@ func saveReport(path string, rep *bench.Report) error {
 func parseBudgets(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range engine.SplitList(s) {
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || !(v > 0) {
+		v, err := engine.ParseNumber(f)
+		if err != nil || !(v > 0 && v <= bench.Limits.MaxBudget) {
 			return nil, engine.Errorf(engine.EINVALID, "--budgets: %q is not a positive factor (budgets are factors of the LET time, e.g. 0.95,1.00,1.05)", f)
 		}
 		out = append(out, v)

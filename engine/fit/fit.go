@@ -341,6 +341,12 @@ func chooseFamily(xs []float64) fitted {
 		fam = Families[best]
 	}
 	m, ok := fam.fit(xs)
+	if ok && fam.warp != nil {
+		// A law the engine cannot draw from falls back too: a gamma of
+		// small shape (times of 1 and 1,000 minutes) has quantiles that
+		// underflow to 0 at the grid's low end, and refused the upload.
+		_, ok = fam.warp(m)
+	}
 	if !ok {
 		fam = fallback
 		m, _ = fam.fit(xs)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,6 +98,17 @@ func LooksLikeObservations(data []byte) bool {
 	}
 	return has(colDay) && has(colTime)
 }
+
+// MinObservedMinutes and MaxObservedMinutes bound an observed time: the
+// largest is a link mean's bound (netfile.MaxMean, about two years), so
+// sums and the fitted law stay finite (1e308 reached a JSON answer as
+// +Inf); the least is 0.06 s, so that a histogram's and a Q-Q plot's
+// logarithms and bins stay finite (5e-324 was accepted, then its
+// histogram answered 500).
+const (
+	MinObservedMinutes = 1e-3
+	MaxObservedMinutes = 1e6
+)
 
 // MaxProblems bounds the problems one file reports.
 const MaxProblems = 100
@@ -212,9 +222,19 @@ func ReadObservations(file string, data []byte, net *engine.Network, minutesPerU
 			}
 			continue
 		}
-		x, err := strconv.ParseFloat(field(iTime), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+		x, err := engine.ParseNumber(field(iTime))
+		if err != nil || !(x > 0) {
 			if !add(engine.InputError(file, line, "time", "%q: a time must be a positive finite number", field(iTime))) {
+				break
+			}
+			continue
+		}
+		if m := x * minutesPerUnit; !(m >= MinObservedMinutes && m <= MaxObservedMinutes) {
+			bound, most := MaxObservedMinutes, "most"
+			if m < MinObservedMinutes {
+				bound, most = MinObservedMinutes, "least"
+			}
+			if !add(engine.InputError(file, line, "time", "%q: a time must be at %s %g minutes (%.4g in the file's time unit)", field(iTime), most, bound, bound/minutesPerUnit)) {
 				break
 			}
 			continue

@@ -238,8 +238,8 @@ func ParseCorrChoice(value func(CorrField) string, names CorrFieldNames) (CorrCh
 		if v == "" {
 			return 0, false, nil
 		}
-		x, err = strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(x) || x < lo || x > hi {
+		x, err = engine.ParseNumber(v)
+		if err != nil || x < lo || x > hi {
 			return 0, false, engine.Errorf(engine.EINVALID, "%s=%q: give a number from %g to %g", names[f], v, lo, hi)
 		}
 		if whole && x != math.Trunc(x) {

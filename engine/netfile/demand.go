@@ -3,7 +3,6 @@ package netfile
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -49,8 +48,8 @@ func readTNTPTrips(f *File) ([]demandRow, error) {
 			continue
 		}
 		for _, m := range tripEntry.FindAllStringSubmatch(line, -1) {
-			v, err := strconv.ParseFloat(m[2], 64)
-			if err != nil || v < 0 || math.IsInf(v, 0) {
+			v, err := engine.ParseNumber(m[2])
+			if err != nil || v < 0 {
 				probs.add(engine.InputError(f.Name, n, "trips", "%q from %s to %s: give a number of trips ≥ 0", m[2], origin, m[1]))
 				continue
 			}

@@ -119,16 +119,27 @@ func (d *DOT) scoreLatent(model *linktime.Gaussian, e, dest, j int, mu, sd, rema
 	return d.scorePMF(dest, j, d.round.bin(model, e, mu, sd, d.Delta), remaining, left)
 }
 
+// dotMaxBins bounds a binned link law's grid: times past dotMaxBins × Δ are
+// dropped, as a law's mass past ±6 sd is. A table reaches so far only when
+// its budgets are a thousand times its grid's (the step is a thousandth of
+// the largest budget, at most 2³ halvings below it), so what is dropped is
+// late at every budget a table holds; without it a link of 10⁶ minutes
+// beside one of 0.001 (both accepted) asked for terabytes of bins.
+const dotMaxBins = 1 << 20
+
+// gridPos is x in steps of delta, at most dotMaxBins.
+func gridPos(x, delta float64) float64 { return math.Min(x/delta, dotMaxBins) }
+
 // discretize bins the law max(Y, floor), Y ~ N(mu, sd²) (a link's law, or
 // its law conditioned on what was seen): bin k holds P((k−1)Δ < X ≤ kΔ),
 // truncated at mu ± 6 sd, every time at least one step.
 func discretize(mu, sd, floor, delta float64) linkPMF {
-	floorBin := max(1, int(math.Ceil(floor/delta-1e-9)))
+	floorBin := max(1, int(math.Ceil(gridPos(floor, delta)-1e-9)))
 	if sd == 0 {
-		return linkPMF{lo: max(floorBin, int(math.Ceil(max(mu, floor)/delta-1e-9))), p: []float64{1}}
+		return linkPMF{lo: max(floorBin, int(math.Ceil(gridPos(max(mu, floor), delta)-1e-9))), p: []float64{1}}
 	}
-	lo := max(floorBin, int(math.Ceil((mu-6*sd)/delta)))
-	hi := max(lo, int(math.Ceil((mu+6*sd)/delta)))
+	lo := max(floorBin, int(math.Ceil(gridPos(mu-6*sd, delta))))
+	hi := max(lo, int(math.Ceil(gridPos(mu+6*sd, delta))))
 	p := make([]float64, hi-lo+1)
 	for k := lo; k <= hi; k++ {
 		a, b := float64(k-1)*delta, float64(k)*delta
@@ -147,10 +158,10 @@ func discretize(mu, sd, floor, delta float64) linkPMF {
 func discretizeWarped(model *linktime.Gaussian, e int, mu, sd, delta float64) linkPMF {
 	tlo, thi := model.TimeRange(e, mu, sd)
 	if sd == 0 {
-		return linkPMF{lo: max(1, int(math.Ceil(tlo/delta-1e-9))), p: []float64{1}}
+		return linkPMF{lo: max(1, int(math.Ceil(gridPos(tlo, delta)-1e-9))), p: []float64{1}}
 	}
-	lo := max(1, int(math.Ceil(tlo/delta-1e-9)))
-	hi := max(lo, int(math.Ceil(thi/delta-1e-9)))
+	lo := max(1, int(math.Ceil(gridPos(tlo, delta)-1e-9)))
+	hi := max(lo, int(math.Ceil(gridPos(thi, delta)-1e-9)))
 	p := make([]float64, hi-lo+1)
 	prev := 0.0 // the first bin gathers all mass below it
 	for k := lo; k <= hi; k++ {

@@ -193,8 +193,8 @@ func discretizeMean(mu, sd, floor, delta float64) linkPMF {
 		}
 		return gy(x) - gFloor
 	}
-	lo := int(math.Floor(max(floor, mu-6*sd) / delta))
-	hi := int(math.Ceil((mu+6*sd)/delta)) + 1
+	lo := int(math.Floor(gridPos(max(floor, mu-6*sd), delta)))
+	hi := int(math.Ceil(gridPos(mu+6*sd, delta))) + 1
 	gs := make([]float64, hi-lo+3) // gs[i] is G at (lo−1+i)Δ, each computed once
 	for i := range gs {
 		gs[i] = g(float64(lo-1+i) * delta)
@@ -209,8 +209,8 @@ func discretizeWarpedMean(model *linktime.Gaussian, e int, mu, sd, delta float64
 	if sd == 0 {
 		return splitTime(tlo, delta)
 	}
-	lo := int(math.Floor(tlo/delta)) - 1
-	hi := int(math.Ceil(thi/delta)) + 1
+	lo := int(math.Floor(gridPos(tlo, delta))) - 1
+	hi := int(math.Ceil(gridPos(thi, delta))) + 1
 	cdf := func(x float64) float64 { return model.TimeCDF(e, mu, sd, x) }
 	gs := make([]float64, hi-lo+3) // gs[i] is G at (lo−1+i)Δ: 0 at (lo−1)Δ, a step below the law's range
 	for i := 1; i < len(gs); i++ {
@@ -253,8 +253,8 @@ func fromIntegratedCDF(g func(x float64) float64, lo, hi int, delta float64) lin
 // splitTime bins a fixed time t: between the steps either side, at least
 // one step.
 func splitTime(t, delta float64) linkPMF {
-	k := math.Floor(t/delta + 1e-9)
-	frac := t/delta - k
+	k := math.Floor(gridPos(t, delta) + 1e-9)
+	frac := gridPos(t, delta) - k
 	if frac < 1e-9 {
 		frac = 0
 	}

@@ -136,3 +136,17 @@ func TestDOTGridFor(t *testing.T) {
 		}
 	}
 }
+
+// Issue 71, cause 6: a link law far past the grid (10⁶ minutes on a step
+// of 0.01, beside links of 0.001 minutes: both accepted by an import) is
+// binned up to dotMaxBins only, by every rule; it asked for terabytes.
+func TestDOTBinsAreBounded(t *testing.T) {
+	for _, r := range DOTRoundings {
+		for _, c := range []struct{ mu, sd, floor float64 }{{1e6, 1e5, 1e5}, {1e6, 0, 1e5}, {5e5, 5e5, 0}, {1e300, 1e299, 0}} {
+			pm := r.normal(c.mu, c.sd, c.floor, 0.01)
+			if len(pm.p) > dotMaxBins+2 || pm.lo > dotMaxBins+1 || pm.lo < 1 {
+				t.Errorf("%s %+v: bins %d from %d", r.Name, c, len(pm.p), pm.lo)
+			}
+		}
+	}
+}
