@@ -30,7 +30,7 @@ func (s *server) handleNetworkCreate(w http.ResponseWriter, r *http.Request) {
 	form, values, imp, err := s.previewUpload(w, r)
 	if err != nil {
 		if imp != nil && imp.Report != nil && len(imp.Report.Problems) > 0 {
-			writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]any{"error": message(err), "report": imp.ReportHead(maxShownProblems), "problems_total": len(imp.Report.Problems)})
+			writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]any{"error": message(err), "report": imp.ReportHead(maxShownProblems), "problems_total": imp.ProblemsTotal()})
 			return
 		}
 		s.fail(w, r, err)

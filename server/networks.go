@@ -33,7 +33,7 @@ func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request)
 		s.fail(w, r, err)
 		return
 	}
-	v := &web.ImportView{Report: imp.ReportHead(maxShownProblems), ProblemsTotal: len(imp.Report.Problems)}
+	v := &web.ImportView{Report: imp.ReportHead(maxShownProblems), ProblemsTotal: imp.ProblemsTotal()}
 	if err == nil {
 		v.Token, v.Name = imp.Token, imp.Name
 		v.Nodes, v.Links, v.Correlation, v.StepCap = len(imp.Net.Nodes), len(imp.Net.Links), imp.Net.Correlation.Model, imp.Net.StepCap

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // observations writes days of skewed times for the four links of the
@@ -65,5 +70,85 @@ func TestNetworksFit(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, env, "networks", "add", net, "--name", "g3", "--period", "07:00-09:00"); err == nil || !strings.Contains(err.Error(), "observation file") {
 		t.Errorf("--period without observations: %v", err)
+	}
+}
+
+// lonelyDays writes a grid network of w×w nodes and observations in which
+// every link is seen on two days of its own (the probe's 190 KB file that
+// took 2.4 GB and 10 CPU-minutes).
+func lonelyDays(t *testing.T, dir string, w int) (net, obs string) {
+	t.Helper()
+	var nb, ob strings.Builder
+	nb.WriteString("From,To,Cost,Var\n")
+	ob.WriteString("from,to,observation,time\n")
+	day := 0
+	link := func(a, b int) {
+		fmt.Fprintf(&nb, "%d,%d,10,4\n", a, b)
+		for k := range 2 {
+			fmt.Fprintf(&ob, "%d,%d,d%d,%d\n", a, b, day, 9+k)
+			day++
+		}
+	}
+	for i := range w {
+		for j := range w {
+			n := i*w + j + 1
+			if j+1 < w {
+				link(n, n+1)
+				link(n+1, n)
+			}
+			if i+1 < w {
+				link(n, n+w)
+				link(n+w, n)
+			}
+		}
+	}
+	net, obs = filepath.Join(dir, "lonely.csv"), filepath.Join(dir, "lonely-obs.csv")
+	os.WriteFile(net, []byte(nb.String()), 0o644)
+	os.WriteFile(obs, []byte(ob.String()), 0o644)
+	return net, obs
+}
+
+// Issue 71, cause 5: the command line's fit is bounded as an upload's is.
+// The network is checked before the file is read; the file is streamed by
+// a child process whose memory is limited (--fit-memory) and which ends
+// when the command is interrupted (its context: Ctrl-C, SIGTERM).
+func TestNetworksFitIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"ONTIME_STATE": filepath.Join(dir, "state")}
+	if _, _, err := runCLI(t, env, "networks", "fit", "nosuch", filepath.Join(dir, "missing.csv")); err == nil || !strings.Contains(err.Error(), `no network "nosuch"`) {
+		t.Errorf("an unknown network with a missing file: %v", err)
+	}
+	net, obs := lonelyDays(t, dir, 30)
+	if _, _, err := runCLI(t, env, "networks", "add", net, "--ods", "1-900"); err != nil {
+		t.Fatal(err)
+	}
+	// Under a small memory limit the child ends, saying so; nothing is stored.
+	_, _, err := runCLI(t, env, "networks", "fit", "lonely", obs, "--fit-memory", "48")
+	if err == nil || !strings.Contains(err.Error(), "more than 48 MB of memory, the limit for a fit (--fit-memory") {
+		t.Errorf("past --fit-memory: %v", err)
+	}
+	// Interrupted, the command ends and its child with it.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		var out, errOut bytes.Buffer
+		done <- run(ctx, []string{"networks", "fit", "lonely", obs}, func(k string) string { return env[k] }, &out, &errOut)
+	}()
+	testenv.WaitFor(t, "the fit's child process", func() bool { return len(workers(t)) > 0 })
+	t0 := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		t.Logf("ended %v after the interrupt: %v", time.Since(t0), err)
+		if err == nil {
+			t.Error("an interrupted fit stored its network")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the fit went on after its interrupt")
+	}
+	testenv.WaitFor(t, "no child process left", func() bool { return len(workers(t)) == 0 })
+	out, _, _ := runCLI(t, env, "networks", "list")
+	if strings.Contains(out, "lonely-v2") {
+		t.Errorf("a refused or interrupted fit stored a network: %s", out)
 	}
 }

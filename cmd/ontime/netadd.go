@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/worker"
 )
 
 // runNetworksAdd imports files into the state directory's store:
@@ -30,7 +30,8 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 		}
 		given[st.Name] = fs.String(st.Name, "", st.Help)
 	}
-	observations := fs.String("observations", "", "a CSV of observed link times (link or from,to; observation; time[; time_of_day]): each link's law is fitted to them (law fitted)")
+	observations := fs.String("observations", "", "a CSV of observed link times (link or from,to; observation; time[; time_of_day]): each link's law is fitted to them (law fitted), in a child process bounded by --fit-memory and --fit-time")
+	limits := fitLimitFlags(fs)
 	dry := fs.Bool("dry-run", false, "check and report, store nothing")
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
 	files, err := parseInterspersed(fs, args)
@@ -50,17 +51,17 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	if err != nil {
 		return err
 	}
+	var bounded *worker.Command
 	if *observations != "" {
-		obs, err := readOneFile(*observations)
-		if err != nil {
-			return err
-		}
-		obs.Observed = true // a header that does not say so is reported with the rows' problems
-		read = append(read, obs)
+		// Streamed from disk by a bounded child process, as an upload's
+		// are read: a header that does not say it holds observations is
+		// reported with the rows' problems.
+		read = append(read, observationsFile(*observations))
+		bounded = limits.command()
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv)})
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv), Worker: bounded})
 	defer l.Close()
-	imp, err := l.ReadImport(read, o)
+	imp, err := l.ReadImportIn(ctx, read, o)
 	if imp != nil && imp.Report != nil {
 		for _, n := range imp.Report.Notes {
 			fmt.Fprintln(stderr, "note:", n)
@@ -92,13 +93,14 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	return nil
 }
 
-// readOneFile reads one input file for the lab.
-func readOneFile(path string) (netfile.File, error) {
-	data, err := os.ReadFile(path)
+// observationsFile is an observations file given by path: a child
+// process streams it (netfile.File.Path), nothing here reads it whole.
+func observationsFile(path string) netfile.File {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return netfile.File{}, engine.Errorf(engine.ENOTFOUND, "cannot read %s: %v", path, err)
+		abs = path
 	}
-	return netfile.File{Name: filepath.Base(path), Data: data}, nil
+	return netfile.File{Name: filepath.Base(path), Path: abs, Observed: true}
 }
 
 // runNetworksFit fits observed link times to a stored network and stores
@@ -109,6 +111,7 @@ func runNetworksFit(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	unit := fs.String("time-unit", "", "unit of the observed times: s, min or h (default min)")
 	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
 	data := fs.String("data", "", "benchmark data directory, for fitting a built-in network such as sfn (default $ONTIME_DATA)")
+	limits := fitLimitFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageErr(err)
@@ -116,12 +119,15 @@ func runNetworksFit(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: ontime networks fit NAME OBSERVATIONS.csv [--as NEW] [--period HH:MM-HH:MM] [--time-unit s|min|h] [--data DIR]: %w", errUsage)
 	}
-	obs, err := readOneFile(pos[1])
-	if err != nil {
+	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv), DataDir: orEnv(*data, getenv, "ONTIME_DATA"),
+		Worker: limits.command()})
+	defer l.Close()
+	// The network first: a name that is wrong is said before any file is
+	// read.
+	if _, err := l.LoadNetwork(ctx, pos[0]); err != nil {
 		return err
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv), DataDir: orEnv(*data, getenv, "ONTIME_DATA")})
-	defer l.Close()
+	obs := observationsFile(pos[1])
 	name := *as
 	if name == "" {
 		name = l.NextVersion(ctx, pos[0])

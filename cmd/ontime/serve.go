@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -18,7 +17,6 @@ import (
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/train"
-	"github.com/ontime-routing/ontime/engine/worker"
 	"github.com/ontime-routing/ontime/server"
 )
 
@@ -43,19 +41,26 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	perClient := fs.Int("max-streams-per-client", server.DefaultMaxStreamsPerClient, "streams at once from one client address (-1: no bound)")
 	maxJobs := fs.Int("max-jobs", jobs.DefaultMaxActive, "background jobs queued or running at once, in total (-1: no bound)")
 	jobsPerClient := fs.Int("max-jobs-per-client", jobs.DefaultMaxPerOwner, "jobs queued or running at once for one client address (-1: no bound)")
+	noToken := fs.Bool("no-token", false, "serve an address other machines reach (--addr 0.0.0.0:8080) without --token: anyone who reaches it may change what it stores (it warns at start)")
 	token := fs.String("token", "", "access token for a class server: changes (uploads, jobs, deletions) need it, viewing does not (default $ONTIME_TOKEN); hand out http://HOST/?token=TOKEN")
 	hosts := fs.String("host", "", "comma-separated names the dashboard is reached by besides its IP addresses and localhost (a public or LAN name); requests for any other name are refused")
-	uploadMemory := fs.Int("upload-memory", 4096, "memory limit in MB of the child process that reads one upload (0: read uploads in the server process)")
+	uploadMemory := fs.Int("upload-memory", lab.DefaultWorkerMemoryMB, "memory limit in MB of the child process that reads one upload (0: read uploads in the server process)")
 	readTimeout := fs.Duration("read-timeout", server.ReadTimeout, "time a request (other than an upload) has to arrive whole; slow senders are cut off")
-	uploadTime := fs.Duration("upload-time", 2*time.Minute, "time limit for reading and checking one upload")
+	uploadTime := fs.Duration("upload-time", lab.DefaultWorkerTime, "time limit for reading and checking one upload")
 	tileURL := fs.String("tiles", "", "map tile server for longitude/latitude networks, a template like https://tile.example.org/{z}/{x}/{y}.png (default $ONTIME_TILES; none: the network is drawn alone, offline)")
 	tileCredit := fs.String("tiles-attribution", "", "the credit the tile server asks for, shown on the maps (default $ONTIME_TILES_ATTRIBUTION)")
 	maxNetworks := fs.Int("max-networks", lab.DefaultQuota.Networks, "networks the state directory stores at most (-1: no bound)")
 	maxModels := fs.Int("max-models", lab.DefaultQuota.Models, "uploaded models the state directory stores at most (-1: no bound)")
+	maxPerClient := fs.Int("max-networks-per-client", lab.DefaultQuota.NetworksPerClient, "networks one client address may store at most (-1: no bound)")
 	maxStoredMB := fs.Int64("max-stored-mb", lab.DefaultQuota.Bytes>>20, "megabytes of stored networks and models at most (-1: no bound)")
 	warm := fs.Bool("warm", true, "solve DOT tables and build the default methods for the benchmark OD pairs in the background at start")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
+	}
+	accessToken := orEnv(*token, getenv, "ONTIME_TOKEN")
+	public := !loopback(*addr)
+	if public && accessToken == "" && !*noToken {
+		return engine.Errorf(engine.EINVALID, "--addr %s serves other machines, and without --token (or $ONTIME_TOKEN) anyone who reaches it may upload, start jobs and delete networks: give a token, or --no-token to serve them all the same", engine.Excerpt(*addr))
 	}
 	tiles := server.Tiles{URL: orEnv(*tileURL, getenv, "ONTIME_TILES"), Attribution: orEnv(*tileCredit, getenv, "ONTIME_TILES_ATTRIBUTION")}
 	if _, err := tiles.Origin(); err != nil {
@@ -77,14 +82,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// Uploads are read in a child process of this same binary: killed when
 	// the uploader leaves or --upload-time passes, limited to
 	// --upload-memory (docs/security.md).
-	var uploads *worker.Command
-	if exe, err := os.Executable(); err == nil && *uploadMemory > 0 {
-		uploads = &worker.Command{Path: exe, Args: []string{"worker"}, Memory: int64(*uploadMemory) << 20, Time: *uploadTime}
-	}
+	uploads := workerCommand(*uploadMemory, *uploadTime)
 	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir, Worker: uploads,
 		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Version: version, Commit: buildCommit(), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
 		StateDir: stateDir(*state, getenv), Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
-		Quota: lab.Quota{Networks: *maxNetworks, Models: *maxModels, Bytes: megabytes(*maxStoredMB)},
+		Quota: lab.Quota{Networks: *maxNetworks, Models: *maxModels, Bytes: megabytes(*maxStoredMB), NetworksPerClient: *maxPerClient},
 		// The trainer runs at a lower priority: pages stay interactive on two cores.
 		Trainer: train.Trainer{Python: *python, Script: orEnv(*trainer, getenv, train.ScriptEnv), Nice: 10}})
 	defer l.Close()
@@ -99,6 +101,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		if err != nil || n > 0 {
 			log.Warn("jobs of the previous run marked interrupted (start them again from their pages)", "jobs", n, "err", err)
 		}
+		// The quota is the state directory's: the command line's saves
+		// are held to it too.
+		if err := l.KeepQuota(ctx); err != nil {
+			log.Warn("the quota could not be kept in the state directory", "err", err)
+		}
 	}
 	for _, n := range l.Networks() {
 		if !n.Available {
@@ -106,7 +113,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	h := server.NewServer(server.Deps{Lab: l, Log: log, Version: version + " (" + buildCommit() + ")", Assets: assets.FS, StepDelay: *delay,
-		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient, Token: orEnv(*token, getenv, "ONTIME_TOKEN"),
+		MaxStreams: *maxStreams, MaxStreamsPerClient: *perClient, Token: accessToken,
 		Hosts: hostList(*hosts), Tiles: tiles})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -118,6 +125,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// end with their request's context instead.
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: *readTimeout, IdleTimeout: 2 * time.Minute}
 	fmt.Fprintf(stdout, "ontime dashboard on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	if public && accessToken == "" {
+		log.Warn("serving other machines without an access token: anyone who reaches this address may upload, start jobs and delete networks (give --token or $ONTIME_TOKEN)", "addr", ln.Addr().String())
+	}
 	if *warm {
 		go func() {
 			t0 := time.Now()
@@ -158,4 +168,19 @@ func megabytes(n int64) int64 {
 		return -1
 	}
 	return n << 20
+}
+
+// loopback says whether addr (HOST:PORT) listens on this machine only:
+// localhost or a loopback address; an empty host, 0.0.0.0, :: or any
+// other address serves other machines.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

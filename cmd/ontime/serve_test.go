@@ -284,3 +284,40 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Issue 71, cause 11: an address other machines reach is served only with
+// a token, or with --no-token said plainly (and a warning in the log); a
+// loopback address needs neither.
+func TestServeOtherMachinesNeedsATokenOrNoToken(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), []string{"serve", "--addr", addr, "--warm=false", "--data", "", "--state", t.TempDir()},
+			func(string) string { return "" }, &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), "without --token (or $ONTIME_TOKEN) anyone who reaches it may upload") {
+			t.Errorf("%s without a token: %v", addr, err)
+		}
+	}
+	for addr, want := range map[string]bool{"127.0.0.1:80": true, "localhost:80": true, "[::1]:80": true, "0.0.0.0:80": false, ":80": false, "10.1.2.3:80": false, "example.org:80": false} {
+		if loopback(addr) != want {
+			t.Errorf("loopback(%s) = %v", addr, !want)
+		}
+	}
+	// --no-token serves, and warns.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	pr, pw, _ := os.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "0.0.0.0:0", "--no-token", "--warm=false", "--data", "", "--state", t.TempDir()},
+			func(string) string { return "" }, pw, &logs)
+		pw.Close()
+	}()
+	line, _ := bufio.NewReader(pr).ReadString('\n')
+	if !strings.Contains(line, "dashboard on") {
+		t.Fatalf("--no-token: %q", line)
+	}
+	testenv.WaitFor(t, "the warning", func() bool { return strings.Contains(logs.String(), "serving other machines without an access token") })
+	cancel()
+	<-done
+}

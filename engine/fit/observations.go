@@ -119,8 +119,11 @@ const MaxProblems = 100
 // a time; optionally time_of_day (HH:MM) for period to choose rows. Times
 // are in the unit unit (minutes per unit: 1 for minutes). Every problem
 // names the file, line and field.
-func ReadObservations(file string, data []byte, net *engine.Network, minutesPerUnit float64, period *Period) (*Observations, error) {
-	r := csv.NewReader(bytes.NewReader(data))
+//
+// The rows are read as they come (a file is never held whole: the command
+// line streams one from disk), each kept as a link's observation.
+func ReadObservations(file string, in io.Reader, net *engine.Network, minutesPerUnit float64, period *Period) (*Observations, error) {
+	r := csv.NewReader(in)
 	r.FieldsPerRecord = -1
 	// Fields are trimmed of ASCII spaces and tabs only (trimValue): a node
 	// id may begin with any other character, a Unicode line separator too,

@@ -46,7 +46,7 @@ func TestBadObservations(t *testing.T) {
 		if strings.Contains(c.csv, "time_of_day") {
 			p, _ = fit.ParsePeriod("07:00-09:00")
 		}
-		_, err := fit.ReadObservations("obs.csv", []byte(c.csv), twoLinks(), 1, p)
+		_, err := fit.ReadObservations("obs.csv", strings.NewReader(c.csv), twoLinks(), 1, p)
 		checkInputError(t, c.name, err, c.line, c.field, c.says)
 	}
 	// A link seen once and a constant link are refused by the fit.
@@ -58,7 +58,7 @@ func TestBadObservations(t *testing.T) {
 		{"seen once", "link,day,time\n1,1,4\n1,2,5\n2,1,6\n", 4, "observed only once"},
 		{"constant", "link,day,time\n1,1,4\n1,2,5\n2,1,6\n2,2,6\n", 4, "constant time"},
 	} {
-		o, err := fit.ReadObservations("obs.csv", []byte(c.csv), twoLinks(), 1, nil)
+		o, err := fit.ReadObservations("obs.csv", strings.NewReader(c.csv), twoLinks(), 1, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -91,7 +91,7 @@ func TestPeriod(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, err := fit.ReadObservations("obs.csv", []byte(csv), twoLinks(), 1, p)
+		o, err := fit.ReadObservations("obs.csv", strings.NewReader(csv), twoLinks(), 1, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +147,7 @@ func TestObservationNodeIDsKeepUnicodeSpaces(t *testing.T) {
 		Correlation: engine.Correlation{Model: linktime.Independent}}
 	net.Index()
 	csv := "from,to,day,time\n \u2028a ,b\u00a0,d1,4\n\tb\u00a0,c,d1,6\n\u2028a,b\u00a0,d2,5\n"
-	o, err := fit.ReadObservations("obs.csv", []byte(csv), net, 1, nil)
+	o, err := fit.ReadObservations("obs.csv", strings.NewReader(csv), net, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func (l *Lab) AddUserModel(ctx context.Context, n *Net, name, file string, data 
 	}
 	// Uploads are tried one at a time (above): the quota checked is the
 	// quota stored against.
-	if err := l.checkQuota(ctx, 0, 1, int64(len(data))); err != nil {
+	if err := l.checkQuota(ctx, "", 0, 1, int64(len(data))); err != nil {
 		return UserModel{}, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -205,8 +205,13 @@ func (l *Lab) ReadImport(files []netfile.File, o netfile.ImportOptions) (*Import
 	return l.named(imp), nil
 }
 
-// readImportIn is ReadImport in the lab's worker process.
-func (l *Lab) readImportIn(ctx context.Context, files []netfile.File, o netfile.ImportOptions) (*Import, error) {
+// ReadImportIn is ReadImport in the lab's worker process (Options.Worker:
+// killed when ctx ends or its time passes, its memory limited), or here
+// when the lab has none.
+func (l *Lab) ReadImportIn(ctx context.Context, files []netfile.File, o netfile.ImportOptions) (*Import, error) {
+	if l.opts.Worker == nil {
+		return untilDone(ctx, func() (*Import, error) { return l.ReadImport(files, o) })
+	}
 	net, rep, err := l.importIn(ctx, files, o)
 	imp := &Import{Report: rep, Options: o, Net: net}
 	if err != nil {
@@ -238,12 +243,7 @@ func (l *Lab) Preview(ctx context.Context, owner string, files []netfile.File, o
 		return nil, ctx.Err()
 	}
 	o.MaxExplicitLinks = MaxPreviewLinks
-	var imp *Import
-	if l.opts.Worker != nil {
-		imp, err = l.readImportIn(ctx, files, o)
-	} else {
-		imp, err = l.ReadImport(files, o)
-	}
+	imp, err := l.ReadImportIn(ctx, files, o)
 	if err != nil {
 		return imp, err
 	}
@@ -322,6 +322,9 @@ func ExportFormats() []ExportFormat {
 // first ones and the last (which says where reading stopped, when it did):
 // an answer that quotes it stays small; the count is len(Report.Problems).
 func (imp *Import) ReportHead(max int) *netfile.ImportReport {
+	if imp.Report == nil {
+		return nil // refused before anything was read (a worker's limit)
+	}
 	ps := imp.Report.Problems
 	if len(ps) <= max {
 		return imp.Report
@@ -329,6 +332,15 @@ func (imp *Import) ReportHead(max int) *netfile.ImportReport {
 	out := *imp.Report
 	out.Problems = append(slices.Clone(ps[:max-1]), ps[len(ps)-1])
 	return &out
+}
+
+// ProblemsTotal counts the import's problems, however many a report
+// shows.
+func (imp *Import) ProblemsTotal() int {
+	if imp.Report == nil {
+		return 0
+	}
+	return len(imp.Report.Problems)
 }
 
 // ODStrings are the import's OD pairs as "O-D" texts.
@@ -384,7 +396,7 @@ func (l *Lab) Save(ctx context.Context, imp *Import, name string) error {
 	report, _ := json.Marshal(imp.Report)
 	l.quotaMu.Lock() // the count checked is the count stored against
 	defer l.quotaMu.Unlock()
-	if err := l.checkQuota(ctx, 1, 0, int64(data.Len()+len(settings)+len(report))); err != nil {
+	if err := l.checkQuota(ctx, imp.owner, 1, 0, int64(data.Len()+len(settings)+len(report))); err != nil {
 		return err
 	}
 	dense := l.denseInWorker(&net)
@@ -394,7 +406,7 @@ func (l *Lab) Save(ctx context.Context, imp *Import, name string) error {
 		}
 	}
 	err = st.PutNetwork(ctx, store.Network{Name: name, Description: net.Description, Created: time.Now(), Nodes: len(net.Nodes),
-		Links: len(net.Links), Settings: settings, Report: report, Data: data.Bytes()})
+		Links: len(net.Links), Settings: settings, Report: report, Data: data.Bytes(), Owner: imp.owner})
 	if err != nil {
 		return err
 	}

@@ -99,3 +99,54 @@ func TestDenseBuildsPerClient(t *testing.T) {
 		t.Errorf("the first client once its model is built: %v", err)
 	}
 }
+
+// Issue 71, cause 10: a client stores at most its share of the networks
+// (507 saying so), others still store theirs; and the quota a server kept
+// in its state directory holds for a process started without one (the
+// command line), which stored 7 networks under --max-networks 3.
+func TestQuotaShareAndKept(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	server := New(Options{StateDir: dir, Quota: Quota{Networks: 5, Models: -1, Bytes: -1, NetworksPerClient: 2}})
+	defer server.Close()
+	if err := server.KeepQuota(ctx); err != nil {
+		t.Fatal(err)
+	}
+	preview := func(owner string) *Import {
+		imp, err := server.Preview(ctx, owner, []netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return imp
+	}
+	for i := range 3 {
+		err := server.Save(ctx, preview("10.0.0.1"), fmt.Sprintf("a%d", i))
+		if i < 2 && err != nil {
+			t.Fatalf("save %d: %v", i, err)
+		}
+		if i == 2 && (engine.ErrorCode(err) != engine.ESTORAGE || !contains(err, "you have stored 2 networks on this dashboard, the share of one address (2 of its 5")) {
+			t.Fatalf("past a client's share: %v", err)
+		}
+	}
+	if err := server.Save(ctx, preview("10.0.0.2"), "b0"); err != nil {
+		t.Fatalf("another client's network: %v", err)
+	}
+	// The command line: no quota of its own, the directory's holds.
+	cli := New(Options{StateDir: dir})
+	defer cli.Close()
+	imp, err := cli.ReadImport([]netfile.File{{Name: "grid.csv", Data: []byte(gridCSV)}}, netfile.ImportOptions{ODs: []string{"1-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"c0", "c1"} { // the command line has no share: its own count is 2
+		if err := cli.Save(ctx, imp, name); err != nil {
+			t.Fatalf("network %s, within the quota: %v", name, err)
+		}
+	}
+	if err := cli.Save(ctx, imp, "c2"); engine.ErrorCode(err) != engine.ESTORAGE || !contains(err, "stores 5 networks, its limit") {
+		t.Fatalf("the command line past the kept quota of 5: %v", err)
+	}
+	if u, _ := cli.Usage(ctx); u.Networks != 5 {
+		t.Errorf("%d networks stored, the quota is 5", u.Networks)
+	}
+}

@@ -46,14 +46,7 @@ func init() {
 		net, rep, err := netfile.Import(req.Files, req.Options)
 		ans := importAnswer{Report: rep}
 		if err != nil {
-			ans.List = errors.As(err, &ans.Err)
-			if !ans.List {
-				var e *engine.Error
-				if !errors.As(err, &e) {
-					e = &engine.Error{Code: engine.EINVALID, Message: err.Error()}
-				}
-				ans.Err = engine.Problems{e}
-			}
+			ans.List, ans.Err = asProblems(err)
 			return ans, nil
 		}
 		var b bytes.Buffer
@@ -63,6 +56,27 @@ func init() {
 		ans.Network = b.Bytes()
 		return ans, nil
 	})
+}
+
+// The worker's default limits: ontime serve's --upload-memory and
+// --upload-time, and the command line's --fit-memory and --fit-time (a fit
+// from the command line is bounded as an upload's is).
+const (
+	DefaultWorkerMemoryMB = 4096
+	DefaultWorkerTime     = 2 * time.Minute
+)
+
+// asProblems is a worker's error as problems to send back (list: it was a
+// list of them).
+func asProblems(err error) (list bool, ps engine.Problems) {
+	if errors.As(err, &ps) {
+		return true, ps
+	}
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		e = &engine.Error{Code: engine.EINVALID, Message: err.Error()}
+	}
+	return false, engine.Problems{e}
 }
 
 // ReadTime bounds reading one upload (the worker's time limit; 0: none,

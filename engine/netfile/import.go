@@ -1,10 +1,15 @@
 package netfile
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -24,6 +29,27 @@ type File struct {
 	// a header that names no observation or time column is reported with
 	// the rows' problems, quoting the header found.
 	Observed bool
+	// Path, for a file given by path with no Data (the command line's
+	// observations), is read as it streams: a 0.5 GB file is never held
+	// whole (FitFile; only a worker process is given a path).
+	Path string `json:",omitempty"`
+}
+
+// open is the file's content as a stream, and a function giving its
+// SHA-256 once it was read to its end.
+func (f File) open() (io.ReadCloser, func() string, error) {
+	if f.Path == "" || f.Data != nil {
+		return io.NopCloser(bytes.NewReader(f.Data)), func() string { return Digest(f.Data) }, nil
+	}
+	in, err := os.Open(f.Path)
+	if err != nil {
+		return nil, nil, engine.Errorf(engine.ENOTFOUND, "cannot read %s: %v", f.Name, errors.Unwrap(err))
+	}
+	h := sha256.New()
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.TeeReader(bufio.NewReaderSize(in, 1<<20), h), in}, func() string { return hex.EncodeToString(h.Sum(nil)) }, nil
 }
 
 // Import choices and their defaults (stated in help, forms and the README).
@@ -245,15 +271,21 @@ func FitFile(net *engine.Network, obs File, period, timeUnit string) (*engine.Ne
 	if err != nil {
 		return nil, nil, err
 	}
-	read, err := fit.ReadObservations(obs.Name, obs.Data, net, unitMinutes(timeUnit), p)
+	in, digest, err := obs.open()
 	if err != nil {
 		return nil, nil, err
 	}
+	defer in.Close()
+	read, err := fit.ReadObservations(obs.Name, in, net, unitMinutes(timeUnit), p)
+	if err != nil {
+		return nil, nil, err
+	}
+	io.Copy(io.Discard, in) // the digest is of the whole file
 	fitted, rep, err := fit.Fit(net, read)
 	if err != nil {
 		return nil, nil, err
 	}
-	fitted.Sources = append(slices.Clone(fitted.Sources), engine.SourceFile{Path: obs.Name, SHA256: Digest(obs.Data)})
+	fitted.Sources = append(slices.Clone(fitted.Sources), engine.SourceFile{Path: obs.Name, SHA256: digest()})
 	return fitted, rep, nil
 }
 

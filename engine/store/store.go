@@ -8,6 +8,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -63,6 +64,15 @@ var migrations = []string{
 	// cancel asked for by another process, which the runner carries out.
 	`ALTER TABLE jobs ADD COLUMN runner TEXT NOT NULL DEFAULT '';
 	ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;`,
+	// 4: who stored a network (a dashboard client's address; '' for the
+	// command line), for each client's share of the quota; and the state
+	// directory's own settings (its quota, which every door that writes
+	// to it keeps).
+	`ALTER TABLE networks ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+	CREATE TABLE settings (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL -- JSON
+	);`,
 }
 
 // Open opens (creating it if needed) the database in dir and brings its
@@ -140,15 +150,16 @@ type Network struct {
 	Settings    []byte // JSON
 	Report      []byte // JSON
 	Data        []byte // ontime's JSON format (empty in listings)
+	Owner       string // the dashboard client that stored it ("": the command line)
 }
 
 const timeFormat = time.RFC3339Nano
 
 // PutNetwork stores a new network; a name already taken is refused.
 func (s *Store) PutNetwork(ctx context.Context, n Network) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO networks (name, description, created, nodes, links, settings, report, data)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, n.Name, n.Description, n.Created.UTC().Format(timeFormat), n.Nodes, n.Links,
-		string(n.Settings), string(n.Report), n.Data)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO networks (name, description, created, nodes, links, settings, report, data, owner)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, n.Name, n.Description, n.Created.UTC().Format(timeFormat), n.Nodes, n.Links,
+		string(n.Settings), string(n.Report), n.Data, n.Owner)
 	if err != nil && s.hasNetwork(ctx, n.Name) {
 		return engine.Errorf(engine.EINVALID, "a network called %q is already stored: choose another name", n.Name)
 	}
@@ -160,6 +171,35 @@ func (s *Store) PutNetwork(ctx context.Context, n Network) error {
 func (s *Store) NetworkUsage(ctx context.Context) (count int, bytes int64, err error) {
 	err = s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(LENGTH(data) + LENGTH(settings) + LENGTH(report)), 0) FROM networks`).Scan(&count, &bytes)
 	return count, bytes, err
+}
+
+// OwnerNetworks counts the stored networks owner stored.
+func (s *Store) OwnerNetworks(ctx context.Context, owner string) (count int, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM networks WHERE owner = ?`, owner).Scan(&count)
+	return count, err
+}
+
+// Setting reads the state directory's setting key into v (JSON); ok is
+// false when it was never set.
+func (s *Store) Setting(ctx context.Context, key string, v any) (ok bool, err error) {
+	var text string
+	switch err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&text); {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, json.Unmarshal([]byte(text), v)
+}
+
+// SetSetting stores the state directory's setting key as v (JSON).
+func (s *Store) SetSetting(ctx context.Context, key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, string(b))
+	return writeErr(err)
 }
 
 // writeErr names a write the disk refused (full, or failing) for people;

@@ -68,6 +68,16 @@ type Command struct {
 	// whose parent cannot stop it still ends.
 	Memory int64
 	Time   time.Duration
+	// For names whose work the limits are ("" : one upload), in the words
+	// of a message ("the limit for one upload").
+	For string
+}
+
+func (c Command) what() string {
+	if c.For == "" {
+		return "one upload"
+	}
+	return c.For
 }
 
 // reply is what a child writes: the answer, or an error with its code and
@@ -121,7 +131,7 @@ func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak in
 	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil || (rep.Answer == nil && rep.Error == nil) {
 		why := strings.TrimSpace(lastLine(stderr.String()))
 		if outOfMemory(stderr.String()) || c.Memory > 0 && runtimeFault(stderr.String()) {
-			return peak, engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for one upload", c.Memory>>20)
+			return peak, engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for %s", c.Memory>>20, c.what())
 		}
 		if err == nil {
 			err = jerr
@@ -130,7 +140,7 @@ func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak in
 	}
 	if rep.Error != nil {
 		if outOfMemory(rep.Error.Message) { // a library that said so (ONNX Runtime's std::bad_alloc)
-			return peak, engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for one upload", c.Memory>>20)
+			return peak, engine.Errorf(engine.ETOOLARGE, "it needed more than %d MB of memory, the limit for %s", c.Memory>>20, c.what())
 		}
 		return peak, rep.Error
 	}

@@ -40,6 +40,10 @@ const (
 	Models  = Root + "/models"
 	State   = "/var/lib/ontime"
 	Cache   = "/var/cache/ontime"
+	// User is the numbered, unnamed user the server runs as: not root,
+	// and the owner of the state and cache directories only (mode 0700).
+	User = "10001:10001"
+	uid  = 10001
 )
 
 // Spec says what goes in.
@@ -94,7 +98,12 @@ func Build(spec Spec) (v1.Image, error) {
 			}
 			rel, _ := filepath.Rel(spec.Models, p)
 			keep := strings.HasSuffix(p, ".onnx") || strings.HasSuffix(p, ".card.json") || strings.HasPrefix(rel, "train"+string(filepath.Separator)) && strings.HasSuffix(p, ".py")
-			if !keep || strings.Contains(rel, "__pycache__") {
+			// Test files stay out: models/testdata holds the upload
+			// probe's bombs (a model declaring an 8 GB constant, one
+			// that loops for ever), and the trainer's tests are no part
+			// of training.
+			test := slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "testdata") || strings.HasPrefix(filepath.Base(p), "test_")
+			if !keep || test || strings.Contains(rel, "__pycache__") {
 				return nil
 			}
 			return add(p, path.Join(Models, filepath.ToSlash(rel)), 0o644)
@@ -134,7 +143,7 @@ func Build(spec Spec) (v1.Image, error) {
 			return nil, err
 		}
 	}
-	layer, err := layerOf(files, []string{"/tmp", State, Cache})
+	layer, err := layerOf(files, []dir{{"/tmp", 0o1777, 0}, {State, 0o700, uid}, {Cache, 0o700, uid}})
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +164,11 @@ func Build(spec Spec) (v1.Image, error) {
 	}
 	cfg.Config.Env = env
 	cfg.Config.Entrypoint = []string{BinPath}
-	cfg.Config.Cmd = []string{"serve", "--addr", "0.0.0.0:8080", "--host", "localhost"}
+	// It serves every address of the container (what a published port
+	// reaches): with ONTIME_TOKEN set, changes need the token; without it,
+	// --no-token says so plainly, and the server warns at start.
+	cfg.Config.Cmd = []string{"serve", "--addr", "0.0.0.0:8080", "--host", "localhost", "--no-token"}
+	cfg.Config.User = User
 	cfg.Config.WorkingDir = "/tmp"
 	cfg.Config.ExposedPorts = map[string]struct{}{"8080/tcp": {}}
 	cfg.Config.Labels = map[string]string{"org.opencontainers.image.title": "ontime", "org.opencontainers.image.version": spec.Version, "org.opencontainers.image.revision": spec.Commit}
@@ -171,15 +184,22 @@ func Write(img v1.Image, tag, out string) error {
 	return tarball.WriteToFile(out, ref, img)
 }
 
-// layerOf packs files (and empty directories dirs, writable by anyone,
-// as /tmp is) into one layer with fixed times and owners.
-func layerOf(files []file, dirs []string) (v1.Layer, error) {
+// dir is an empty directory of the image: its mode and owner.
+type dir struct {
+	path  string
+	mode  int64
+	owner int
+}
+
+// layerOf packs files and the empty directories dirs into one layer with
+// fixed times and owners (root, but for the dirs' own).
+func layerOf(files []file, dirs []dir) (v1.Layer, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	made := map[string]bool{}
-	mkdir := func(dir string, mode int64) error {
+	mkdir := func(leaf dir) error {
 		var parts []string
-		for d := dir; d != "/" && d != "."; d = path.Dir(d) {
+		for d := leaf.path; d != "/" && d != "."; d = path.Dir(d) {
 			parts = append([]string{d}, parts...)
 		}
 		for _, d := range parts {
@@ -187,11 +207,11 @@ func layerOf(files []file, dirs []string) (v1.Layer, error) {
 				continue
 			}
 			made[d] = true
-			m := int64(0o755)
-			if d == dir {
-				m = mode
+			m, owner := int64(0o755), 0
+			if d == leaf.path {
+				m, owner = leaf.mode, leaf.owner
 			}
-			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: strings.TrimPrefix(d, "/") + "/", Mode: m, ModTime: time.Unix(0, 0)}); err != nil {
+			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: strings.TrimPrefix(d, "/") + "/", Mode: m, Uid: owner, Gid: owner, ModTime: time.Unix(0, 0)}); err != nil {
 				return err
 			}
 		}
@@ -199,12 +219,12 @@ func layerOf(files []file, dirs []string) (v1.Layer, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
 	for _, d := range dirs {
-		if err := mkdir(d, 0o1777); err != nil {
+		if err := mkdir(d); err != nil {
 			return nil, err
 		}
 	}
 	for _, f := range files {
-		if err := mkdir(path.Dir(f.path), 0o755); err != nil {
+		if err := mkdir(dir{path.Dir(f.path), 0o755, 0}); err != nil {
 			return nil, err
 		}
 		h := &tar.Header{Typeflag: tar.TypeReg, Name: strings.TrimPrefix(f.path, "/"), Mode: int64(f.mode), Size: int64(len(f.data)), ModTime: time.Unix(0, 0)}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 
@@ -67,22 +68,7 @@ func TestImageReadBack(t *testing.T) {
 	if cfg.Config.Entrypoint[0] != BinPath || cfg.OS != "linux" || cfg.Config.Labels["org.opencontainers.image.revision"] != "abc" {
 		t.Errorf("config: %+v", cfg.Config)
 	}
-	files := map[string][]byte{}
-	rc := mutate.Extract(back)
-	defer rc.Close()
-	tr := tar.NewReader(rc)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.Typeflag == tar.TypeReg {
-			files["/"+h.Name], _ = io.ReadAll(tr)
-		}
-	}
+	_, files := entries(t, back)
 	same := func(src, dst string) {
 		want, _ := os.ReadFile(src)
 		if got, ok := files[dst]; !ok || !bytes.Equal(got, want) {
@@ -153,5 +139,69 @@ func TestImageReadBack(t *testing.T) {
 	rep := run("bench", "--network", "twobranch", "--methods", "gpght,let", "--pools", "2", "--pool-size", "100", "--quiet")
 	if !strings.Contains(rep, "gpght model sha256") || !strings.Contains(rep, "ONNX Runtime 1.24.1") {
 		t.Errorf("gpght did not run through ONNX Runtime inside the image:\n%s", rep)
+	}
+}
+
+// Issue 71, cause 11: the image runs as a numbered user who is not root,
+// owns only its state and cache directories (mode 0700, not 1777), says
+// --no-token where it serves every address, and carries no test data (the
+// upload probe's model bombs under models/testdata, the trainer's tests).
+func TestImageUserModesAndNoTestData(t *testing.T) {
+	models := t.TempDir()
+	for _, f := range []string{"gpght.onnx", "gpght.card.json", "testdata/bigconst.onnx", "testdata/loop.onnx", "train/train.py", "train/test_train.py"} {
+		os.MkdirAll(filepath.Join(models, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(models, f), []byte(f), 0o644)
+	}
+	img, err := Build(Spec{Binary: "/bin/true", Models: models, Tag: "ontime:test", Version: "test", Commit: "abc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := img.ConfigFile()
+	if cfg.Config.User != "10001:10001" || !strings.Contains(strings.Join(cfg.Config.Cmd, " "), "--no-token") {
+		t.Errorf("user %q, command %v", cfg.Config.User, cfg.Config.Cmd)
+	}
+	seen, _ := entries(t, img)
+	for _, d := range []string{State, Cache} {
+		if h := seen[d]; h == nil || h.Mode != 0o700 || h.Uid != 10001 || h.Gid != 10001 {
+			t.Errorf("%s: %+v", d, h)
+		}
+	}
+	for p, h := range seen {
+		if h.Mode&0o002 != 0 && p != "/tmp" {
+			t.Errorf("%s is writable by anyone: %o", p, h.Mode)
+		}
+	}
+	for _, p := range []string{Models + "/testdata/bigconst.onnx", Models + "/testdata/loop.onnx", Models + "/train/test_train.py"} {
+		if seen[p] != nil {
+			t.Errorf("%s is in the image", p)
+		}
+	}
+	for _, p := range []string{Models + "/gpght.onnx", Models + "/gpght.card.json", Models + "/train/train.py"} {
+		if seen[p] == nil {
+			t.Errorf("%s is not in the image", p)
+		}
+	}
+}
+
+// entries are an image's paths (directories without their slash) with
+// their headers, and its regular files' contents.
+func entries(t *testing.T, img v1.Image) (map[string]*tar.Header, map[string][]byte) {
+	t.Helper()
+	heads, files := map[string]*tar.Header{}, map[string][]byte{}
+	rc := mutate.Extract(img)
+	defer rc.Close()
+	tr := tar.NewReader(rc)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return heads, files
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		heads["/"+strings.TrimSuffix(h.Name, "/")] = h
+		if h.Typeflag == tar.TypeReg {
+			files["/"+h.Name], _ = io.ReadAll(tr)
+		}
 	}
 }
