@@ -13,7 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/ontime-routing/ontime/engine/netfile"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // upload posts files and settings to the Add-a-network form, as a browser

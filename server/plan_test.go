@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/ort"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // /api/plan answers each method's least budget for a target rate as `ontime

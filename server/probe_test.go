@@ -17,7 +17,7 @@ import (
 
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // The hostile-upload probe (docs/security.md), replayed against a real

@@ -11,7 +11,7 @@ import (
 
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // BenchmarkCompareStream streams a comparison of every non-learned method

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/ort"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // tinyTraining are form fields for a training run of seconds.

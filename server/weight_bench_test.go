@@ -13,7 +13,7 @@ import (
 
 	"github.com/ontime-routing/ontime/assets"
 	"github.com/ontime-routing/ontime/engine/lab"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // BenchmarkPageWeight reports what a first visit to each page downloads:

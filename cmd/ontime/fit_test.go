@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // observations writes days of skewed times for the four links of the

@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/ontime-routing/ontime/cmd/ontime/internal/image"
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/ort"
-	"github.com/ontime-routing/ontime/internal/image"
 	"github.com/ontime-routing/ontime/internal/install"
 )
 

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ontime-routing/ontime/internal/loadtest"
+	"github.com/ontime-routing/ontime/cmd/ontime/internal/loadtest"
 	"github.com/ontime-routing/ontime/server"
 )
 

@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 func runCLI(t *testing.T, env map[string]string, args ...string) (string, string, error) {

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ontime-routing/ontime/cmd/ontime/internal/fetch"
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/internal/atomicfile"
-	"github.com/ontime-routing/ontime/internal/fetch"
 )
 
 // networksVerbs are the networks group's subcommands.

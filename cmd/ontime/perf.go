@@ -10,8 +10,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ontime-routing/ontime/cmd/ontime/internal/perf"
 	"github.com/ontime-routing/ontime/internal/atomicfile"
-	"github.com/ontime-routing/ontime/internal/perf"
 )
 
 // runPerf measures this machine and writes the performance report:

@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/store"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // serveChild is a test binary run as `ontime serve` on a state directory

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/ort"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // small is a training run of seconds (never a real training run in tests).

@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/engine/worker"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // TestMain lets this test binary be the dashboard's worker process, as the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/bench"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // comparable is a report's JSON without its timings.

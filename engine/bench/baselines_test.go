@@ -13,7 +13,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 func summaryOf(rep *bench.Report) map[string]map[float64]float64 {

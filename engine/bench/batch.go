@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine/sim"
-	"github.com/ontime-routing/ontime/internal/split"
+	"github.com/ontime-routing/ontime/engine/split"
 )
 
 // unit is one method on one task (OD pair × budget) over one pool of a

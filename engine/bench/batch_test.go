@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/sim"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // A batch draws one pool a worker while they are small, and fewer when

@@ -16,8 +16,8 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/split"
 	"github.com/ontime-routing/ontime/engine/stats"
-	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // Config is one benchmark run.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // A benchmark canceled while a learner trains stops training (a canceled

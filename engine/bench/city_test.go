@@ -10,8 +10,8 @@ import (
 	"github.com/ontime-routing/ontime/engine/netfile"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/internal/procstatus"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // cityFiles reads Chicago Regional's TNTP files (39,018 links).

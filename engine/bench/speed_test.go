@@ -6,7 +6,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // BenchmarkPoolsAndLET measures, on one goroutine, drawing every pool of a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ontime-routing/ontime/engine/store"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // The Jobs page cancels a command line's job: two services on one state

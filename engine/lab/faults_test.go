@@ -11,8 +11,8 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/engine/train"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // killedTrainer stands in for the Python interpreter: it passes the

@@ -9,7 +9,7 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/policy"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 func TestNetworksWithoutData(t *testing.T) {

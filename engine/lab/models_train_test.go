@@ -14,8 +14,8 @@ import (
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/engine/train"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // tinyRequest is a training run of a few seconds (never a real one in tests).

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/ort"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // modelUpload reads a test model (models/testdata) and opens the example

@@ -11,8 +11,8 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/netfile"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/engine/worker"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // The quota's counts and bytes are refused at the next save (507), naming

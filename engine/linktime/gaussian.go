@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/internal/split"
+	"github.com/ontime-routing/ontime/engine/split"
 )
 
 // Floor is the paper's law's least link time, in minutes. A Gaussian puts

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/netfile"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // A small town drawn by hand: 1–2–3 a two-way street through 2 (a node

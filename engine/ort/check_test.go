@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // Uploads that do not follow the interface are refused with what differs.

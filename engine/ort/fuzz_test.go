@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // FuzzAcceptance is an upload's acceptance check on fuzzed bytes: the

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
-	"github.com/ontime-routing/ontime/internal/split"
+	"github.com/ontime-routing/ontime/engine/split"
 )
 
 // DOT is Prakash's time-discretized SOTA dynamic program (Prakash 2020,

@@ -11,8 +11,8 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/engine/verify"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // bandCase is a network the band is checked on, with its tasks.

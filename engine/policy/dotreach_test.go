@@ -10,8 +10,8 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/engine/verify"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // readRecorder acts as p does and checks the bin each decision reads.

@@ -36,11 +36,11 @@ func TestNoMethodNamesOutsideTheRegistry(t *testing.T) {
 		"engine/bench/invariants.go": "a report's own invariants (cdot = dot on independent links, clairvoyant bounds)",
 		"engine/bench/history.go":    "the history-control experiment is about condrule",
 		"engine/train/labeller.go":   "the trainer's labeller is rollout",
-		"internal/perf/perf.go":      "the performance report measures named methods",
-		"internal/perf/policies.go":  "the performance report measures named methods",
-		"internal/perf/load.go":      "the load test drives named methods",
-		"internal/perf/sweep.go":     "the sweep timing runs named methods",
-		"internal/perf/cities.go":    "the cities section benchmarks the planners that scale, by name",
+		"cmd/ontime/internal/perf/perf.go":      "the performance report measures named methods",
+		"cmd/ontime/internal/perf/policies.go":  "the performance report measures named methods",
+		"cmd/ontime/internal/perf/load.go":      "the load test drives named methods",
+		"cmd/ontime/internal/perf/sweep.go":     "the sweep timing runs named methods",
+		"cmd/ontime/internal/perf/cities.go":    "the cities section benchmarks the planners that scale, by name",
 		"engine/builtin/files.go":    "a data source named for the SEGAC repository, not the method",
 	}
 	used := map[string]bool{}

@@ -17,8 +17,8 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/ort"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	"github.com/ontime-routing/ontime/engine/trainspec"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 var tinyModel = filepath.Join("..", "..", "models", "testdata", "tiny.onnx")

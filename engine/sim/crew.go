@@ -2,7 +2,7 @@ package sim
 
 import (
 	"github.com/ontime-routing/ontime/engine"
-	"github.com/ontime-routing/ontime/internal/split"
+	"github.com/ontime-routing/ontime/engine/split"
 )
 
 // Crew plays a pool's episodes on several cores: the realizations split in

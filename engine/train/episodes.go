@@ -11,8 +11,8 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/split"
 	"github.com/ontime-routing/ontime/engine/trainspec"
-	"github.com/ontime-routing/ontime/internal/split"
 )
 
 // chooseTeachers picks, per covered pair and per factor of three across the

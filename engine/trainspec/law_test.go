@@ -11,8 +11,8 @@ import (
 
 	"github.com/ontime-routing/ontime/engine/builtin"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/testenv"
 	. "github.com/ontime-routing/ontime/engine/trainspec"
-	"github.com/ontime-routing/ontime/internal/testenv"
 )
 
 // TestTrainerDrawsTheSameLaw: under the log-normal law (every link warped)

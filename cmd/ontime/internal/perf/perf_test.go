@@ -10,7 +10,7 @@ import (
 // were; an unknown section is refused.
 func TestRunKeepsSectionsNotMeasured(t *testing.T) {
 	prev := "# Performance\n\n<!-- perf:sampling -->\n## Sampling link times\n\nkept figure 12345\n<!-- /perf:sampling -->\n"
-	out, err := Run(context.Background(), Config{Sections: []string{"machine", "training"}, Previous: []byte(prev), ModelsDir: "../../models", Commit: "abc"})
+	out, err := Run(context.Background(), Config{Sections: []string{"machine", "training"}, Previous: []byte(prev), ModelsDir: "../../../../models", Commit: "abc"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine/builtin"
-	"github.com/ontime-routing/ontime/internal/testenv"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 func sum(s string) string {

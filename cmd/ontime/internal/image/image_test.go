@@ -41,7 +41,7 @@ func TestImageReadBack(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ontime-routing/ontime/cmd/ontime").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	spec := Spec{Binary: bin, ORTLib: lib, Models: "../../models", Tag: "ontime:test", Version: "test", Commit: "abc", Dlopened: []string{"liblapack.so.3"}}
+	spec := Spec{Binary: bin, ORTLib: lib, Models: "../../../../models", Tag: "ontime:test", Version: "test", Commit: "abc", Dlopened: []string{"liblapack.so.3"}}
 	img, err := Build(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -83,14 +83,14 @@ func TestImageReadBack(t *testing.T) {
 		}
 	}
 	same(lib, ortPath)
-	models, _ := filepath.Glob("../../models/*.onnx")
+	models, _ := filepath.Glob("../../../../models/*.onnx")
 	if len(models) == 0 {
 		t.Fatal("no models")
 	}
 	for _, m := range models {
 		same(m, path.Join(Models, filepath.Base(m)))
 	}
-	same("../../models/train/train.py", Models+"/train/train.py")
+	same("../../../../models/train/train.py", Models+"/train/train.py")
 	// Closure: every ELF file's needs are in the library directory (the
 	// loader's own name is the loader, loaded first), and the binary's
 	// loader is where it asks for it.

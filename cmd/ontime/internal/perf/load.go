@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/ontime-routing/ontime/internal/loadtest"
+	"github.com/ontime-routing/ontime/cmd/ontime/internal/loadtest"
 	"github.com/ontime-routing/ontime/server"
 )
 
