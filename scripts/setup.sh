@@ -2,7 +2,7 @@
 # Installs what ontime needs to build and test: Go modules, a C compiler for
 # cgo (ONNX Runtime), Debian's PyTorch and ONNX for the trainer, Chromium for
 # the browser tests, and the npm packages (onnxruntime-node carries the ONNX
-# Runtime 1.24.1 library; esbuild bundles the front end; playwright-core
+# Runtime 1.24.3 library; esbuild bundles the front end; playwright-core
 # drives Chromium).
 # Idempotent and quick when everything is already there.
 set -euo pipefail

@@ -21,9 +21,10 @@ func (s *server) routes(r chi.Router) {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "a change from another site's page is refused (Origin %q): use this dashboard's own pages, or a script without an Origin header", engine.Excerpt(r.Header.Get("Origin"))))
 	}))
-	r.Use(middleware.RequestID, s.logRequests, middleware.Recoverer, s.checkHost, s.securityHeaders, cop.Handler, s.requireToken, middleware.GetHead)
+	r.Use(middleware.RequestID, s.logRequests, s.metrics.count, middleware.Recoverer, s.checkHost, s.securityHeaders, cop.Handler, s.requireToken, middleware.GetHead)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	r.Get("/readyz", s.handleReady)
+	r.Get("/metrics", s.handleMetrics)
 	// The bundle is served compressed (gzip or deflate as the browser asks):
 	// 124 KiB a page to save uncompressed.
 	r.With(middleware.Compress(5, "text/css", "text/javascript", "application/javascript", "image/svg+xml")).

@@ -45,6 +45,7 @@ type server struct {
 	streams    *streamLimit
 	uploads    *streamLimit
 	plans      *streamLimit
+	metrics    *metrics
 }
 
 // NewServer returns the dashboard's handler.
@@ -62,6 +63,7 @@ func newServer(d Deps) (*server, http.Handler) {
 	s := &server{Deps: d, maps: &mapCache{}, streams: &streamLimit{max: orDefault(d.MaxStreams, DefaultMaxStreams), per: orDefault(d.MaxStreamsPerClient, DefaultMaxStreamsPerClient)}}
 	s.uploads = &streamLimit{max: MaxUploads, per: MaxUploadsPerClient, what: "uploads", doing: "receiving"}
 	s.plans = &streamLimit{max: MaxPlans, per: MaxPlansPerClient, what: "plans", doing: "computing"}
+	s.metrics = newMetrics(s)
 	if origin, err := d.Tiles.Origin(); err != nil {
 		s.Tiles = Tiles{}
 	} else {

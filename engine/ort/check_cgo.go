@@ -51,7 +51,7 @@ func CheckInterface(model []byte, links int, opts ...Option) error {
 	}
 	ins, outs, err := onnx.GetInputOutputInfoWithONNXData(model)
 	if err != nil {
-		return fmt.Errorf("not an ONNX model ONNX Runtime 1.24.1 can load: %v", err)
+		return fmt.Errorf("not an ONNX model ONNX Runtime 1.24.3 can load: %v", err)
 	}
 	have := map[string]onnx.InputOutputInfo{}
 	for _, p := range append(ins, outs...) {

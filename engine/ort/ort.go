@@ -74,11 +74,11 @@ func WithContext(ctx context.Context) Option { return func(o *options) { o.ctx =
 // WithLog sets where the CUDA fallback line goes.
 func WithLog(logf func(format string, args ...any)) Option { return func(o *options) { o.logf = logf } }
 
-// libRel is where npm's onnxruntime-node@1.24.1 keeps the Linux x64 library.
+// libRel is where npm's onnxruntime-node@1.24.3 keeps the Linux x64 library.
 var libRel = filepath.Join("node_modules", "onnxruntime-node", "bin", "napi-v6", "linux", "x64", "libonnxruntime.so.1")
 
 // ErrNoLibrary says the ONNX Runtime library was not found.
-var ErrNoLibrary = errors.New("ONNX Runtime library not found: run `make setup` (npm ci --ignore-scripts installs onnxruntime-node@1.24.1) or set ONTIME_ORT_LIB to libonnxruntime.so.1 (version 1.24.1), or install that file in /usr/local/lib")
+var ErrNoLibrary = errors.New("ONNX Runtime library not found: run `make setup` (npm ci --ignore-scripts installs onnxruntime-node@1.24.3) or set ONTIME_ORT_LIB to libonnxruntime.so.1 (version 1.24.3), or install that file in /usr/local/lib")
 
 // systemLibDirs are where an administrator installs ONNX Runtime for every
 // program (its release tarball's lib/, or a distribution's package): a

@@ -6,7 +6,7 @@ import "errors"
 
 // Open fails: this binary was built without cgo.
 func Open(model string, opts ...Option) (Session, error) {
-	return nil, errors.New("ontime was built with CGO_ENABLED=0: ONNX policies (gpght, onnx:PATH) need cgo and the ONNX Runtime 1.24.1 library; rebuild with CGO_ENABLED=1")
+	return nil, errors.New("ontime was built with CGO_ENABLED=0: ONNX policies (gpght, onnx:PATH) need cgo and the ONNX Runtime 1.24.3 library; rebuild with CGO_ENABLED=1")
 }
 
 // CheckInterface fails: this binary was built without cgo.

@@ -99,6 +99,7 @@ func (c Command) Run(ctx context.Context, kind string, in, out any) error {
 // RunPeak is Run, also saying the most memory the child held (its peak
 // resident set, in bytes; 0 when unknown).
 func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak int64, err error) {
+	defer func() { count(kind, err) }()
 	req, err := json.Marshal(in)
 	if err != nil {
 		return 0, err

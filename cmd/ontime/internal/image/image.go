@@ -49,7 +49,7 @@ const (
 // Spec says what goes in.
 type Spec struct {
 	Binary  string // the ontime binary
-	ORTLib  string // libonnxruntime.so.1.24.1 (its soname goes in LibDir)
+	ORTLib  string // libonnxruntime.so.1.24.3 (its soname goes in LibDir)
 	Models  string // the models directory (its *.onnx, *.card.json and train/)
 	Tag     string // e.g. ontime:0.1.0
 	Version string

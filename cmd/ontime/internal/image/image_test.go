@@ -137,7 +137,7 @@ func TestImageReadBack(t *testing.T) {
 		t.Errorf("--version: %s", v)
 	}
 	rep := run("bench", "--network", "twobranch", "--methods", "gpght,let", "--pools", "2", "--pool-size", "100", "--quiet")
-	if !strings.Contains(rep, "gpght model sha256") || !strings.Contains(rep, "ONNX Runtime 1.24.1") {
+	if !strings.Contains(rep, "gpght model sha256") || !strings.Contains(rep, "ONNX Runtime 1.24.3") {
 		t.Errorf("gpght did not run through ONNX Runtime inside the image:\n%s", rep)
 	}
 }
