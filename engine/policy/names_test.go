@@ -29,19 +29,19 @@ func TestNoMethodNamesOutsideTheRegistry(t *testing.T) {
 	pageName := regexp.MustCompile(`(["'` + "`" + `]|\.|-)(` + alt + `)(["'` + "`" + `]|-|\b)`)
 	dirs := []string{"server", "web", "engine", "cmd", "internal"}
 	allowed := map[string]string{
-		"cmd/ontime/verify.go":       "verify's --rollout asks for rollout's own invariant (rollout ≥ its base)",
-		"engine/verify/verify.go":    "the invariant battery: each invariant is a claim about named methods (cdot = dot on independent links, …)",
-		"engine/verify/generate.go":  "the battery's generated cases name the methods they check",
-		"engine/verify/shared.go":    "closed-form optima stated for named methods",
-		"engine/bench/invariants.go": "a report's own invariants (cdot = dot on independent links, clairvoyant bounds)",
-		"engine/bench/history.go":    "the history-control experiment is about condrule",
-		"engine/train/labeller.go":   "the trainer's labeller is rollout",
-		"cmd/ontime/internal/perf/perf.go":      "the performance report measures named methods",
-		"cmd/ontime/internal/perf/policies.go":  "the performance report measures named methods",
-		"cmd/ontime/internal/perf/load.go":      "the load test drives named methods",
-		"cmd/ontime/internal/perf/sweep.go":     "the sweep timing runs named methods",
-		"cmd/ontime/internal/perf/cities.go":    "the cities section benchmarks the planners that scale, by name",
-		"engine/builtin/files.go":    "a data source named for the SEGAC repository, not the method",
+		"cmd/ontime/verify.go":                 "verify's --rollout asks for rollout's own invariant (rollout ≥ its base)",
+		"engine/verify/verify.go":              "the invariant battery: each invariant is a claim about named methods (cdot = dot on independent links, …)",
+		"engine/verify/generate.go":            "the battery's generated cases name the methods they check",
+		"engine/verify/shared.go":              "closed-form optima stated for named methods",
+		"engine/bench/invariants.go":           "a report's own invariants (cdot = dot on independent links, clairvoyant bounds)",
+		"engine/bench/history.go":              "the history-control experiment is about condrule",
+		"engine/train/labeller.go":             "the trainer's labeller is rollout",
+		"cmd/ontime/internal/perf/perf.go":     "the performance report measures named methods",
+		"cmd/ontime/internal/perf/policies.go": "the performance report measures named methods",
+		"cmd/ontime/internal/perf/load.go":     "the load test drives named methods",
+		"cmd/ontime/internal/perf/sweep.go":    "the sweep timing runs named methods",
+		"cmd/ontime/internal/perf/cities.go":   "the cities section benchmarks the planners that scale, by name",
+		"engine/builtin/files.go":              "a data source named for the SEGAC repository, not the method",
 	}
 	used := map[string]bool{}
 	checked := 0
