@@ -237,6 +237,20 @@ func (p Problems) Unwrap() []error {
 	return out
 }
 
+// ProblemsOf is err as the problems a person is shown: a list as it is,
+// one *Error as a list of one; ok is false for any other error (a fault,
+// not the input's), which is passed on as it is.
+func ProblemsOf(err error) (ps Problems, ok bool) {
+	var e *Error
+	switch {
+	case errors.As(err, &ps):
+		return ps, true
+	case errors.As(err, &e):
+		return Problems{e}, true
+	}
+	return nil, false
+}
+
 // Err returns p as an error, or nil when there are none.
 func (p Problems) Err() error {
 	if len(p) == 0 {

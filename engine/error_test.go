@@ -66,3 +66,18 @@ func TestErrorJSONShape(t *testing.T) {
 		t.Errorf("round trip: %+v %v", back, err)
 	}
 }
+
+// ProblemsOf is the one way an error becomes the problems a person sees.
+func TestProblemsOf(t *testing.T) {
+	one := InputError("a.csv", 2, "time", "bad")
+	list := Problems{one, InputError("a.csv", 3, "to", "bad too")}
+	for _, tc := range []struct {
+		err  error
+		n    int
+		isOK bool
+	}{{one, 1, true}, {list, 2, true}, {fmt.Errorf("wrapped: %w", one), 1, true}, {fmt.Errorf("a fault"), 0, false}, {nil, 0, false}} {
+		if ps, ok := ProblemsOf(tc.err); ok != tc.isOK || len(ps) != tc.n {
+			t.Errorf("%v: %d problems, ok %v", tc.err, len(ps), ok)
+		}
+	}
+}

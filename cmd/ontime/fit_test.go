@@ -82,23 +82,13 @@ func lonelyDays(t *testing.T, dir string, w int) (net, obs string) {
 	nb.WriteString("From,To,Cost,Var\n")
 	ob.WriteString("from,to,observation,time\n")
 	day := 0
-	link := func(a, b int) {
-		fmt.Fprintf(&nb, "%d,%d,10,4\n", a, b)
-		for k := range 2 {
-			fmt.Fprintf(&ob, "%d,%d,d%d,%d\n", a, b, day, 9+k)
-			day++
-		}
-	}
-	for i := range w {
-		for j := range w {
-			n := i*w + j + 1
-			if j+1 < w {
-				link(n, n+1)
-				link(n+1, n)
-			}
-			if i+1 < w {
-				link(n, n+w)
-				link(n+w, n)
+	_, streets := testenv.Grid(w, w, 100)
+	for _, s := range streets {
+		for _, l := range [][2]int{s, {s[1], s[0]}} {
+			fmt.Fprintf(&nb, "%d,%d,10,4\n", l[0]+1, l[1]+1)
+			for k := range 2 {
+				fmt.Fprintf(&ob, "%d,%d,d%d,%d\n", l[0]+1, l[1]+1, day, 9+k)
+				day++
 			}
 		}
 	}

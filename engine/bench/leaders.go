@@ -60,12 +60,10 @@ type LeaderTest struct {
 // row computes a row's cells (means and intervals, no marks) and its
 // leader with its tests (nil with one pool: means only, no test).
 func (rep *Report) row(pools [][]float64) ([]Cell, *Leader) {
-	cells := make([]Cell, len(pools))
+	cells := rep.cells(pools)
 	best := -1
-	for i, x := range pools {
-		ci := stats.PairedT(x, make([]float64, len(x)), 0.95)
-		cells[i] = Cell{Mean: ci.Mean, Low: ci.Low, High: ci.Hi}
-		if !rep.IsBound(rep.Methods[i]) && (best < 0 || ci.Mean > cells[best].Mean) {
+	for i, c := range cells {
+		if !rep.IsBound(rep.Methods[i]) && (best < 0 || c.Mean > cells[best].Mean) {
 			best = i
 		}
 	}
@@ -95,6 +93,16 @@ func (rep *Report) row(pools [][]float64) ([]Cell, *Leader) {
 		}
 	}
 	return cells, l
+}
+
+// cells are a row's means and intervals, unmarked.
+func (rep *Report) cells(pools [][]float64) []Cell {
+	cells := make([]Cell, len(pools))
+	for i, x := range pools {
+		ci := stats.PairedT(x, make([]float64, len(x)), 0.95)
+		cells[i] = Cell{Mean: ci.Mean, Low: ci.Low, High: ci.Hi}
+	}
+	return cells
 }
 
 // marked sets a row's marks from its leader.
@@ -166,11 +174,31 @@ func (rep *Report) ODRow(od string, budget float64) []Cell {
 // without stored leaders is marked as Row would (EnsureLeaders stores
 // them when such a report is read).
 func (rep *Report) storedRow(od string, budget float64, pools [][]float64) []Cell {
-	cells, l := rep.row(pools)
 	if len(rep.Leaders) > 0 {
-		l = rep.leader(od, budget)
+		return rep.marked(rep.cells(pools), rep.leader(od, budget)) // the tests were run once, when stored
 	}
+	cells, l := rep.row(pools)
 	return rep.marked(cells, l)
+}
+
+// Table is a report's rows as a page shows them, each computed once: the
+// summary's by budget (in the report's order) and each OD pair's.
+type Table struct {
+	Summary [][]Cell
+	PerOD   map[string][][]Cell
+}
+
+// Table computes the report's rows once, for a page that reads each of
+// them several times (the table, the chart's words, its marks).
+func (rep *Report) Table() Table {
+	t := Table{PerOD: map[string][][]Cell{}}
+	for _, b := range rep.Budgets {
+		t.Summary = append(t.Summary, rep.SummaryRow(b))
+		for _, od := range rep.ODs {
+			t.PerOD[od.OD] = append(t.PerOD[od.OD], rep.ODRow(od.OD, b))
+		}
+	}
+	return t
 }
 
 func (rep *Report) summaryPools(budget float64) [][]float64 {

@@ -9,38 +9,19 @@ import (
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/fit"
 	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // cityGrid is a w × h grid of two-way streets (about 4wh links) under the
 // log-normal law with spatial-factor correlation: a stand-in city whose
 // observations a benchmark fits.
 func cityGrid(w, h int) *engine.Network {
-	net := &engine.Network{Name: fmt.Sprintf("grid%dx%d", w, h), Coords: engine.CoordPlanar, Law: linktime.LogNormalLaw,
-		Correlation: engine.Correlation{Model: linktime.SpatialFactor, Strength: 0.6, Length: float64(max(w, h)) * 15, Factors: 16}}
-	for y := range h {
-		for x := range w {
-			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(y*w + x), Coord: [2]float64{float64(x) * 100, float64(y) * 100}})
-		}
-	}
-	add := func(a, b int) {
+	net := testenv.GridNetwork(fmt.Sprintf("grid%dx%d", w, h), w, h, 100, func(a, b int) (float64, float64) {
 		m := 1 + float64((a*7+b*13)%17)/4
-		net.Links = append(net.Links, engine.Link{From: a, To: b, Mean: m, Var: 0.09 * m * m})
-	}
-	for y := range h {
-		for x := range w {
-			i := y*w + x
-			if x+1 < w {
-				add(i, i+1)
-				add(i+1, i)
-			}
-			if y+1 < h {
-				add(i, i+w)
-				add(i+w, i)
-			}
-		}
-	}
-	net.Project()
-	net.Index()
+		return m, 0.09 * m * m
+	})
+	net.Law = linktime.LogNormalLaw
+	net.Correlation = engine.Correlation{Model: linktime.SpatialFactor, Strength: 0.6, Length: float64(max(w, h)) * 15, Factors: 16}
 	return net
 }
 

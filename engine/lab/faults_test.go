@@ -106,16 +106,14 @@ func TestSlowModelBuildsInTheBackground(t *testing.T) {
 	var csv strings.Builder
 	csv.WriteString("From,To,Cost,Var\n")
 	const w = 17
-	id := func(x, y int) int { return y*w + x + 1 }
-	for y := range w {
-		for x := range w {
-			if x+1 < w {
-				fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", id(x, y), id(x+1, y), 1+(x+y)%3, id(x+1, y), id(x, y), 1+(x*y)%3)
-			}
-			if y+1 < w {
-				fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", id(x, y), id(x, y+1), 1+(x+2*y)%3, id(x, y+1), id(x, y), 2)
-			}
+	_, streets := testenv.Grid(w, w, 100)
+	for _, s := range streets {
+		x, y := s[0]%w, s[0]/w
+		there, back := 1+(x+y)%3, 1+(x*y)%3 // to the right
+		if s[1] == s[0]+w {
+			there, back = 1+(x+2*y)%3, 2 // downward
 		}
+		fmt.Fprintf(&csv, "%d,%d,%d,1\n%d,%d,%d,1\n", s[0]+1, s[1]+1, there, s[1]+1, s[0]+1, back)
 	}
 	l := New(Options{StateDir: t.TempDir(), CacheDir: t.TempDir()})
 	defer l.Close()

@@ -67,16 +67,12 @@ const (
 )
 
 // asProblems is a worker's error as problems to send back (list: it was a
-// list of them).
+// list of them; any other error is sent as one problem).
 func asProblems(err error) (list bool, ps engine.Problems) {
-	if errors.As(err, &ps) {
-		return true, ps
+	if ps, ok := engine.ProblemsOf(err); ok {
+		return errors.As(err, new(engine.Problems)), ps
 	}
-	var e *engine.Error
-	if !errors.As(err, &e) {
-		e = &engine.Error{Code: engine.EINVALID, Message: err.Error()}
-	}
-	return false, engine.Problems{e}
+	return false, engine.Problems{{Code: engine.EINVALID, Message: err.Error()}}
 }
 
 // ReadTime bounds reading one upload (the worker's time limit; 0: none,

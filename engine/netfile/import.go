@@ -168,14 +168,11 @@ func Import(files []File, o ImportOptions) (*engine.Network, *ImportReport, erro
 	}
 	net, src, err := readFiles(files, o, rep)
 	if err != nil {
-		switch e := err.(type) {
-		case engine.Problems:
-			rep.Problems = e // with a partial network: validation goes on
-		case *engine.Error:
-			rep.Problems = engine.Problems{e}
-		default:
+		ps, ok := engine.ProblemsOf(err) // with a partial network, validation goes on
+		if !ok {
 			return nil, rep, err
 		}
+		rep.Problems = ps
 		if net == nil {
 			return nil, rep, rep.Problems
 		}
@@ -223,22 +220,14 @@ func isObservations(f *File) bool {
 // times (in the network file's unit); bad observations refuse the import,
 // each named by file, line and field.
 func fitObservations(net *engine.Network, obs *File, o ImportOptions, rep *ImportReport) (*engine.Network, *ImportReport, error) {
-	fail := func(err error) (*engine.Network, *ImportReport, error) {
-		var ps engine.Problems
-		var e *engine.Error
-		switch {
-		case errors.As(err, &ps):
-			rep.Problems = ps
-		case errors.As(err, &e):
-			rep.Problems = engine.Problems{e}
-		default:
-			return nil, rep, err
-		}
-		return nil, rep, rep.Problems
-	}
 	fitted, frep, err := FitFile(net, *obs, o.Period, o.TimeUnit)
 	if err != nil {
-		return fail(err)
+		ps, ok := engine.ProblemsOf(err)
+		if !ok {
+			return nil, rep, err
+		}
+		rep.Problems = ps
+		return nil, rep, ps
 	}
 	rep.Fit = frep
 	fittedNotes(rep, fitted, frep)

@@ -34,11 +34,8 @@ func (p *problemList) add(es ...*engine.Error) (full bool) {
 
 // addErr adds err's problems (a list, or one error): see add.
 func (p *problemList) addErr(err error) (full bool) {
-	switch e := err.(type) {
-	case engine.Problems:
-		return p.add(e...)
-	case *engine.Error:
-		return p.add(e)
+	if ps, ok := engine.ProblemsOf(err); ok {
+		return p.add(ps...)
 	}
 	return p.full
 }

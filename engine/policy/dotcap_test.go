@@ -1,13 +1,13 @@
 package policy_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // spatialGrid is a w × w grid of two-way streets (1 to 3 minutes, σ = 0.3
@@ -17,28 +17,12 @@ import (
 func spatialGrid(w int) *engine.Network {
 	net := &engine.Network{Name: "spatial-grid", Coords: engine.CoordPlanar, Law: linktime.MatchedLaw,
 		Correlation: engine.Correlation{Model: "spatial", Strength: 0.8, Length: 400}}
-	for y := range w {
-		for x := range w {
-			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(y*w + x + 1), Coord: [2]float64{float64(x) * 100, float64(y) * 100}})
-		}
-	}
-	add := func(a, b int, m float64) {
-		net.Links = append(net.Links, engine.Link{From: a, To: b, Mean: m, Var: 0.09 * m * m})
-	}
-	for y := range w {
-		for x := range w {
-			i := y*w + x
-			m := 1 + float64((x*7+y*3)%5)/2
-			if x+1 < w {
-				add(i, i+1, m)
-				add(i+1, i, m)
-			}
-			if y+1 < w {
-				add(i, i+w, m)
-				add(i+w, i, m)
-			}
-		}
-	}
+	grid := testenv.GridNetwork("", w, w, 100, func(a, _ int) (float64, float64) {
+		x, y := a%w, a/w // the street's first node sets both directions' time
+		m := 1 + float64((x*7+y*3)%5)/2
+		return m, 0.09 * m * m
+	})
+	net.Nodes, net.Links = grid.Nodes, grid.Links
 	net.Project()
 	net.Index()
 	net.ODs = []engine.OD{{Origin: 0, Destination: w*w - 1}}

@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -23,24 +22,8 @@ func randomStreets(rng *rand.Rand) *engine.Network {
 	w, h := 3+rng.IntN(5), 3+rng.IntN(5)
 	net := &engine.Network{Name: "random-streets", Coords: engine.CoordPlanar, Law: linktime.MatchedLaw,
 		Correlation: engine.Correlation{Model: linktime.Independent}}
-	for y := range h {
-		for x := range w {
-			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(y*w + x + 1), Coord: [2]float64{float64(x) * 100, float64(y) * 100}})
-		}
-	}
-	type pair struct{ a, b int }
-	var streets []pair
-	for y := range h {
-		for x := range w {
-			i := y*w + x
-			if x+1 < w {
-				streets = append(streets, pair{i, i + 1})
-			}
-			if y+1 < h {
-				streets = append(streets, pair{i, i + w})
-			}
-		}
-	}
+	nodes, streets := testenv.Grid(w, h, 100)
+	net.Nodes = nodes
 	rng.Shuffle(len(streets), func(i, j int) { streets[i], streets[j] = streets[j], streets[i] })
 	for _, s := range streets {
 		m := 0.05 + 2.95*rng.Float64()*rng.Float64()
@@ -48,8 +31,8 @@ func randomStreets(rng *rand.Rand) *engine.Network {
 			m = 0.002 + 0.01*rng.Float64()
 		}
 		cv := 0.05 + 0.3*rng.Float64()
-		net.Links = append(net.Links, engine.Link{From: s.a, To: s.b, Mean: m, Var: cv * cv * m * m},
-			engine.Link{From: s.b, To: s.a, Mean: m, Var: cv * cv * m * m})
+		net.Links = append(net.Links, engine.Link{From: s[0], To: s[1], Mean: m, Var: cv * cv * m * m},
+			engine.Link{From: s[1], To: s[0], Mean: m, Var: cv * cv * m * m})
 	}
 	net.Project()
 	net.Index()

@@ -142,26 +142,19 @@ func tiedGrid(seed uint64) *engine.Network {
 	rng := rand.New(rand.NewPCG(seed, 0x746965)) // "tie"
 	w, values, step := 6+rng.IntN(7), 2+rng.IntN(3), 1+rng.IntN(5)
 	net := &engine.Network{Name: fmt.Sprintf("tied-%d", seed), Coords: engine.CoordPlanar}
-	for y := range w {
-		for x := range w {
-			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(y*w + x + 1), Coord: [2]float64{float64(x) * 100, float64(y) * 100}})
+	grid := testenv.GridNetwork("", w, w, 100, func(a, b int) (float64, float64) {
+		x, y := a%w, a/w
+		if b < a {
+			x, y = b%w, b/w // the way back: the same street, the same time
 		}
-	}
-	add := func(a, b, phase int) {
+		phase := x*step + y // a street to the right
+		if max(a, b)-min(a, b) == w {
+			phase = y*step + x + 3 // downward
+		}
 		m := 0.5 + float64(phase%values)/10
-		net.Links = append(net.Links, engine.Link{From: a, To: b, Mean: m, Var: 0.09 * m * m}, engine.Link{From: b, To: a, Mean: m, Var: 0.09 * m * m})
-	}
-	for y := range w {
-		for x := range w {
-			i := y*w + x
-			if x+1 < w {
-				add(i, i+1, x*step+y)
-			}
-			if y+1 < w {
-				add(i, i+w, y*step+x+3)
-			}
-		}
-	}
+		return m, 0.09 * m * m
+	})
+	net.Nodes, net.Links = grid.Nodes, grid.Links
 	net.Project()
 	net.Index()
 	return net

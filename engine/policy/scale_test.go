@@ -23,29 +23,12 @@ func randomGrid(seed uint64) *engine.Network {
 	corrs := []engine.Correlation{{Model: "independent"}, {Model: "random-psd", Seed: seed}, {Model: "spatial", Strength: 0.6, Length: 150}}
 	net := &engine.Network{Name: fmt.Sprintf("grid-%d", seed), Coords: engine.CoordPlanar,
 		Law: laws[rng.IntN(len(laws))], Correlation: corrs[rng.IntN(len(corrs))]}
-	for y := range h {
-		for x := range w {
-			net.Nodes = append(net.Nodes, engine.Node{ID: fmt.Sprint(y*w + x + 1), Coord: [2]float64{float64(x) * 100, float64(y) * 100}})
-		}
-	}
 	cv := 0.1 + 0.5*rng.Float64()
-	add := func(a, b int) {
+	grid := testenv.GridNetwork("", w, h, 100, func(a, b int) (float64, float64) {
 		m := math.Exp(math.Log(0.2) + math.Log(10)*rng.Float64())
-		net.Links = append(net.Links, engine.Link{From: a, To: b, Mean: m, Var: cv * cv * m * m})
-	}
-	for y := range h {
-		for x := range w {
-			i := y*w + x
-			if x+1 < w {
-				add(i, i+1)
-				add(i+1, i)
-			}
-			if y+1 < h {
-				add(i, i+w)
-				add(i+w, i)
-			}
-		}
-	}
+		return m, cv * cv * m * m
+	})
+	net.Nodes, net.Links = grid.Nodes, grid.Links
 	net.Project()
 	net.Index()
 	net.ODs = []engine.OD{{Origin: 0, Destination: w*h - 1}, {Origin: w - 1, Destination: (h - 1) * w}, {Origin: w + 1, Destination: w*h - 1}}
