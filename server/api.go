@@ -16,10 +16,12 @@ import (
 	"github.com/ontime-routing/ontime/engine/train"
 )
 
+// handleNetworksJSON answers GET /api/networks.
 func (s *server) handleNetworksJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, s.Lab.Networks())
 }
 
+// handleNetworkJSON answers GET /api/networks/{name}.
 func (s *server) handleNetworkJSON(w http.ResponseWriter, r *http.Request) {
 	layout, err := mapLayoutByName(r.URL.Query().Get("layout"))
 	if err != nil {
@@ -63,6 +65,7 @@ type branchJSON struct {
 	Without     float64 `json:"without_history"`
 }
 
+// handleTeachJSON answers GET /api/teach.
 func (s *server) handleTeachJSON(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Lab.Teaching()
 	if err != nil {
@@ -93,6 +96,7 @@ func (s *server) handleTeachJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, out)
 }
 
+// handleModelPlot answers GET /plots/model/{file}.
 func (s *server) handleModelPlot(w http.ResponseWriter, r *http.Request) {
 	file := chi.URLParam(r, "file")
 	n, err := s.Lab.Open(strings.TrimSuffix(file, path.Ext(file)))
@@ -111,6 +115,7 @@ func (s *server) handleModelPlot(w http.ResponseWriter, r *http.Request) {
 // handleStoryJSON answers the home page's story: ?net= (ringtown by
 // default) and an OD pair ?o=&d= (default: the network's first pair whose
 // most reliable route changes with the budget).
+// Route: GET /api/story.
 func (s *server) handleStoryJSON(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	n, err := s.network(q)
@@ -152,6 +157,7 @@ func (s *server) lessonNetwork() (*lab.Net, error) {
 // Sioux Falls' first pair the best fixed route is within 0.01 of adapting
 // at every budget of the lesson's grid, once fixed routes are planned for
 // every budget).
+// Route: GET /api/lessons/adapt.
 func (s *server) handleLessonAdapt(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Lab.Teaching()
 	if err != nil {
@@ -172,6 +178,7 @@ func (s *server) handleLessonAdapt(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleLessonData answers the data lesson's days (lab.DataLesson).
+// Route: GET /api/lessons/data.
 func (s *server) handleLessonData(w http.ResponseWriter, r *http.Request) {
 	d, err := s.Lab.DataLesson(r.Context())
 	if err != nil {
@@ -183,6 +190,7 @@ func (s *server) handleLessonData(w http.ResponseWriter, r *http.Request) {
 
 // handleLessonLearning answers the learning lesson's curve: the model
 // card's validation at each checkpoint.
+// Route: GET /api/lessons/learning.
 func (s *server) handleLessonLearning(w http.ResponseWriter, r *http.Request) {
 	n, err := s.lessonNetwork()
 	if err != nil {

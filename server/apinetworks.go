@@ -26,6 +26,7 @@ type storedJSON struct {
 // stores the network in one request, for scripts: 201 with what was
 // stored, or 422 with the report's problems, each naming its file, line
 // and field. Nothing stored is touched when it fails.
+// Route: POST /api/networks.
 func (s *server) handleNetworkCreate(w http.ResponseWriter, r *http.Request) {
 	form, values, imp, err := s.previewUpload(w, r)
 	if err != nil {
@@ -61,6 +62,7 @@ func (s *server) handleNetworkCreate(w http.ResponseWriter, r *http.Request) {
 const maxShownProblems = 25
 
 // handleNetworkDelete deletes a stored network (built-ins cannot be).
+// Route: DELETE /api/networks/{name}.
 func (s *server) handleNetworkDelete(w http.ResponseWriter, r *http.Request) {
 	if err := s.Lab.DeleteNetwork(r.Context(), chi.URLParam(r, "name")); err != nil {
 		s.fail(w, r, err)
@@ -98,6 +100,7 @@ type driveJSON struct {
 
 // handleCompareJSON answers a comparison (?net, o, d, f, r, m as the
 // Compare page) in one response: what the page's stream shows, step by step.
+// Route: GET /api/compare.
 func (s *server) handleCompareJSON(w http.ResponseWriter, r *http.Request) {
 	n, c, err := s.compareQuery(r, nil)
 	if err != nil {
@@ -147,6 +150,7 @@ func isAPI(r *http.Request) bool {
 // handleReady answers whether the dashboard is ready (lab.Readiness): 200
 // when it is, 503 with the same JSON while it warms up or a model cannot
 // load, so that a load balancer or a cluster waits for it.
+// Route: GET /readyz.
 func (s *server) handleReady(w http.ResponseWriter, r *http.Request) {
 	rd := s.Lab.Ready()
 	code := http.StatusOK

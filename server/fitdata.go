@@ -28,6 +28,7 @@ const fitMapLinks = 3000
 const fitWorst = 15
 
 // handleFitData is a fitted network's data page.
+// Route: GET /networks/{name}/data.
 func (s *server) handleFitData(w http.ResponseWriter, r *http.Request) {
 	d, e, err := s.fitLink(r)
 	if err != nil {
@@ -91,6 +92,7 @@ func (s *server) fitLink(r *http.Request) (*lab.FitData, int, error) {
 
 // handleFitFigure draws one link's histogram or QQ plot, or the pairs'
 // correlation against distance, as SVG.
+// Route: GET /networks/{name}/data/{figure}.svg.
 func (s *server) handleFitFigure(w http.ResponseWriter, r *http.Request) {
 	d, e, err := s.fitLink(r)
 	if err != nil {
@@ -142,6 +144,7 @@ func (s *server) handleFitFigure(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleFitCSV downloads the per-link fit or the pairs' correlations.
+// Route: GET /networks/{name}/data/{table}.csv.
 func (s *server) handleFitCSV(w http.ResponseWriter, r *http.Request) {
 	d, err := s.Lab.FitData(r.Context(), chi.URLParam(r, "name"))
 	if err != nil {

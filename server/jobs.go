@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
+	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -11,10 +13,12 @@ import (
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/bench"
+	"github.com/ontime-routing/ontime/engine/jobs"
 	"github.com/ontime-routing/ontime/engine/lab"
 	"github.com/ontime-routing/ontime/web"
 )
 
+// handleBenchStart answers POST /api/bench.
 func (s *server) handleBenchStart(w http.ResponseWriter, r *http.Request) {
 	n, ok := s.formNetwork(w, r)
 	if !ok {
@@ -65,6 +69,7 @@ func parseBenchSpec(n *lab.Net, f map[string][]string) (lab.BenchSpec, error) {
 
 // handleBenchJob answers a job's status (ID), its report as CSV or JSON
 // (ID.csv, ID.json) or as the page's HTML fragment (ID.html).
+// Route: GET /api/bench/{file}.
 func (s *server) handleBenchJob(w http.ResponseWriter, r *http.Request) {
 	file := chi.URLParam(r, "file")
 	id, ext, _ := strings.Cut(file, ".")
@@ -86,6 +91,7 @@ func (s *server) handleBenchJob(w http.ResponseWriter, r *http.Request) {
 
 // handleBenchPublished serves the committed report of a network in the
 // same formats as a job's.
+// Route: GET /api/bench/published/{file}.
 func (s *server) handleBenchPublished(w http.ResponseWriter, r *http.Request) {
 	name, ext, _ := strings.Cut(chi.URLParam(r, "file"), ".")
 	n, err := s.Lab.Open(name)
@@ -120,4 +126,109 @@ func (s *server) writeReport(w http.ResponseWriter, r *http.Request, rep *bench.
 	default:
 		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "unknown format %q (csv, summary.csv, tex, json, html, chart.svg, chart.png)", ext))
 	}
+}
+
+// jobAccepted answers a started job: JSON for the front end and API
+// clients, a redirect to the job's page for a plain form.
+func (s *server) jobAccepted(w http.ResponseWriter, r *http.Request, st jobs.Status) {
+	if wantsJSON(r) {
+		writeJSONStatus(w, http.StatusAccepted, st)
+		return
+	}
+	http.Redirect(w, r, "/jobs/"+st.ID, http.StatusSeeOther)
+}
+
+// handleJobs answers GET /jobs.
+func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
+	render(w, r, web.Jobs(s.page(r, "jobs", "Jobs"), s.Lab.Jobs().List("", "")))
+}
+
+// handleJobPage answers GET /jobs/{id}.
+func (s *server) handleJobPage(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	st, err := s.Lab.Jobs().Get(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	kind, _ := lab.KindOf(st.Kind)
+	v := web.JobView{Status: st, Curve: kind.Curve, Report: kind.Report}
+	v.Log, _ = s.Lab.Jobs().Log(id)
+	var spec lab.TrainJob
+	if kind.Curve && s.Lab.Jobs().Spec(id, &spec) == nil {
+		v.Command = spec.Command
+	}
+	p := s.page(r, "jobs", fmt.Sprintf("Job %s", id))
+	p.Network = st.Network
+	render(w, r, web.Job(p, v))
+}
+
+// handleJobJSON answers a job's status with its events from ?from= on.
+// Route: GET /api/jobs/{id}.
+func (s *server) handleJobJSON(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	st, err := s.Lab.Jobs().Get(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	from, _ := strconv.Atoi(r.URL.Query().Get("from"))
+	events, _ := s.Lab.Jobs().Events(id, from)
+	writeJSON(w, map[string]any{"status": st, "events": events})
+}
+
+// handleJobLog answers GET /api/jobs/{id}/log.
+func (s *server) handleJobLog(w http.ResponseWriter, r *http.Request) {
+	log, err := s.Lab.Jobs().Log(chi.URLParam(r, "id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte(log))
+}
+
+// handleJobCancel answers POST /api/jobs/{id}/cancel.
+func (s *server) handleJobCancel(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	st, err := s.Lab.Jobs().Cancel(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, st)
+		return
+	}
+	http.Redirect(w, r, "/jobs/"+id, http.StatusSeeOther)
+}
+
+// handleJobPlot draws a training job's learning curve so far.
+// Route: GET /plots/job/{file}.
+func (s *server) handleJobPlot(w http.ResponseWriter, r *http.Request) {
+	file := chi.URLParam(r, "file")
+	id := strings.TrimSuffix(file, path.Ext(file))
+	var spec lab.TrainJob
+	if err := s.Lab.Jobs().Spec(id, &spec); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.Lab.Jobs().Get(id)
+	if kind, _ := lab.KindOf(st.Kind); err != nil || !kind.Curve {
+		s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no training job %s", id))
+		return
+	}
+	raw, _ := s.Lab.Jobs().Events(id, 0)
+	w.Header().Set("Cache-Control", "no-store")
+	s.figure(w, r, file, figureSize, func() (*plot.Plot, error) { return jobCurve(raw) }, func(w io.Writer) error { return jobCSV(raw, w) })
+}
+
+// handleJobRestart answers POST /api/jobs/{id}/restart.
+func (s *server) handleJobRestart(w http.ResponseWriter, r *http.Request) {
+	st, err := s.Lab.Restart(chi.URLParam(r, "id"), clientOf(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.jobAccepted(w, r, st)
 }

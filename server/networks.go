@@ -20,6 +20,7 @@ import (
 // files are 4 MB).
 const maxUpload = 64 << 20
 
+// handleAddNetworkForm answers GET /networks/add.
 func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.AddNetwork(s.page(r, "networks", "Add a network"), web.ImportForm{ReadLimit: s.Lab.ReadTime()}, nil))
 }
@@ -27,6 +28,7 @@ func (s *server) handleAddNetworkForm(w http.ResponseWriter, r *http.Request) {
 // handleAddNetworkPreview reads the uploaded files with the form's
 // settings and shows the validation report, the settings and a preview map;
 // nothing is stored until the user saves.
+// Route: POST /networks/add.
 func (s *server) handleAddNetworkPreview(w http.ResponseWriter, r *http.Request) {
 	form, _, imp, err := s.previewUpload(w, r)
 	if imp == nil {
@@ -120,6 +122,7 @@ func importForm(f url.Values) (web.ImportForm, netfile.ImportOptions, error) {
 	return form, o, err
 }
 
+// handleAddNetworkSave answers POST /networks/add/{token}.
 func (s *server) handleAddNetworkSave(w http.ResponseWriter, r *http.Request) {
 	imp, err := s.Lab.Pending(chi.URLParam(r, "token"))
 	if err != nil {
@@ -141,6 +144,7 @@ func (s *server) handleAddNetworkSave(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/networks/"+url.PathEscape(name), http.StatusSeeOther)
 }
 
+// handleImportJSON answers GET /api/imports/{token}.
 func (s *server) handleImportJSON(w http.ResponseWriter, r *http.Request) {
 	layout, err := mapLayoutByName(r.URL.Query().Get("layout"))
 	if err != nil {
@@ -155,6 +159,7 @@ func (s *server) handleImportJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, layout.build(imp.Net))
 }
 
+// handleRenameNetwork answers POST /networks/{name}/rename.
 func (s *server) handleRenameNetwork(w http.ResponseWriter, r *http.Request) {
 	old := chi.URLParam(r, "name")
 	name := strings.TrimSpace(r.FormValue("name"))
@@ -167,6 +172,7 @@ func (s *server) handleRenameNetwork(w http.ResponseWriter, r *http.Request) {
 
 // handleDeleteNetwork deletes a stored network once the form repeats its
 // name (the confirmation).
+// Route: POST /networks/{name}/delete.
 func (s *server) handleDeleteNetwork(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "name")
 	if r.FormValue("confirm") != name {
@@ -183,6 +189,7 @@ func (s *server) handleDeleteNetwork(w http.ResponseWriter, r *http.Request) {
 // handleExportNetwork sends a network in a netfile.Exports format
 // (?format=, default ontime JSON): one file as itself, several as a zip,
 // or the one named by ?file= (GMNS's link.csv alone, for a script).
+// Route: GET /networks/{name}/export.
 func (s *server) handleExportNetwork(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "name")
 	x, files, err := s.Lab.ExportNetwork(r.Context(), name, r.URL.Query().Get("format"))

@@ -12,6 +12,7 @@ import (
 //go:embed openapi.json
 var openAPI []byte
 
+// handleOpenAPI answers GET /api/openapi.json.
 func (s *server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(openAPI)

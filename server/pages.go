@@ -21,10 +21,12 @@ func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, engine.Errorf(engine.ENOTFOUND, "no page at %s", engine.Excerpt(r.URL.Path)))
 }
 
+// handleHome answers GET /.
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.Home(s.page(r, "networks", "ontime: arrive on time"), s.Lab.Networks(), builtin.Ringtown))
 }
 
+// handleNetwork answers GET /networks/{name}.
 func (s *server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	net, build, err := s.networkFacts(r)
 	if err != nil {
@@ -66,6 +68,7 @@ func (s *server) networkFacts(r *http.Request) (*engine.Network, *lab.ModelBuild
 // handleModelStatus says whether a network's link-time model is ready
 // (200), or how far its build is (503 with its progress): the network
 // page's notice follows it.
+// Route: GET /api/networks/{name}/model.
 func (s *server) handleModelStatus(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Lab.Open(chi.URLParam(r, "name"))
 	if err != nil {
@@ -75,10 +78,12 @@ func (s *server) handleModelStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"ready": true, "correlation": n.Model.Spec.Model})
 }
 
+// handleCompare answers GET /compare.
 func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 	s.runPage(w, r, "compare", "Compare routes on ", web.Compare)
 }
 
+// handleLive answers GET /live.
 func (s *server) handleLive(w http.ResponseWriter, r *http.Request) {
 	s.runPage(w, r, "live", "Live reliability on ", web.Live)
 }
@@ -101,6 +106,7 @@ func (s *server) runPage(w http.ResponseWriter, r *http.Request, active, title s
 }
 
 // handleLessons lists the lessons.
+// Route: GET /teach.
 func (s *server) handleLessons(w http.ResponseWriter, r *http.Request) {
 	var ls []web.LessonLink
 	for _, l := range lab.Lessons {
@@ -130,6 +136,7 @@ func lessonView(slug string, present bool) (web.LessonView, bool) {
 }
 
 // handleLesson renders one lesson; "history" is the five-node page.
+// Route: GET /teach/{lesson}.
 func (s *server) handleLesson(w http.ResponseWriter, r *http.Request) {
 	v, ok := lessonView(chi.URLParam(r, "lesson"), r.URL.Query().Get("present") != "")
 	if !ok {
@@ -183,6 +190,7 @@ func (s *server) teachHistory(w http.ResponseWriter, r *http.Request, v *web.Les
 		Optimum: t.Optimum, NoHistory: nohist, Lesson: v, Scored: scored, Words: lab.MethodWords(scored)}))
 }
 
+// handleBench answers GET /bench.
 func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 	n, err := s.network(r.URL.Query())
 	if err != nil {
@@ -211,6 +219,7 @@ func (s *server) handleBench(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.Bench(p, v))
 }
 
+// handleModels answers GET /models.
 func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
 	var ms []web.ModelView
 	for _, m := range s.Lab.Models() {
@@ -223,6 +232,7 @@ func (s *server) handleModels(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.Models(s.page(r, "models", "Models"), ms))
 }
 
+// handleAbout answers GET /about.
 func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	a := lab.AboutInfo()
 	v := web.AboutView{Files: a.Files, Floor: a.Floor}

@@ -15,6 +15,7 @@ import (
 // ?o=&d= of ?net=, on ?n= common test realizations (2,000), for the methods
 // ?m= (the default comparison's); with ?routes=K, also the reliability
 // indices of the pair's K fastest routes on average; as `ontime plan`.
+// Route: GET /api/plan.
 func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rq, err := s.parseRun(q)
@@ -53,6 +54,7 @@ func (s *server) handlePlanJSON(w http.ResponseWriter, r *http.Request) {
 
 // handlePlanRoutes sends the plan's routes (?routes=, 3 by default) with
 // their reliability indices as ?format= geojson (default) or gpx.
+// Route: GET /api/plan/routes.
 func (s *server) handlePlanRoutes(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rq, err := s.parseRun(q)
@@ -93,6 +95,7 @@ func (s *server) handlePlanRoutes(w http.ResponseWriter, r *http.Request) {
 
 // handleRoutes sends each method's drive of a comparison (?net, o, d, f, r,
 // m as the Compare page) as ?format= geojson (default) or gpx.
+// Route: GET /api/routes.
 func (s *server) handleRoutes(w http.ResponseWriter, r *http.Request) {
 	format := formatOr(r.URL.Query())
 	n, c, err := s.compareQuery(r, func(n *lab.Net) error { return n.CheckRouteFormat(format) })

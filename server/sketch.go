@@ -12,6 +12,7 @@ import (
 // links with their covariance fit in well under it.
 const maxSketchBytes = 1 << 20
 
+// handleSketchPage answers GET /networks/draw.
 func (s *server) handleSketchPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.Sketch(s.page(r, "networks", "Draw a network"), web.SketchView{
 		MaxNodes: lab.MaxSketchNodes, MaxLinks: lab.MaxSketchLinks, Episodes: lab.SketchEpisodes, Methods: lab.Methods(),
@@ -21,6 +22,7 @@ func (s *server) handleSketchPage(w http.ResponseWriter, r *http.Request) {
 // handleSketchRun runs every method on a drawn network (form fields
 // network: ontime JSON, od: ORIGIN-DESTINATION, f: budget factor; m: the
 // methods, comma-separated, when not all).
+// Route: POST /api/sketch.
 func (s *server) handleSketchRun(w http.ResponseWriter, r *http.Request) {
 	f, err := engine.ParseNumber(r.PostForm.Get("f"))
 	if err != nil {

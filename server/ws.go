@@ -190,6 +190,7 @@ func tripsJSON(ts []float64) []*float64 {
 
 // handleCompareWS streams a comparison: every method's steps through one
 // realization, step k of every method before step k+1, then the outcomes.
+// Route: GET /ws/compare.
 func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 	rq, err := s.parseRun(r.URL.Query())
 	if err != nil {
@@ -277,6 +278,7 @@ func (s *server) handleCompareWS(w http.ResponseWriter, r *http.Request) {
 
 // handleLiveWS streams episodes of the common test pools: running rates
 // after every chunk, then the plots.
+// Route: GET /ws/live.
 func (s *server) handleLiveWS(w http.ResponseWriter, r *http.Request) {
 	rq, err := s.parseRun(r.URL.Query())
 	if err != nil {

@@ -1,12 +1,14 @@
 package netfile
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
 	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
 )
 
 // CSVLink is one row of the link CSV form From,To,Cost,Var[,Volume]: the
@@ -135,4 +137,36 @@ func LinkCSVNetwork(name string, rows []CSVLink) *engine.Network {
 	}
 	net.Index()
 	return net
+}
+
+func readCSVNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
+	var probs problemList
+	rows, err := ReadLinkCSV(bytes.NewReader(r.csv.Data), r.csv.Name)
+	if err = partial(err, &probs); err != nil {
+		return nil, nil, err
+	}
+	coords, coordFile, err := optionalCoords(r.nodes, &probs)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, ps := newTopology(baseName(r.csv.Name), coords, coordFile)
+	probs.add(ps...)
+	src := &source{}
+	for _, row := range rows {
+		probs.add(t.known(coordFile, r.csv.Name, row.Line, "From", row.From, "To", row.To)...)
+		t.net.Links = append(t.net.Links, engine.Link{From: t.node(row.From), To: t.node(row.To), Mean: row.Cost, Var: row.Var})
+		src.links = append(src.links, linkSource{file: r.csv.Name, line: row.Line, meanField: "Cost", varField: "Var"})
+	}
+	t.finish(o, rep, coordFile)
+	n, dups := splitParallel(t.net, src, nil, unitMinutes(o.TimeUnit))
+	probs.add(dups...)
+	if n > 0 {
+		rep.note("%s", parallelNote(n))
+	}
+	t.net.Correlation = engine.Correlation{Model: linktime.Independent}
+	t.net.Sources = []engine.SourceFile{{Path: r.csv.Name, SHA256: Digest(r.csv.Data)}}
+	if o.CV == 0 {
+		rep.note("link means and variances: Cost and Var of %s", r.csv.Name)
+	}
+	return t.net, src, probs.err()
 }

@@ -6,8 +6,11 @@ package netfile
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -394,4 +397,142 @@ func trunc(s string) string {
 		return s[:60] + "…"
 	}
 	return s
+}
+
+func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
+	var probs problemList
+	tn, err := ReadTNTPNet(bytes.NewReader(r.net.Data), r.net.Name)
+	if tn != nil && tn.Standard {
+		rep.note("%s: the header names %d columns but every row has TNTP's standard %d: rows read in the standard order (%s)",
+			r.net.Name, tn.HeaderColumns, len(StandardTNTPColumns), strings.Join(StandardTNTPColumns, " "))
+	}
+	if ps, ok := err.(engine.Problems); ok && o.SkipBadRows && tn != nil {
+		var lines []string
+		for _, p := range ps {
+			lines = append(lines, fmt.Sprintf("line %d (%s: %s)", p.Line, p.Field, p.Message))
+		}
+		rep.note("%d rows of %s skipped as asked (skip bad rows): %s", len(ps), r.net.Name, listSome(lines, 20))
+		err = nil
+	}
+	if err = partial(err, &probs); err != nil {
+		return nil, nil, err
+	}
+	coords, coordFile, err := optionalCoords(r.nodes, &probs)
+	if err != nil {
+		return nil, nil, err
+	}
+	mean := o.Mean
+	if mean == "" || mean == MeanAuto {
+		mean = MeanFreeFlow
+		if r.flow != nil {
+			mean = MeanFlow
+		}
+	}
+	var flow map[[2]string][]FlowRow // a pair's rows in file order: parallel links take them in turn
+	switch mean {
+	case MeanFlow:
+		if r.flow == nil {
+			return nil, nil, engine.InputError(r.net.Name, 0, "mean", "mean from the flow file's cost needs the _flow.tntp file beside the _net file")
+		}
+		rows, err := ReadTNTPFlow(bytes.NewReader(r.flow.Data), r.flow.Name)
+		if err = partial(err, &probs); err != nil {
+			return nil, nil, err
+		}
+		flow = map[[2]string][]FlowRow{}
+		for _, row := range rows {
+			k := [2]string{row.From, row.To}
+			flow[k] = append(flow[k], row)
+		}
+		rep.note("link means: the congested Cost of %s", r.flow.Name)
+	case MeanFreeFlow:
+		rep.note("link means: free_flow_time of %s", r.net.Name)
+	default:
+		return nil, nil, engine.Errorf(engine.EINVALID, "mean %q: choose auto, freeflow or flow", o.Mean)
+	}
+	t, ps := newTopology(baseName(r.net.Name), coords, coordFile)
+	probs.add(ps...)
+	src := &source{noVars: true}
+	var rows []string // each link's row less its line: parallel links that repeat one are duplicates
+	zeros := 0
+	var closed []string
+	for _, l := range tn.Links {
+		probs.add(t.known(coordFile, r.net.Name, l.Line, "init_node", l.Init, "term_node", l.Term)...)
+		var link engine.Link // its nodes are added once it is known to be open
+		ls := linkSource{file: r.net.Name, line: l.Line, meanField: "free_flow_time"}
+		link.Mean = l.FFTime
+		if flow != nil {
+			k := [2]string{l.Init, l.Term}
+			if len(flow[k]) == 0 {
+				probs.add(engine.InputError(r.flow.Name, 0, "From/To", "no row for link %s→%s (%s line %d)", l.Init, l.Term, r.net.Name, l.Line))
+				continue
+			}
+			row := flow[k][0]
+			flow[k] = flow[k][1:]
+			link.Mean = row.Cost
+			ls = linkSource{file: r.flow.Name, line: row.Line, meanField: "Cost"}
+		}
+		if math.IsInf(link.Mean, 1) {
+			closed = append(closed, fmt.Sprintf("%s→%s (line %d)", l.Init, l.Term, ls.line))
+			continue
+		}
+		if link.Mean == 0 {
+			zeros++
+			link.Mean = ZeroTimeMean / unitMinutes(o.TimeUnit)
+		}
+		link.From, link.To = t.node(l.Init), t.node(l.Term)
+		t.net.Links = append(t.net.Links, link)
+		src.links = append(src.links, ls)
+		row := l
+		row.Line = 0
+		rows = append(rows, fmt.Sprint(row, link.Mean))
+	}
+	for k, rows := range flow {
+		for _, row := range rows {
+			probs.add(engine.InputError(r.flow.Name, row.Line, "From/To", "link %s→%s: no such link in %s (or more rows for it than links)", k[0], k[1], r.net.Name))
+		}
+	}
+	if zeros > 0 {
+		rep.note("%d links have a zero time (zone connectors, typically): they take %.1f min", zeros, ZeroTimeMean)
+	}
+	if len(closed) > 0 {
+		rep.note("%d links have an infinite time and can never be used (closed links): dropped: %s", len(closed), listSome(closed, 10))
+	}
+	t.finish(o, rep, coordFile)
+	net := t.net
+	n, dups := splitParallel(net, src, rows, unitMinutes(o.TimeUnit))
+	probs.add(dups...)
+	if n > 0 {
+		rep.note("%s", parallelNote(n))
+	}
+	net.Zones = tn.ZoneIDs()
+	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: Digest(r.net.Data)}}
+	for _, f := range []*File{r.nodes, r.flow} {
+		if f != nil {
+			net.Sources = append(net.Sources, engine.SourceFile{Path: f.Name, SHA256: Digest(f.Data)})
+		}
+	}
+	zones := o.Zones
+	if zones == "" || zones == ZonesAuto {
+		zones = ZonesThrough
+		if tn.FirstThruNode > 1 {
+			zones = ZonesBlock
+		}
+	}
+	switch zones {
+	case ZonesBlock:
+		if tn.FirstThruNode > 1 {
+			n := BlockZones(net, tn.FirstThruNode)
+			rep.note("zone centroids (nodes below FIRST THRU NODE %d) are trip ends only: %d of them split into an origin (id:out) and a destination node, so no route passes through a zone", tn.FirstThruNode, n)
+		}
+	case ZonesThrough:
+		if tn.FirstThruNode > 1 {
+			rep.note("routes may pass through zone centroids (nodes below %d), as chosen", tn.FirstThruNode)
+		}
+	default:
+		return nil, nil, engine.Errorf(engine.EINVALID, "zones %q: choose auto, block or through", o.Zones)
+	}
+	for i := range src.links {
+		src.links[i].varField = src.links[i].meanField
+	}
+	return net, src, probs.err()
 }

@@ -2,22 +2,15 @@ package netfile
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
-	"gonum.org/v1/gonum/graph/layout"
-	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/linktime"
-	"github.com/ontime-routing/ontime/internal/ordered"
 )
 
 // Size limits, enforced on import. Dense correlation models hold a links ×
@@ -281,37 +274,6 @@ func projectIfNeeded(net *engine.Network, rep *ImportReport) engine.Problems {
 // OriginSuffix marks the origin half of a zone centroid split by BlockZones.
 const OriginSuffix = engine.OriginSuffix
 
-// BlockZones keeps routes from passing through zone centroids (TNTP nodes
-// with ids below firstThru): each centroid with links both in and out is
-// split into a destination node (its id, the links in) and an origin node
-// (id + OriginSuffix, the links out), drawn at the same place. OD pairs
-// written with the centroid's id map to the right half. It returns how many
-// were split.
-func BlockZones(net *engine.Network, firstThru int) int {
-	in := make([]bool, len(net.Nodes))
-	for _, l := range net.Links {
-		in[l.To] = true
-	}
-	split := 0
-	n := len(net.Nodes)
-	for i := range n {
-		id := net.Nodes[i].ID
-		z, err := parseInt(id)
-		if err != nil || z >= firstThru || !in[i] || len(net.Out(i)) == 0 {
-			continue
-		}
-		origin := net.Nodes[i]
-		origin.ID = id + OriginSuffix
-		net.Nodes = append(net.Nodes, origin)
-		for _, e := range net.Out(i) {
-			net.Links[e].From = len(net.Nodes) - 1
-		}
-		split++
-	}
-	net.Index()
-	return split
-}
-
 // parseInt reads a TNTP node id written as a plain integer.
 func parseInt(s string) (int, error) {
 	v, err := strconv.Atoi(s)
@@ -321,192 +283,6 @@ func parseInt(s string) (int, error) {
 	return v, err
 }
 
-// DefaultODs picks k OD pairs by a fixed rule: among 500 random pairs of
-// nodes (seeded by the network's size) whose destination can be reached,
-// the ones at the 50th, 60th, 70th, 80th and 90th percentile of LET time:
-// trips long enough for routes to differ, never the extreme outliers.
-func DefaultODs(net *engine.Network, k int) []engine.OD {
-	type cand struct {
-		od engine.OD
-		t  float64
-	}
-	var origins, dests []int
-	for i, nd := range net.Nodes {
-		if engine.IsRoadPoint(nd.ID) {
-			continue // the middle of a parallel road, not a place
-		}
-		if len(net.Out(i)) > 0 {
-			origins = append(origins, i)
-		}
-		if _, isOrigin := strings.CutSuffix(nd.ID, OriginSuffix); !isOrigin {
-			dests = append(dests, i)
-		}
-	}
-	if len(origins) == 0 || len(dests) == 0 {
-		return nil
-	}
-	rng := rand.New(rand.NewPCG(uint64(len(net.Nodes)), uint64(len(net.Links))))
-	trees := map[int][]float64{}
-	var cands []cand
-	seen := map[engine.OD]bool{}
-	for range 500 {
-		od := engine.OD{Origin: origins[rng.IntN(len(origins))], Destination: dests[rng.IntN(len(dests))]}
-		if od.Origin == od.Destination || seen[od] || sameZone(net, od) {
-			continue
-		}
-		seen[od] = true
-		if len(trees) < 64 || trees[od.Destination] != nil {
-			if trees[od.Destination] == nil {
-				trees[od.Destination] = net.LET(od.Destination).Time
-			}
-			if t := trees[od.Destination][od.Origin]; !math.IsInf(t, 1) && t > 0 {
-				cands = append(cands, cand{od, t})
-			}
-		}
-	}
-	slices.SortStableFunc(cands, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(a.t, b.t), engine.CompareIDs(net.ODString(a.od), net.ODString(b.od)))
-	})
-	var out []engine.OD
-	for i := range k {
-		if len(cands) == 0 {
-			break
-		}
-		q := 0.5 + 0.4*float64(i)/float64(max(k-1, 1))
-		c := cands[min(len(cands)-1, int(q*float64(len(cands))))]
-		if !slices.Contains(out, c.od) {
-			out = append(out, c.od)
-		}
-	}
-	return out
-}
-
-func sameZone(net *engine.Network, od engine.OD) bool {
-	a, _ := strings.CutSuffix(net.Nodes[od.Origin].ID, OriginSuffix)
-	return a == net.Nodes[od.Destination].ID
-}
-
-// DefaultStepCap is 1.5 times the longest LET path (in links) of the
-// network's OD pairs, rounded up, and at least 12 (Sioux Falls' cap): room
-// for detours, while DOT's tables (one level per link left) stay small.
-func DefaultStepCap(net *engine.Network) int {
-	longest := 0
-	for _, od := range net.ODs {
-		longest = max(longest, len(net.LET(od.Destination).Path(od.Origin, net)))
-	}
-	return max(12, (3*longest+1)/2)
-}
-
 // layoutLimit bounds the automatic layout (Isomap's all-pairs shortest
 // paths are cubic in the nodes); larger networks are put on a circle.
 const layoutLimit = 1000
-
-// Layout places a network without coordinates: Isomap (gonum) on the
-// undirected graph, which keeps graph distances; a circle where the graph
-// is too large or not connected.
-func Layout(net *engine.Network) {
-	defer fixLayout(net)
-	defer unstack(net)
-	if len(net.Nodes) <= layoutLimit {
-		g := simple.NewUndirectedGraph()
-		for i := range net.Nodes {
-			g.AddNode(simple.Node(i))
-		}
-		for _, l := range net.Links {
-			if l.From != l.To && g.Edge(int64(l.From), int64(l.To)) == nil {
-				g.SetEdge(g.NewEdge(simple.Node(l.From), simple.Node(l.To)))
-			}
-		}
-		// In ID order: Isomap numbers the nodes as it reads them, and with
-		// simple's map order a symmetric grid got another of its equally
-		// good layouts at every import (18 in 20 runs of a 30-node ring).
-		opt := layout.NewOptimizerR2(ordered.Undirected{Undirected: g}, layout.IsomapR2{}.Update)
-		for opt.Update() {
-		}
-		ok := true
-		for i := range net.Nodes {
-			p := opt.Coord2(int64(i))
-			if math.IsNaN(p.X) || math.IsNaN(p.Y) {
-				ok = false
-				break
-			}
-			net.Nodes[i].X, net.Nodes[i].Y = p.X, p.Y
-		}
-		if ok {
-			return
-		}
-	}
-	for i := range net.Nodes {
-		a := 2 * math.Pi * float64(i) / float64(len(net.Nodes))
-		net.Nodes[i].X, net.Nodes[i].Y = math.Cos(a), math.Sin(a)
-	}
-}
-
-// unstack moves nodes a layout put on one spot (Isomap places nodes with
-// the same distances to every other, like the two middle nodes of a
-// diamond, together) onto a small circle around it: a tenth of the
-// distance to the nearest other spot, so that every node can be seen and
-// clicked, and the map's bounds never collapse.
-func unstack(net *engine.Network) {
-	if len(net.Nodes) < 2 {
-		return
-	}
-	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, n := range net.Nodes {
-		minX, maxX, minY, maxY = math.Min(minX, n.X), math.Max(maxX, n.X), math.Min(minY, n.Y), math.Max(maxY, n.Y)
-	}
-	extent := math.Max(maxX-minX, maxY-minY)
-	if extent == 0 { // every node on one spot: a unit circle
-		for i := range net.Nodes {
-			a := 2 * math.Pi * float64(i) / float64(len(net.Nodes))
-			net.Nodes[i].X, net.Nodes[i].Y = minX+math.Cos(a), minY+math.Sin(a)
-		}
-		return
-	}
-	tol := 1e-6 * extent
-	type spot struct{ x, y float64 }
-	var spots []spot
-	index := map[[2]int64]int{} // a spot by its position rounded to tol
-	groups := map[int][]int{}
-	for i, n := range net.Nodes {
-		key := [2]int64{int64(math.Round(n.X / tol)), int64(math.Round(n.Y / tol))}
-		k, ok := index[key]
-		if !ok {
-			spots = append(spots, spot{n.X, n.Y})
-			k = len(spots) - 1
-			index[key] = k
-		}
-		groups[k] = append(groups[k], i)
-	}
-	for k, members := range groups {
-		if len(members) < 2 {
-			continue
-		}
-		near := math.Inf(1) // stacks are rare: a scan of the spots for each
-		for j, s := range spots {
-			if j != k {
-				near = math.Min(near, math.Hypot(s.x-spots[k].x, s.y-spots[k].y))
-			}
-		}
-		r := 0.1 * near // near is finite: the extent is not 0, so there is another spot
-		for m, i := range members {
-			a := 2 * math.Pi * float64(m) / float64(len(members))
-			net.Nodes[i].X, net.Nodes[i].Y = spots[k].x+r*math.Cos(a), spots[k].y+r*math.Sin(a)
-		}
-	}
-}
-
-// fixLayout keeps a computed layout as the nodes' coordinates, so that it
-// survives a round trip through ontime's JSON.
-func fixLayout(net *engine.Network) {
-	for i := range net.Nodes {
-		net.Nodes[i].Coord = [2]float64{net.Nodes[i].X, net.Nodes[i].Y}
-	}
-	net.Coords = engine.CoordLayout
-}
-
-// Digest is the SHA-256 of a file's bytes, as provenance records it.
-func Digest(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
