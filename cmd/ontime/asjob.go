@@ -21,12 +21,11 @@ import (
 // command line; every job log line is copied to stderr.
 func stateLab(ctx context.Context, nf *netFlags, getenv func(string) string, o lab.Options, stderr io.Writer) (*lab.Lab, *lab.Net, error) {
 	o.DataDir = orEnv(nf.data, getenv, "ONTIME_DATA")
-	o.StateDir = stateDir(nf.state, getenv)
 	if o.CacheDir == "" {
 		o.CacheDir = learnerCache("", getenv)
 	}
 	o.JobLog = stderr
-	l := lab.New(o)
+	l := newLab(getenv, nf.state, o)
 	if err := l.StateError(); err != nil {
 		l.Close()
 		return nil, nil, err

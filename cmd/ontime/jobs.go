@@ -26,7 +26,7 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	fs := flag.NewFlagSet("jobs "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	state := registerState(fs)
 	var kinds []string
 	for _, k := range lab.JobKinds() {
 		kinds = append(kinds, k.Name)
@@ -48,7 +48,7 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 	if _, known := lab.KindOf(*kind); *kind != "" && !known {
 		return engine.Errorf(engine.EINVALID, "--kind %q: use one of %s", *kind, strings.Join(kinds, ", "))
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+	l := newLab(getenv, *state, lab.Options{})
 	defer l.Close()
 	if err := l.StateError(); err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,46 +19,25 @@ import (
 func runLive(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("live", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var nf netFlags
-	nf.register(fs)
-	od := fs.String("od", "", "OD pair ORIGIN-DEST (default: the network's first benchmark pair)")
+	var rf runFlags
+	rf.register(fs, "let,dot", "episodes, from test pool 0 onwards", " (md and json: the rates; csv: the rates or a figure's data)")
 	factor := fs.Float64("factor", 1.05, "budget factor (× the OD pair's LET time)")
-	methods := fs.String("methods", "let,dot", "comma-separated methods: "+methodNames())
-	episodes := fs.Int("episodes", lab.PoolSize, "episodes, from test pool 0 onwards")
 	figure := fs.String("figure", "rates", "what to print: rates, or a figure's data: "+strings.Join(lab.FigureNames, ", "))
-	format := fs.String("format", "md", "output format: md (rates only) or csv")
-	models := fs.String("models", "", "directory of trained models (default: as bench)")
-	var prof profileFlags
-	prof.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return usageErr(err)
-	}
-	if fs.NArg() > 0 {
-		return engine.Errorf(engine.EINVALID, "live takes no arguments, got %q", fs.Args())
-	}
-	if *format != "md" && *format != "csv" {
-		return engine.Errorf(engine.EINVALID, "--format %q: use md or csv", *format)
-	}
-	if *figure != "rates" && !slices.Contains(lab.FigureNames, *figure) {
-		return engine.Errorf(engine.EINVALID, "--figure %q: use rates, %s", *figure, engine.JoinOr(lab.FigureNames))
-	}
-	if *figure != "rates" && *format != "csv" {
-		return engine.Errorf(engine.EINVALID, "--figure %s prints the figure's data: add --format csv", *figure)
-	}
-	stopProfile, err := prof.start()
-	if err != nil {
+	o, err := rf.open(ctx, fs, args, getenv, stderr, func() error {
+		if *figure != "rates" && !slices.Contains(lab.FigureNames, *figure) {
+			return engine.Errorf(engine.EINVALID, "--figure %q: use rates, %s", *figure, engine.JoinOr(lab.FigureNames))
+		}
+		if *figure != "rates" && rf.format.String() != "csv" {
+			return engine.Errorf(engine.EINVALID, "--figure %s prints the figure's data: add --format csv", *figure)
+		}
+		return nil
+	})
+	if err != nil || o == nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, stopProfile()) }()
-	l, n, err := stateLab(ctx, &nf, getenv, lab.Options{ModelsDir: *models}, stderr)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	req := lab.LiveRequest{Factor: *factor, Methods: engine.SplitList(*methods), Episodes: *episodes, Curve: lab.LiveCurveFactors}
-	if req.OD, err = odOrFirst(n.Net, *od); err != nil {
-		return err
-	}
+	defer o.close(&err)
+	n := o.net
+	req := lab.LiveRequest{OD: o.od, Factor: *factor, Methods: engine.SplitList(*rf.methods), Episodes: *rf.episodes, Curve: lab.LiveCurveFactors}
 	res, err := n.Live(ctx, req, func(lab.LiveUpdate) error { return nil })
 	if err != nil {
 		return err
@@ -68,7 +46,7 @@ func runLive(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintf(stderr, "ontime live: %s.\n", res.Note)
 	}
 	if *figure == "rates" {
-		return printRates(stdout, n.Net.ODString(req.OD), res, *format)
+		return printRates(stdout, n.Net.ODString(req.OD), res, rf.format.String())
 	}
 	fig, err := res.Figures()
 	if err != nil {
@@ -93,8 +71,28 @@ func printRates(w io.Writer, od string, res *lab.LiveResult, format string) erro
 		}
 		rows = append(rows, []string{r.Method, fmt.Sprint(r.OnTime), fmt.Sprint(r.N), ff(r.Rate), ff(r.Lo), ff(r.Hi), r.Said()})
 	}
-	if format == "csv" {
+	switch format {
+	case "csv":
 		return writeCSV(w, rows)
+	case "json":
+		type rate struct {
+			Method   string  `json:"method"`
+			OnTime   int     `json:"on_time"`
+			Episodes int     `json:"episodes"`
+			Rate     float64 `json:"rate"`
+			Lo95     float64 `json:"lo95"`
+			Hi95     float64 `json:"hi95"`
+			Note     string  `json:"note,omitempty"`
+		}
+		var rates []rate
+		for _, r := range res.Rates {
+			note := r.Said()
+			if r.Err != "" {
+				note = r.Err
+			}
+			rates = append(rates, rate{r.Method, r.OnTime, r.N, r.Rate, r.Lo, r.Hi, note})
+		}
+		return writeJSON(w, map[string]any{"od": od, "budget_min": res.Budget, "let_min": res.LETTime, "rates": rates})
 	}
 	fmt.Fprintf(w, "OD %s, budget %.2f min (LET %.2f min)\n\n", od, res.Budget, res.LETTime)
 	writeMarkdown(w, rows)

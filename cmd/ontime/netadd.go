@@ -33,7 +33,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	observations := fs.String("observations", "", "a CSV of observed link times (link or from,to; observation; time[; time_of_day]): each link's law is fitted to them (law fitted), in a child process bounded by --fit-memory and --fit-time")
 	limits := fitLimitFlags(fs)
 	dry := fs.Bool("dry-run", false, "check and report, store nothing")
-	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	state := registerState(fs)
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageErr(err)
@@ -59,7 +59,7 @@ func runNetworksAdd(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 		read = append(read, observationsFile(*observations))
 		bounded = limits.command()
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv), Worker: bounded})
+	l := newLab(getenv, *state, lab.Options{CacheDir: learnerCache("", getenv), Worker: bounded})
 	defer l.Close()
 	imp, err := l.ReadImportIn(ctx, read, o)
 	if imp != nil && imp.Report != nil {
@@ -109,7 +109,7 @@ func runNetworksFit(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	as := fs.String("as", "", "name of the new version (default: NAME-v2, -v3, … the first free)")
 	period := fs.String("period", "", "keep the rows whose time_of_day is in HH:MM-HH:MM")
 	unit := fs.String("time-unit", "", "unit of the observed times: s, min or h (default min)")
-	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	state := registerState(fs)
 	data := fs.String("data", "", "benchmark data directory, for fitting a built-in network such as sfn (default $ONTIME_DATA)")
 	limits := fitLimitFlags(fs)
 	pos, err := parseInterspersed(fs, args)
@@ -119,7 +119,7 @@ func runNetworksFit(ctx context.Context, fs *flag.FlagSet, args []string, getenv
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: ontime networks fit NAME OBSERVATIONS.csv [--as NEW] [--period HH:MM-HH:MM] [--time-unit s|min|h] [--data DIR]: %w", errUsage)
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv), CacheDir: learnerCache("", getenv), DataDir: orEnv(*data, getenv, "ONTIME_DATA"),
+	l := newLab(getenv, *state, lab.Options{CacheDir: learnerCache("", getenv), DataDir: orEnv(*data, getenv, "ONTIME_DATA"),
 		Worker: limits.command()})
 	defer l.Close()
 	// The network first: a name that is wrong is said before any file is
@@ -164,12 +164,12 @@ func odList(net *engine.Network) string {
 
 // runNetworksStored handles rm and rename of stored networks.
 func runNetworksStored(ctx context.Context, cmd string, fs *flag.FlagSet, args []string, getenv func(string) string, stdout io.Writer) error {
-	state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+	state := registerState(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageErr(err)
 	}
-	l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+	l := newLab(getenv, *state, lab.Options{})
 	defer l.Close()
 	switch {
 	case cmd == "rm" && len(pos) == 1:

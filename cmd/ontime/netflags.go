@@ -32,7 +32,7 @@ func (nf *netFlags) stored() bool {
 func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.network, "network", builtin.Example, "built-in network ("+strings.Join(builtin.Names, ", ")+"), a stored network's name, or a network's files: "+netfile.FormatList())
 	fs.StringVar(&nf.data, "data", "", "benchmark data directory (default $ONTIME_DATA)")
-	fs.StringVar(&nf.state, "state", "", "state directory of stored networks (default $ONTIME_STATE, else "+defaultStateHint+")")
+	registerStateVar(fs, &nf.state)
 	nf.corr.register(fs, "override the correlation", "the network's")
 }
 
@@ -48,7 +48,7 @@ func (nf *netFlags) load(fs *flag.FlagSet, getenv func(string) string) (*engine.
 	case fs.NArg() > 0:
 		return nil, nil, engine.Errorf(engine.EINVALID, "unexpected argument %q (flags go before arguments; the network is --network NAME)", fs.Arg(0))
 	}
-	l := lab.New(lab.Options{DataDir: orEnv(nf.data, getenv, "ONTIME_DATA"), StateDir: stateDir(nf.state, getenv)})
+	l := newLab(getenv, nf.state, lab.Options{DataDir: orEnv(nf.data, getenv, "ONTIME_DATA")})
 	defer l.Close()
 	net, err := l.LoadNetworkOrFile(context.Background(), nf.network)
 	if err != nil {

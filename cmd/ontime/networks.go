@@ -38,7 +38,7 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 		return runNetworksStored(ctx, args[0], fs, args[1:], getenv, stdout)
 	case "list":
 		data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
-		state := fs.String("state", "", "state directory (default $ONTIME_STATE, else "+defaultStateHint+")")
+		state := registerState(fs)
 		if err := fs.Parse(args[1:]); err != nil {
 			return usageErr(err)
 		}
@@ -50,7 +50,7 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 			}
 			fmt.Fprintf(stdout, "%-10s %s\n           %s\n", name, builtin.Describe[name], state)
 		}
-		l := lab.New(lab.Options{StateDir: stateDir(*state, getenv)})
+		l := newLab(getenv, *state, lab.Options{})
 		defer l.Close()
 		for _, n := range l.Networks() {
 			if n.Stored {
@@ -82,7 +82,7 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 			fmt.Fprintf(stdout, "source %s sha256 %s\n", s.Path, s.SHA256)
 		}
 		if nf.stored() {
-			l := lab.New(lab.Options{StateDir: stateDir(nf.state, getenv)})
+			l := newLab(getenv, nf.state, lab.Options{})
 			defer l.Close()
 			if rep, _, err := l.StoredReport(ctx, nf.network); err == nil {
 				for _, n := range rep.Notes {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,48 +21,27 @@ import (
 func runPlan(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var nf netFlags
-	nf.register(fs)
-	od := fs.String("od", "", "OD pair ORIGIN-DEST (default: the network's first benchmark pair)")
+	var rf runFlags
+	rf.register(fs, "let,dot,cdot", "common test realizations each budget is tried on", " (csv: the methods' table only; json: the whole plan, as /api/plan answers)")
 	alpha := fs.Float64("reliability", 0.95, "target on-time rate, in (0, 1)")
-	methods := fs.String("methods", "let,dot,cdot", "comma-separated methods: "+methodNames())
-	episodes := fs.Int("episodes", lab.PoolSize, "common test realizations each budget is tried on")
 	maxFactor := fs.Float64("max-factor", lab.DefaultPlanMaxFactor, "search budgets up to this × the pair's LET time")
 	routes := fs.Int("routes", 3, "also the reliability indices of the pair's N fastest routes on average (0: none)")
-	format := fs.String("format", "md", "output format: md or csv (csv: the methods' table only)")
 	routesOut := fs.String("routes-out", "", "also write the routes with their indices to this file: .geojson, .csv, or .gpx for a network on the globe")
-	models := fs.String("models", "", "directory of trained models (default: as bench)")
-	var prof profileFlags
-	prof.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return usageErr(err)
-	}
-	if fs.NArg() > 0 {
-		return engine.Errorf(engine.EINVALID, "plan takes no arguments, got %q", fs.Args())
-	}
-	if *format != "md" && *format != "csv" {
-		return engine.Errorf(engine.EINVALID, "--format %q: use md or csv", *format)
-	}
-	if *routes < 0 || *routes > 20 {
-		return engine.Errorf(engine.EINVALID, "--routes %d: give 0 to 20", *routes)
-	}
-	if !(*alpha > 0 && *alpha < 1) {
-		return engine.Errorf(engine.EINVALID, "--reliability %v: give a target on-time rate between 0 and 1 (exclusive), such as 0.95", *alpha)
-	}
-	stopProfile, err := prof.start()
-	if err != nil {
+	o, err := rf.open(ctx, fs, args, getenv, stderr, func() error {
+		if *routes < 0 || *routes > 20 {
+			return engine.Errorf(engine.EINVALID, "--routes %d: give 0 to 20", *routes)
+		}
+		if !(*alpha > 0 && *alpha < 1) {
+			return engine.Errorf(engine.EINVALID, "--reliability %v: give a target on-time rate between 0 and 1 (exclusive), such as 0.95", *alpha)
+		}
+		return nil
+	})
+	if err != nil || o == nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, stopProfile()) }()
-	l, n, err := stateLab(ctx, &nf, getenv, lab.Options{ModelsDir: *models}, stderr)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	req := lab.PlanRequest{Alpha: *alpha, Methods: engine.SplitList(*methods), Episodes: *episodes, MaxFactor: *maxFactor, Routes: *routes}
-	if req.OD, err = odOrFirst(n.Net, *od); err != nil {
-		return err
-	}
+	defer o.close(&err)
+	n := o.net
+	req := lab.PlanRequest{OD: o.od, Alpha: *alpha, Methods: engine.SplitList(*rf.methods), Episodes: *rf.episodes, MaxFactor: *maxFactor, Routes: *routes}
 	routesFormat := strings.TrimPrefix(filepath.Ext(*routesOut), ".")
 	if *routesOut != "" {
 		if *routes == 0 {
@@ -89,12 +67,15 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 			return err
 		}
 	}
-	return printPlan(stdout, n.Net.ODString(req.OD), p, *format)
+	return printPlan(stdout, n.Net.ODString(req.OD), p, rf.format.String())
 }
 
 // printPlan prints each method's budget (minutes and × the LET time), its
 // interval, the rate observed there, and its tables' answer.
 func printPlan(w io.Writer, od string, p *lab.Plan, format string) error {
+	if format == "json" {
+		return writeJSON(w, p)
+	}
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 	rows := [][]string{{"method", "budget_min", "factor", "lo95_min", "hi95_min", "rate", "episodes", "table_budget_min", "note"}}
 	for _, r := range p.Rows {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,11 +50,38 @@ func TestPlanCLI(t *testing.T) {
 	}{
 		{[]string{"--reliability", "1.2"}, "between 0 and 1"},
 		{[]string{"--od", "1-999"}, "999"},
-		{[]string{"--format", "xml"}, "use md or csv"},
+		{[]string{"--format", "xml"}, "use md, csv or json"},
 	} {
 		_, _, err := runCLI(t, nil, append([]string{"plan", "--network", "ringtown", "--episodes", "200"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// Every verb that prints a table prints it as JSON too (issue 72): plan
+// as /api/plan answers, live its rates.
+func TestPlanAndLivePrintJSON(t *testing.T) {
+	out, _, err := runCLI(t, nil, "plan", "--network", "twobranch", "--episodes", "200", "--methods", "let", "--format", "json")
+	var plan struct {
+		OD      string `json:"od"`
+		Methods []struct {
+			Method string  `json:"method"`
+			Budget float64 `json:"budget"`
+		} `json:"methods"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &plan) != nil || plan.OD != "A-E" || len(plan.Methods) != 1 || !(plan.Methods[0].Budget > 0) {
+		t.Errorf("plan --format json: %v %+v\n%s", err, plan, out)
+	}
+	out, _, err = runCLI(t, nil, "live", "--network", "twobranch", "--episodes", "200", "--format", "json")
+	var live struct {
+		Rates []struct {
+			Method   string  `json:"method"`
+			Episodes int     `json:"episodes"`
+			Rate     float64 `json:"rate"`
+		} `json:"rates"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &live) != nil || len(live.Rates) != 2 || live.Rates[0].Episodes != 200 {
+		t.Errorf("live --format json: %v %+v\n%s", err, live, out)
 	}
 }

@@ -26,7 +26,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
-	state := fs.String("state", "", "state directory for your networks and results (default $ONTIME_STATE, else "+defaultStateHint+")")
+	state := registerState(fs)
 	models := fs.String("models", "", "directory of trained models (default: models/ found upwards)")
 	cache := fs.String("cache", "", "directory for trained learners (default $ONTIME_CACHE or the user cache dir)")
 	noCache := fs.Bool("no-cache", false, "train learners afresh instead of reusing cached ones")
@@ -83,9 +83,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// the uploader leaves or --upload-time passes, limited to
 	// --upload-memory (docs/security.md).
 	uploads := workerCommand(*uploadMemory, *uploadTime)
-	l := lab.New(lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir, Worker: uploads,
+	l := newLab(getenv, *state, lab.Options{DataDir: orEnv(*data, getenv, "ONTIME_DATA"), ModelsDir: *models, CacheDir: cacheDir, Worker: uploads,
 		Device: *device, ORTLib: getenv("ONTIME_ORT_LIB"), Version: version, Commit: buildCommit(), Logf: func(f string, a ...any) { log.Warn(fmt.Sprintf(f, a...)) },
-		StateDir: stateDir(*state, getenv), Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
+		Concurrency: *jobsN, MaxJobs: *maxJobs, MaxJobsPerClient: *jobsPerClient,
 		Quota: lab.Quota{Networks: *maxNetworks, Models: *maxModels, Bytes: megabytes(*maxStoredMB), NetworksPerClient: *maxPerClient},
 		// The trainer runs at a lower priority: pages stay interactive on two cores.
 		Trainer: train.Trainer{Python: *python, Script: orEnv(*trainer, getenv, train.ScriptEnv), Nice: 10}})

@@ -4,9 +4,20 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+
+	"github.com/ontime-routing/ontime/engine/lab"
 )
 
 const defaultStateHint = "$XDG_DATA_HOME/ontime or ~/.local/share/ontime"
+
+// stateHelp is --state's help, the same on every verb.
+const stateHelp = "state directory: your stored networks, models, jobs and results (default $ONTIME_STATE, else " + defaultStateHint + ")"
+
+// registerState declares --state on a verb's flags (stateDir reads it).
+func registerState(fs *flag.FlagSet) *string { return fs.String("state", "", stateHelp) }
+
+// registerStateVar is registerState into a field of a flag group.
+func registerStateVar(fs *flag.FlagSet, v *string) { fs.StringVar(v, "state", "", stateHelp) }
 
 // stateDir is where users' data lives: --state, else $ONTIME_STATE, else
 // the user's data directory ($XDG_DATA_HOME/ontime, ~/.local/share/ontime).
@@ -45,4 +56,12 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// newLab is the service a verb works through, on the state directory the
+// verb was given (--state, else stateDir's rule): the one place the
+// command line makes it; o gives the rest (data, cache, worker, …).
+func newLab(getenv func(string) string, state string, o lab.Options) *lab.Lab {
+	o.StateDir = stateDir(state, getenv)
+	return lab.New(o)
 }

@@ -40,7 +40,7 @@ func runSweep(ctx context.Context, args []string, getenv func(string) string, st
 	fs := flag.NewFlagSet("sweep "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
-	state := fs.String("state", "", "state directory of stored networks and jobs (default $ONTIME_STATE, else "+defaultStateHint+")")
+	state := registerState(fs)
 	out := fs.String("out", "", "plan: the sweep directory to create (on the cluster's shared filesystem)")
 	task := fs.Int("task", -1, "train, run: the instance or task index (default $SLURM_ARRAY_TASK_ID, then $JOB_COMPLETION_INDEX)")
 	workers := fs.Int("workers", 0, "train, run: parallel workers (default: all cores)")
@@ -64,7 +64,7 @@ func runSweep(ctx context.Context, args []string, getenv func(string) string, st
 		return usageErr(err)
 	}
 	dataDir := orEnv(*data, getenv, "ONTIME_DATA")
-	l := lab.New(lab.Options{DataDir: dataDir, StateDir: stateDir(*state, getenv)})
+	l := newLab(getenv, *state, lab.Options{DataDir: dataDir})
 	defer l.Close()
 	open := func(name string) (*engine.Network, error) { return l.LoadNetworkOrFile(ctx, name) }
 	if len(pos) != 1 {
@@ -221,14 +221,13 @@ func sweepStatus(ctx context.Context, dir string, wait bool, stdout io.Writer) e
 				for _, t := range c.Missing {
 					s, known := states[t]
 					if !known {
-						s = "not queued"
+						s = sweep.NotQueued
 					}
 					count[s]++
-					switch s {
-					case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING", "SUSPENDED":
+					if sweep.Active(s) {
 						active++
 					}
-					if s == "FAILED" || s == "CANCELLED" || s == "TIMEOUT" || s == "OUT_OF_MEMORY" || s == "NODE_FAIL" || (s == "not queued" && from == "squeue") {
+					if sweep.Failed(s, from) {
 						failed = append(failed, fmt.Sprintf("%d (%s)", t, strings.ToLower(s)))
 					}
 				}

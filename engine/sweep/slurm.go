@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,4 +273,25 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Slurm's job states, as squeue and sacct print them: which are still to
+// run (a task missing in one of them is not failed yet) and which ended
+// without the task's part.
+var (
+	slurmActive = []string{"PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING", "SUSPENDED"}
+	slurmFailed = []string{"FAILED", "CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL"}
+)
+
+// NotQueued is the state of a task the scheduler no longer lists.
+const NotQueued = "not queued"
+
+// Active says whether a task in Slurm state s is still to run.
+func Active(s string) bool { return slices.Contains(slurmActive, s) }
+
+// Failed says whether a task in state s (as from, squeue or sacct, reported
+// it) ended without its part: a failed state, or, per squeue (which lists
+// only what is queued or running), a task it no longer lists.
+func Failed(s, from string) bool {
+	return slices.Contains(slurmFailed, s) || s == NotQueued && from == "squeue"
 }
