@@ -101,106 +101,128 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		chunk = 100
 	}
 	res := &LiveResult{Note: note, Asked: asked, Budget: req.Factor * let, LETTime: let, Times: map[string][]float64{}, Curve: map[string][]float64{}, CurveCI: map[string][][2]float64{}, Factors: req.Curve}
-	rates := make([]Rate, len(req.Methods))
-	pols := make([]engine.Policy, len(req.Methods))
-	for i, m := range req.Methods {
-		rates[i].Method, rates[i].Outside = m, n.Scope(m, req.OD, req.Factor)
-		if !n.Runnable(m, req.OD) {
-			rates[i].Err = n.Scope(m, req.OD, req.Factor)
+	run := &liveRun{n: n, req: req, res: res, let: let, emit: emit, crew: n.crew(),
+		pools: &livePools{n: n, kept: map[int]*sim.Pool{}, days: req.Episodes},
+		work:  float64(req.Episodes * (1 + len(req.Curve))), // episode replays, each for every method
+	}
+	run.policies()
+	if err := run.playDays(ctx, chunk); err != nil {
+		return nil, err
+	}
+	res.Rates = run.rates
+	if err := run.curve(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// liveRun is one Live run's state: its methods' policies and rates, the
+// days' pools and what it reports as it goes.
+type liveRun struct {
+	n     *Net
+	req   LiveRequest
+	res   *LiveResult
+	let   float64
+	emit  func(LiveUpdate) error
+	crew  *sim.Crew
+	pools *livePools
+	work  float64 // episode replays in all, for the fraction done
+	rates []Rate
+	pols  []engine.Policy // nil for a method that cannot run (its rate says why)
+}
+
+// policies makes each method's policy, or says in its rate why it cannot
+// run on the pair.
+func (r *liveRun) policies() {
+	r.rates = make([]Rate, len(r.req.Methods))
+	r.pols = make([]engine.Policy, len(r.req.Methods))
+	for i, m := range r.req.Methods {
+		r.rates[i].Method, r.rates[i].Outside = m, r.n.Scope(m, r.req.OD, r.req.Factor)
+		if !r.n.Runnable(m, r.req.OD) {
+			r.rates[i].Err = r.n.Scope(m, r.req.OD, r.req.Factor)
 			continue
 		}
-		if pols[i], err = n.Policy(m); err != nil {
-			rates[i].Err = err.Error()
+		var err error
+		if r.pols[i], err = r.n.Policy(m); err != nil {
+			r.rates[i].Err = err.Error()
 		}
 	}
-	crew := n.crew()
-	task := sim.Task{OD: req.OD, Budget: res.Budget, Cap: n.Net.StepCap}
-	work := float64(req.Episodes * (1 + len(req.Curve))) // episode replays, each for every method
-	pools := &livePools{n: n, kept: map[int]*sim.Pool{}, days: req.Episodes}
+}
+
+// playDays plays every method on the days, chunk days at a time, counting
+// each method's on-time days and arrival times and reporting the rates
+// after each chunk.
+func (r *liveRun) playDays(ctx context.Context, chunk int) error {
+	task := sim.Task{OD: r.req.OD, Budget: r.res.Budget, Cap: r.n.Net.StepCap}
 	out := make([]sim.Result, chunk)
-	for done := 0; done < req.Episodes; {
+	for done := 0; done < r.req.Episodes; {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		size := min(chunk, req.Episodes-done, PoolSize-done%PoolSize)
-		p := pools.get(done / PoolSize)
+		size := min(chunk, r.req.Episodes-done, PoolSize-done%PoolSize)
+		p := r.pools.get(done / PoolSize)
 		off := done % PoolSize
 		sub := &sim.Pool{Purpose: p.Purpose, Index: p.Index, Size: size, Dim: p.Dim, X: p.X[off*p.Dim : (off+size)*p.Dim]}
-		for i, pol := range pols {
+		for i, pol := range r.pols {
 			if pol == nil {
 				continue
 			}
-			if err := crew.Run(pol, task, sub, out[:size]); err != nil {
-				rates[i].Err, pols[i] = err.Error(), nil
+			rate := &r.rates[i]
+			if err := r.crew.Run(pol, task, sub, out[:size]); err != nil {
+				rate.Err, r.pols[i] = err.Error(), nil
 				continue
 			}
 			for _, o := range out[:size] {
-				rates[i].N++
+				rate.N++
 				if o.OnTime {
-					rates[i].OnTime++
+					rate.OnTime++
 				}
 				if o.HandedOver {
-					rates[i].HandedOver++
+					rate.HandedOver++
 				}
-				res.Times[rates[i].Method] = append(res.Times[rates[i].Method], o.Time)
+				r.res.Times[rate.Method] = append(r.res.Times[rate.Method], o.Time)
 			}
-			rates[i].Rate = float64(rates[i].OnTime) / float64(rates[i].N)
-			rates[i].Lo, rates[i].Hi = stats.Wilson(rates[i].OnTime, rates[i].N)
+			rate.Rate = float64(rate.OnTime) / float64(rate.N)
+			rate.Lo, rate.Hi = stats.Wilson(rate.OnTime, rate.N)
 		}
 		done += size
-		if emit != nil {
-			if err := emit(LiveUpdate{Done: done, Total: req.Episodes, Rates: append([]Rate(nil), rates...), Fraction: float64(done) / work}); err != nil {
-				return nil, err
-			}
-		}
-	}
-	res.Rates = rates
-	// The on-time curve over budget factors, on the same realizations: pool
-	// by pool, so a pool that was not kept is drawn once more, not once per
-	// factor and method.
-	all := make([]sim.Result, min(PoolSize, req.Episodes))
-	onTime := make([][]int, len(req.Curve))
-	for k := range onTime {
-		onTime[k] = make([]int, len(pols))
-	}
-	total := 0
-	err = pools.each(req.Episodes, func(pi int, sub *sim.Pool) error {
-		size := sub.Size
-		tasks := make([]sim.Task, len(req.Curve))
-		for k, f := range req.Curve {
-			tasks[k] = sim.Task{OD: req.OD, Budget: f * let, Cap: n.Net.StepCap}
-		}
-		// A batch policy (a learned model) replays every factor at once: it
-		// encodes a route prefix several budgets drove once (sim.RunTasks;
-		// each episode's result is the one a factor alone gives).
-		for i, pol := range pols {
-			if !sim.StepsTogether(pol) {
-				continue
-			}
-			outs := make([][]sim.Result, len(tasks))
-			for k := range outs {
-				outs[k] = make([]sim.Result, size)
-			}
-			if err := crew.Runner().RunTasks(pol, tasks, sub, outs); err != nil {
+		if r.emit != nil {
+			if err := r.emit(LiveUpdate{Done: done, Total: r.req.Episodes, Rates: append([]Rate(nil), r.rates...), Fraction: float64(done) / r.work}); err != nil {
 				return err
 			}
-			for k := range outs {
-				for _, o := range outs[k] {
-					if o.OnTime {
-						onTime[k][i]++
-					}
-				}
-			}
+		}
+	}
+	return nil
+}
+
+// curve is the on-time rate over the budget factors, on the same
+// realizations: pool by pool, so a pool that was not kept is drawn once
+// more, not once per factor and method.
+func (r *liveRun) curve(ctx context.Context) error {
+	all := make([]sim.Result, min(PoolSize, r.req.Episodes))
+	onTime := make([][]int, len(r.req.Curve))
+	for k := range onTime {
+		onTime[k] = make([]int, len(r.pols))
+	}
+	total := 0
+	err := r.pools.each(r.req.Episodes, func(pi int, sub *sim.Pool) error {
+		size := sub.Size
+		tasks := make([]sim.Task, len(r.req.Curve))
+		for k, f := range r.req.Curve {
+			tasks[k] = sim.Task{OD: r.req.OD, Budget: f * r.let, Cap: r.n.Net.StepCap}
+		}
+		if err := r.curveTogether(tasks, sub, onTime); err != nil {
+			return err
 		}
 		for k, t := range tasks {
-			for i, pol := range pols {
+			for i, pol := range r.pols {
 				if pol == nil || sim.StepsTogether(pol) {
 					continue
 				}
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if err := crew.Run(pol, t, sub, all[:size]); err != nil {
+				if err := r.crew.Run(pol, t, sub, all[:size]); err != nil {
 					return err
 				}
 				for _, o := range all[:size] {
@@ -209,9 +231,9 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 					}
 				}
 			}
-			if emit != nil {
-				replayed := req.Episodes + (pi*PoolSize)*len(req.Curve) + (k+1)*size
-				if err := emit(LiveUpdate{Done: req.Episodes, Total: req.Episodes, Rates: append([]Rate(nil), rates...), Fraction: float64(replayed) / work, Curve: true}); err != nil {
+			if r.emit != nil {
+				replayed := r.req.Episodes + (pi*PoolSize)*len(r.req.Curve) + (k+1)*size
+				if err := r.emit(LiveUpdate{Done: r.req.Episodes, Total: r.req.Episodes, Rates: append([]Rate(nil), r.rates...), Fraction: float64(replayed) / r.work, Curve: true}); err != nil {
 					return err
 				}
 			}
@@ -220,19 +242,45 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for k := range req.Curve {
-		for i, pol := range pols {
+	for k := range r.req.Curve {
+		for i, pol := range r.pols {
 			if pol != nil {
-				m := req.Methods[i]
-				res.Curve[m] = append(res.Curve[m], float64(onTime[k][i])/float64(max(total, 1)))
+				m := r.req.Methods[i]
+				r.res.Curve[m] = append(r.res.Curve[m], float64(onTime[k][i])/float64(max(total, 1)))
 				lo, hi := stats.Wilson(onTime[k][i], total)
-				res.CurveCI[m] = append(res.CurveCI[m], [2]float64{lo, hi})
+				r.res.CurveCI[m] = append(r.res.CurveCI[m], [2]float64{lo, hi})
 			}
 		}
 	}
-	return res, nil
+	return nil
+}
+
+// curveTogether replays every factor at once for a batch policy (a learned
+// model): it encodes a route prefix several budgets drove once
+// (sim.RunTasks; each episode's result is the one a factor alone gives).
+func (r *liveRun) curveTogether(tasks []sim.Task, sub *sim.Pool, onTime [][]int) error {
+	for i, pol := range r.pols {
+		if !sim.StepsTogether(pol) {
+			continue
+		}
+		outs := make([][]sim.Result, len(tasks))
+		for k := range outs {
+			outs[k] = make([]sim.Result, sub.Size)
+		}
+		if err := r.crew.Runner().RunTasks(pol, tasks, sub, outs); err != nil {
+			return err
+		}
+		for k := range outs {
+			for _, o := range outs[k] {
+				if o.OnTime {
+					onTime[k][i]++
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // pagePoolBytes bounds the test realizations a live run or a plan holds
