@@ -39,142 +39,43 @@ func runSweep(ctx context.Context, args []string, getenv func(string) string, st
 	cmd := args[0]
 	fs := flag.NewFlagSet("sweep "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
-	state := registerState(fs)
-	out := fs.String("out", "", "plan: the sweep directory to create (on the cluster's shared filesystem)")
-	task := fs.Int("task", -1, "train, run: the instance or task index (default $SLURM_ARRAY_TASK_ID, then $JOB_COMPLETION_INDEX)")
-	workers := fs.Int("workers", 0, "train, run: parallel workers (default: all cores)")
-	models := fs.String("models", "", "train, run: directory of trained models (default: models/ in the working directory or a parent)")
-	device := fs.String("device", "cpu", "train, run: where ONNX policies run: cpu or cuda")
-	partial := fs.Bool("partial", false, "merge: report the whole instances and say what is missing instead of refusing")
-	noStore := fs.Bool("no-store", false, "merge: write DIR/results only, not the state directory")
-	wait := fs.Bool("wait", false, "status: redraw a progress bar until every task is done")
-	partition := fs.String("partition", "", "slurm: --partition")
-	timeLimit := fs.String("time", "", "slurm: --time of each job, e.g. 2:00:00")
-	cpus := fs.Int("cpus-per-task", 0, "slurm: --cpus-per-task (the workers of each task)")
-	mem := fs.String("mem", "", "slurm, k8s: memory of each task, e.g. 4G")
-	maxParallel := fs.Int("max-parallel", 0, "slurm: at most this many evaluation tasks at once (--array=…%K); k8s: parallelism")
-	submit := fs.Bool("submit", false, "slurm: submit the scripts with sbatch (each after the one before succeeds) and print the job ids")
-	missing := fs.Bool("missing", false, "slurm: scripts for what is not done yet only (rerun what failed)")
-	image := fs.String("image", "", "k8s: container image with ontime on its PATH")
-	volume := fs.String("volume", "", "k8s: PersistentVolumeClaim holding the sweep directory")
-	mount := fs.String("mount", "/sweep", "k8s: where the claim is mounted (the sweep directory's path in the pods)")
+	f := registerSweepFlags(fs)
 	pos, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		return usageErr(err)
 	}
-	dataDir := orEnv(*data, getenv, "ONTIME_DATA")
-	l := newLab(getenv, *state, lab.Options{DataDir: dataDir})
+	dataDir := orEnv(*f.data, getenv, "ONTIME_DATA")
+	l := newLab(getenv, *f.state, lab.Options{DataDir: dataDir})
 	defer l.Close()
 	open := func(name string) (*engine.Network, error) { return l.LoadNetworkOrFile(ctx, name) }
 	if len(pos) != 1 {
 		return engine.Errorf(engine.EINVALID, "sweep %s takes one argument (%s)", cmd, map[bool]string{true: "the sweep file", false: "the sweep directory"}[cmd == "plan"])
 	}
 	dir := pos[0]
-	index := func() (int, error) {
-		if *task >= 0 {
-			return *task, nil
-		}
-		for _, v := range []string{"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"} {
-			if s := getenv(v); s != "" {
-				i, err := strconv.Atoi(s)
-				if err != nil {
-					return 0, engine.Errorf(engine.EINVALID, "$%s=%q is not an index", v, s)
-				}
-				return i, nil
-			}
-		}
-		return 0, engine.Errorf(engine.EINVALID, "sweep %s: give --task I (or run it as a Slurm array or an Indexed Job)", cmd)
-	}
-	opts := sweep.Options{Open: open, Workers: *workers, Models: *models, Device: *device, Version: version, Commit: buildCommit(),
-		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }}
 	switch cmd {
 	case "plan":
-		if *out == "" {
-			return engine.Errorf(engine.EINVALID, "sweep plan: give --out DIR")
-		}
-		f, err := sweep.ReadFile(dir)
-		if err != nil {
-			return err
-		}
-		m, err := sweep.Plan(f, open, version, buildCommit())
-		if err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		if err := sweep.WriteManifest(*out, m); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "sweep %s (%s): %d instances, %d tasks in %s\n", m.Sweep, m.Name, len(m.Instances), len(m.Tasks), *out)
-		return nil
+		return sweepPlan(dir, *f.out, open, stdout)
 	case "train", "run":
-		i, err := index()
+		i, err := sweepIndex(cmd, *f.task, getenv)
 		if err != nil {
 			return err
 		}
-		start := time.Now()
-		run, what := sweep.RunTask, "task"
-		if cmd == "train" {
-			run, what = sweep.Train, "instance"
-		}
-		done, err := run(ctx, dir, i, opts)
-		if err != nil {
-			return err
-		}
-		if done {
-			fmt.Fprintf(stdout, "%s %d: already done (its part verifies)\n", what, i)
-		} else {
-			fmt.Fprintf(stdout, "%s %d: done in %.1f s\n", what, i, time.Since(start).Seconds())
-		}
-		return nil
+		opts := sweep.Options{Open: open, Workers: *f.workers, Models: *f.models, Device: *f.device, Version: version, Commit: buildCommit(),
+			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
+		return sweepTask(ctx, cmd, dir, i, opts, stdout)
 	case "merge":
-		return sweepMerge(ctx, l, dir, open, *partial, !*noStore, stdout)
+		return sweepMerge(ctx, l, dir, open, *f.partial, !*f.noStore, stdout)
 	case "status":
-		return sweepStatus(ctx, dir, *wait, stdout)
+		return sweepStatus(ctx, dir, *f.wait, stdout)
 	case "slurm":
-		bin, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		env := map[string]string{}
-		if dataDir != "" {
-			env["ONTIME_DATA"], _ = filepath.Abs(dataDir)
-		}
-		env["ONTIME_STATE"], _ = filepath.Abs(stateDir(*state, getenv))
-		var taskArgs []string
-		if *models != "" {
-			m, _ := filepath.Abs(*models)
-			taskArgs = append(taskArgs, "--models", m)
-		}
-		if *device != "cpu" {
-			taskArgs = append(taskArgs, "--device", *device)
-		}
-		wd, _ := os.Getwd()
-		s, err := sweep.WriteSlurm(dir, sweep.SlurmOptions{Partition: *partition, Time: *timeLimit, CPUs: *cpus, Mem: *mem,
-			MaxParallel: *maxParallel, Binary: bin, Env: env, Chdir: wd, TaskArgs: taskArgs, Missing: *missing})
-		if err != nil {
-			return err
-		}
-		for _, p := range []string{s.Train, s.Eval, s.Merge} {
-			if p != "" {
-				fmt.Fprintln(stdout, "wrote", p)
-			}
-		}
-		if !*submit {
-			return nil
-		}
-		sub, err := sweep.Submit(ctx, dir, s)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "submitted: training %s, evaluation %s, merge %s\n", orDash(sub.Train), orDash(sub.Eval), sub.Merge)
-		return nil
+		return sweepSlurm(ctx, dir, f, dataDir, stateDir(*f.state, getenv), stdout)
 	case "k8s":
 		env := map[string]string{}
 		if dataDir != "" {
 			env["ONTIME_DATA"] = dataDir
 		}
-		path, err := sweep.WriteK8s(dir, sweep.K8sOptions{Image: *image, Volume: *volume, MountPath: *mount, Memory: *mem,
-			CPU: strconv.Itoa(max(*cpus, 1)), Parallel: *maxParallel, Env: env})
+		path, err := sweep.WriteK8s(dir, sweep.K8sOptions{Image: *f.image, Volume: *f.volume, MountPath: *f.mount, Memory: *f.mem,
+			CPU: strconv.Itoa(max(*f.cpus, 1)), Parallel: *f.maxParallel, Env: env})
 		if err != nil {
 			return err
 		}
@@ -183,6 +84,139 @@ func runSweep(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	fmt.Fprint(stderr, sweepUsage)
 	return fmt.Errorf("unknown sweep command %q: %w", cmd, errUsage)
+}
+
+// sweepFlags are every sweep verb's flags (each says which verbs read it).
+type sweepFlags struct {
+	data, state, out, models, device         *string
+	partition, timeLimit, mem, image, volume *string
+	mount                                    *string
+	task, workers, cpus, maxParallel         *int
+	partial, noStore, wait, submit, missing  *bool
+}
+
+func registerSweepFlags(fs *flag.FlagSet) *sweepFlags {
+	return &sweepFlags{
+		data:        fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)"),
+		state:       registerState(fs),
+		out:         fs.String("out", "", "plan: the sweep directory to create (on the cluster's shared filesystem)"),
+		task:        fs.Int("task", -1, "train, run: the instance or task index (default $SLURM_ARRAY_TASK_ID, then $JOB_COMPLETION_INDEX)"),
+		workers:     fs.Int("workers", 0, "train, run: parallel workers (default: all cores)"),
+		models:      fs.String("models", "", "train, run: directory of trained models (default: models/ in the working directory or a parent)"),
+		device:      fs.String("device", "cpu", "train, run: where ONNX policies run: cpu or cuda"),
+		partial:     fs.Bool("partial", false, "merge: report the whole instances and say what is missing instead of refusing"),
+		noStore:     fs.Bool("no-store", false, "merge: write DIR/results only, not the state directory"),
+		wait:        fs.Bool("wait", false, "status: redraw a progress bar until every task is done"),
+		partition:   fs.String("partition", "", "slurm: --partition"),
+		timeLimit:   fs.String("time", "", "slurm: --time of each job, e.g. 2:00:00"),
+		cpus:        fs.Int("cpus-per-task", 0, "slurm: --cpus-per-task (the workers of each task)"),
+		mem:         fs.String("mem", "", "slurm, k8s: memory of each task, e.g. 4G"),
+		maxParallel: fs.Int("max-parallel", 0, "slurm: at most this many evaluation tasks at once (--array=…%K); k8s: parallelism"),
+		submit:      fs.Bool("submit", false, "slurm: submit the scripts with sbatch (each after the one before succeeds) and print the job ids"),
+		missing:     fs.Bool("missing", false, "slurm: scripts for what is not done yet only (rerun what failed)"),
+		image:       fs.String("image", "", "k8s: container image with ontime on its PATH"),
+		volume:      fs.String("volume", "", "k8s: PersistentVolumeClaim holding the sweep directory"),
+		mount:       fs.String("mount", "/sweep", "k8s: where the claim is mounted (the sweep directory's path in the pods)"),
+	}
+}
+
+// sweepIndex is the instance or task a train or run verb works on: --task,
+// else the scheduler's array index.
+func sweepIndex(cmd string, task int, getenv func(string) string) (int, error) {
+	if task >= 0 {
+		return task, nil
+	}
+	for _, v := range []string{"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"} {
+		if s := getenv(v); s != "" {
+			i, err := strconv.Atoi(s)
+			if err != nil {
+				return 0, engine.Errorf(engine.EINVALID, "$%s=%q is not an index", v, s)
+			}
+			return i, nil
+		}
+	}
+	return 0, engine.Errorf(engine.EINVALID, "sweep %s: give --task I (or run it as a Slurm array or an Indexed Job)", cmd)
+}
+
+// sweepPlan plans the sweep file's instances and tasks into out.
+func sweepPlan(file, out string, open sweep.Opener, stdout io.Writer) error {
+	if out == "" {
+		return engine.Errorf(engine.EINVALID, "sweep plan: give --out DIR")
+	}
+	f, err := sweep.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	m, err := sweep.Plan(f, open, version, buildCommit())
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	if err := sweep.WriteManifest(out, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "sweep %s (%s): %d instances, %d tasks in %s\n", m.Sweep, m.Name, len(m.Instances), len(m.Tasks), out)
+	return nil
+}
+
+// sweepTask trains instance i (train) or runs task i (run).
+func sweepTask(ctx context.Context, cmd, dir string, i int, opts sweep.Options, stdout io.Writer) error {
+	start := time.Now()
+	run, what := sweep.RunTask, "task"
+	if cmd == "train" {
+		run, what = sweep.Train, "instance"
+	}
+	done, err := run(ctx, dir, i, opts)
+	if err != nil {
+		return err
+	}
+	if done {
+		fmt.Fprintf(stdout, "%s %d: already done (its part verifies)\n", what, i)
+	} else {
+		fmt.Fprintf(stdout, "%s %d: done in %.1f s\n", what, i, time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// sweepSlurm writes the sweep's sbatch scripts and, with --submit, submits
+// them one after another.
+func sweepSlurm(ctx context.Context, dir string, f *sweepFlags, dataDir, state string, stdout io.Writer) error {
+	bin, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	env := map[string]string{}
+	if dataDir != "" {
+		env["ONTIME_DATA"], _ = filepath.Abs(dataDir)
+	}
+	env["ONTIME_STATE"], _ = filepath.Abs(state)
+	var taskArgs []string
+	if *f.models != "" {
+		m, _ := filepath.Abs(*f.models)
+		taskArgs = append(taskArgs, "--models", m)
+	}
+	if *f.device != "cpu" {
+		taskArgs = append(taskArgs, "--device", *f.device)
+	}
+	wd, _ := os.Getwd()
+	s, err := sweep.WriteSlurm(dir, sweep.SlurmOptions{Partition: *f.partition, Time: *f.timeLimit, CPUs: *f.cpus, Mem: *f.mem,
+		MaxParallel: *f.maxParallel, Binary: bin, Env: env, Chdir: wd, TaskArgs: taskArgs, Missing: *f.missing})
+	if err != nil {
+		return err
+	}
+	for _, p := range []string{s.Train, s.Eval, s.Merge} {
+		if p != "" {
+			fmt.Fprintln(stdout, "wrote", p)
+		}
+	}
+	if !*f.submit {
+		return nil
+	}
+	sub, err := sweep.Submit(ctx, dir, s)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "submitted: training %s, evaluation %s, merge %s\n", orDash(sub.Train), orDash(sub.Eval), sub.Merge)
+	return nil
 }
 
 func sweepMerge(ctx context.Context, l *lab.Lab, dir string, open sweep.Opener, partial, store bool, stdout io.Writer) error {

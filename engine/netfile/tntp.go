@@ -401,6 +401,48 @@ func trunc(s string) string {
 
 func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Network, *source, error) {
 	var probs problemList
+	tn, err := readTNTPRows(r, o, rep)
+	if err = partial(err, &probs); err != nil {
+		return nil, nil, err
+	}
+	coords, coordFile, err := optionalCoords(r.nodes, &probs)
+	if err != nil {
+		return nil, nil, err
+	}
+	flow, err := tntpMeans(r, o, rep, &probs)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, ps := newTopology(baseName(r.net.Name), coords, coordFile)
+	probs.add(ps...)
+	src := &source{noVars: true}
+	rows := tntpLinks(t, tn, r, flow, coordFile, unitMinutes(o.TimeUnit), src, rep, &probs)
+	t.finish(o, rep, coordFile)
+	net := t.net
+	n, dups := splitParallel(net, src, rows, unitMinutes(o.TimeUnit))
+	probs.add(dups...)
+	if n > 0 {
+		rep.note("%s", parallelNote(n))
+	}
+	net.Zones = tn.ZoneIDs()
+	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: Digest(r.net.Data)}}
+	for _, f := range []*File{r.nodes, r.flow} {
+		if f != nil {
+			net.Sources = append(net.Sources, engine.SourceFile{Path: f.Name, SHA256: Digest(f.Data)})
+		}
+	}
+	if err := tntpZones(net, tn, o, rep); err != nil {
+		return nil, nil, err
+	}
+	for i := range src.links {
+		src.links[i].varField = src.links[i].meanField
+	}
+	return net, src, probs.err()
+}
+
+// readTNTPRows reads the _net file's rows; with skip bad rows, the rows
+// that do not read are skipped and said in a note.
+func readTNTPRows(r roles, o ImportOptions, rep *ImportReport) (*TNTPNet, error) {
 	tn, err := ReadTNTPNet(bytes.NewReader(r.net.Data), r.net.Name)
 	if tn != nil && tn.Standard {
 		rep.note("%s: the header names %d columns but every row has TNTP's standard %d: rows read in the standard order (%s)",
@@ -414,13 +456,13 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		rep.note("%d rows of %s skipped as asked (skip bad rows): %s", len(ps), r.net.Name, listSome(lines, 20))
 		err = nil
 	}
-	if err = partial(err, &probs); err != nil {
-		return nil, nil, err
-	}
-	coords, coordFile, err := optionalCoords(r.nodes, &probs)
-	if err != nil {
-		return nil, nil, err
-	}
+	return tn, err
+}
+
+// tntpMeans is where the links' means come from: the _net file's
+// free_flow_time, or the _flow file's congested Cost (each pair's rows in
+// file order: parallel links take them in turn; nil for free flow).
+func tntpMeans(r roles, o ImportOptions, rep *ImportReport, probs *problemList) (map[[2]string][]FlowRow, error) {
 	mean := o.Mean
 	if mean == "" || mean == MeanAuto {
 		mean = MeanFreeFlow
@@ -428,31 +470,35 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 			mean = MeanFlow
 		}
 	}
-	var flow map[[2]string][]FlowRow // a pair's rows in file order: parallel links take them in turn
 	switch mean {
 	case MeanFlow:
 		if r.flow == nil {
-			return nil, nil, engine.InputError(r.net.Name, 0, "mean", "mean from the flow file's cost needs the _flow.tntp file beside the _net file")
+			return nil, engine.InputError(r.net.Name, 0, "mean", "mean from the flow file's cost needs the _flow.tntp file beside the _net file")
 		}
 		rows, err := ReadTNTPFlow(bytes.NewReader(r.flow.Data), r.flow.Name)
-		if err = partial(err, &probs); err != nil {
-			return nil, nil, err
+		if err = partial(err, probs); err != nil {
+			return nil, err
 		}
-		flow = map[[2]string][]FlowRow{}
+		flow := map[[2]string][]FlowRow{}
 		for _, row := range rows {
 			k := [2]string{row.From, row.To}
 			flow[k] = append(flow[k], row)
 		}
 		rep.note("link means: the congested Cost of %s", r.flow.Name)
+		return flow, nil
 	case MeanFreeFlow:
 		rep.note("link means: free_flow_time of %s", r.net.Name)
-	default:
-		return nil, nil, engine.Errorf(engine.EINVALID, "mean %q: choose auto, freeflow or flow", o.Mean)
+		return nil, nil
 	}
-	t, ps := newTopology(baseName(r.net.Name), coords, coordFile)
-	probs.add(ps...)
-	src := &source{noVars: true}
-	var rows []string // each link's row less its line: parallel links that repeat one are duplicates
+	return nil, engine.Errorf(engine.EINVALID, "mean %q: choose auto, freeflow or flow", o.Mean)
+}
+
+// tntpLinks adds the rows' links to the topology (a closed link dropped, a
+// zero time raised to ZeroTimeMean, each link's source kept in src) and
+// returns each link's row less its line: parallel links that repeat one
+// are duplicates.
+func tntpLinks(t *topology, tn *TNTPNet, r roles, flow map[[2]string][]FlowRow, coordFile string, minutesPerUnit float64, src *source, rep *ImportReport, probs *problemList) []string {
+	var rows []string
 	zeros := 0
 	var closed []string
 	for _, l := range tn.Links {
@@ -477,7 +523,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		}
 		if link.Mean == 0 {
 			zeros++
-			link.Mean = ZeroTimeMean / unitMinutes(o.TimeUnit)
+			link.Mean = ZeroTimeMean / minutesPerUnit
 		}
 		link.From, link.To = t.node(l.Init), t.node(l.Term)
 		t.net.Links = append(t.net.Links, link)
@@ -486,8 +532,8 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 		row.Line = 0
 		rows = append(rows, fmt.Sprint(row, link.Mean))
 	}
-	for k, rows := range flow {
-		for _, row := range rows {
+	for k, left := range flow {
+		for _, row := range left {
 			probs.add(engine.InputError(r.flow.Name, row.Line, "From/To", "link %s→%s: no such link in %s (or more rows for it than links)", k[0], k[1], r.net.Name))
 		}
 	}
@@ -497,20 +543,13 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 	if len(closed) > 0 {
 		rep.note("%d links have an infinite time and can never be used (closed links): dropped: %s", len(closed), listSome(closed, 10))
 	}
-	t.finish(o, rep, coordFile)
-	net := t.net
-	n, dups := splitParallel(net, src, rows, unitMinutes(o.TimeUnit))
-	probs.add(dups...)
-	if n > 0 {
-		rep.note("%s", parallelNote(n))
-	}
-	net.Zones = tn.ZoneIDs()
-	net.Sources = []engine.SourceFile{{Path: r.net.Name, SHA256: Digest(r.net.Data)}}
-	for _, f := range []*File{r.nodes, r.flow} {
-		if f != nil {
-			net.Sources = append(net.Sources, engine.SourceFile{Path: f.Name, SHA256: Digest(f.Data)})
-		}
-	}
+	return rows
+}
+
+// tntpZones applies the zones choice: zone centroids (below FIRST THRU
+// NODE) as trip ends only, split into an origin and a destination, or
+// nodes routes may pass through.
+func tntpZones(net *engine.Network, tn *TNTPNet, o ImportOptions, rep *ImportReport) error {
 	zones := o.Zones
 	if zones == "" || zones == ZonesAuto {
 		zones = ZonesThrough
@@ -529,10 +568,7 @@ func readTNTPNetwork(r roles, o ImportOptions, rep *ImportReport) (*engine.Netwo
 			rep.note("routes may pass through zone centroids (nodes below %d), as chosen", tn.FirstThruNode)
 		}
 	default:
-		return nil, nil, engine.Errorf(engine.EINVALID, "zones %q: choose auto, block or through", o.Zones)
+		return engine.Errorf(engine.EINVALID, "zones %q: choose auto, block or through", o.Zones)
 	}
-	for i := range src.links {
-		src.links[i].varField = src.links[i].meanField
-	}
-	return net, src, probs.err()
+	return nil
 }
