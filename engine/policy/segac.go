@@ -207,254 +207,298 @@ type segacEpisode struct {
 	onTime float64
 }
 
+// trainSEGAC trains SEGAC's actor and critic: a warm start that imitates
+// the teacher, then actor-critic iterations on fresh and replayed batches.
 func trainSEGAC(env *Env, let *LET, teacher engine.Policy, s segacSettings) (SEGACModel, error) {
-	net := env.Net
-	n := len(net.Nodes)
-	rng := rand.New(rand.NewPCG(env.Seed, 0x5e6ac))
-	m := SEGACModel{LET: map[int][]float64{}}
-	for _, t := range env.Tasks {
-		m.Scale = math.Max(m.Scale, t.Budget)
-	}
-	m.SlackScale = m.Scale / 20
-	for _, d := range env.Destinations() {
-		tt := append([]float64(nil), let.Tree(d).Time...)
-		for i, v := range tt {
-			if math.IsInf(v, 1) {
-				tt[i] = 10 * m.Scale
-			}
-		}
-		m.LET[d] = tt
-	}
-	m.Actor = *NewMLP(2*n+2, s.Hidden, len(net.Links), rng)
-	m.Critic = *NewMLP(2*n+2, s.Hidden, 1, rng)
-	actOpt := newAdam(len(m.Actor.P), s.LR)
-	critOpt := newAdam(len(m.Critic.P), s.CriticLR)
-	stream := sim.NewStream(env.Model, net.PoolKey(), env.Seed)
-	// Budgets are drawn around the asked ones (segacBudgetLow, segacBudgetHigh).
-	type odRange struct {
-		od     engine.OD
-		lo, hi float64
-	}
-	var ranges []odRange
-	for _, t := range env.Tasks {
-		found := false
-		for i := range ranges {
-			if ranges[i].od == t.OD {
-				ranges[i].lo, ranges[i].hi = math.Min(ranges[i].lo, t.Budget), math.Max(ranges[i].hi, t.Budget)
-				found = true
-			}
-		}
-		if !found {
-			ranges = append(ranges, odRange{t.OD, t.Budget, t.Budget})
-		}
-	}
-	capN := net.EpisodeCap() // the one episode rule's cap
-	z := make([]float64, s.Hidden)
-	y := make([]float64, len(net.Links))
-	zc := make([]float64, s.Hidden)
-	yc := make([]float64, 1)
-	gradA := make([]float64, len(m.Actor.P))
-	gradC := make([]float64, len(m.Critic.P))
-	// Scratch reused by every step: features, the softmax over a node's
-	// links, the backward pass's hidden gradient.
-	dz := make([]float64, s.Hidden)
-	var xbuf, nbuf []Feat
-	var pibuf []float64
-	critRow := []int{0}
-	softmax := func(rows []int) []float64 {
-		if cap(pibuf) < len(rows) {
-			pibuf = make([]float64, len(rows))
-		}
-		return softmaxRowsInto(pibuf, y, rows)
-	}
-	// play runs one episode on realization row of x; follow plays the teacher.
-	play := func(od engine.OD, budget float64, x *linktime.LazyN, row int, follow bool) segacEpisode {
-		var ep segacEpisode
-		task := sim.Task{OD: od, Budget: budget, Cap: capN}
-		o := &engine.Observation{Node: od.Origin, Destination: od.Destination, Remaining: budget}
-		for {
-			if _, dead := sim.Stuck(net, task, o); dead {
-				break
-			}
-			out := net.Out(o.Node)
-			var e int
-			var st *segacStep
-			if follow {
-				e = teacher.Act(o)
-				st = &segacStep{node: o.Node, dest: od.Destination, remaining: o.Remaining, mu: 1}
-				for i, l := range out {
-					if l == e {
-						st.action = i
-					}
-				}
-			} else {
-				xbuf = m.featuresInto(xbuf[:0], net, o.Node, od.Destination, o.Remaining)
-				m.Actor.Forward(xbuf, z, y, out)
-				pi := softmax(out)
-				// Behaviour μ = (1−ε)π + ε·uniform keeps every link tried
-				// after the warm start saturates π; the importance weights
-				// correct for it.
-				for i := range pi {
-					pi[i] = (1-s.Explore)*pi[i] + s.Explore/float64(len(out))
-				}
-				u := rng.Float64()
-				k := len(out) - 1
-				for i := range pi {
-					if u -= pi[i]; u <= 0 {
-						k = i
-						break
-					}
-				}
-				e = out[k]
-				if visited(net, o, net.Links[e].To) {
-					e = let.Act(o) // SEGAC's fallback: no gradient for this step
-				} else {
-					st = &segacStep{node: o.Node, dest: od.Destination, remaining: o.Remaining, action: k, mu: pi[k]}
-				}
-			}
-			if st != nil {
-				ep.steps = append(ep.steps, *st)
-			}
-			if res, done := sim.Advance(net, task, capN, o, e, x.At(row, e)); done {
-				if res.OnTime {
-					ep.onTime = 1
-				}
-				break
-			}
-		}
-		return ep
-	}
-	batch := func(follow bool) []segacEpisode {
-		pool := stream.NextLazy(s.Batch) // an episode reads a dozen of the links
-		eps := make([]segacEpisode, s.Batch)
-		for i := range eps {
-			r := ranges[rng.IntN(len(ranges))]
-			b := r.lo*segacBudgetLow + rng.Float64()*(r.hi*segacBudgetHigh-r.lo*segacBudgetLow)
-			eps[i] = play(r.od, b, pool, i, follow)
-		}
-		return eps
-	}
-	// update applies the batch's mean gradients.
-	update := func(cnt int) {
-		scale(gradA, 1/float64(max(cnt, 1)))
-		scale(gradC, 1/float64(max(cnt, 1)))
-		actOpt.step(m.Actor.P, gradA)
-		critOpt.step(m.Critic.P, gradC)
-	}
-	// Warm start: imitate the teacher.
+	tr := newSEGACTrainer(env, let, teacher, s)
 	for range s.WarmIters {
 		if err := env.Err(); err != nil {
 			return SEGACModel{}, err
 		}
-		clear(gradA)
-		clear(gradC)
-		cnt := 0
-		for _, ep := range batch(true) {
-			for _, st := range ep.steps {
-				out := net.Out(st.node)
-				xbuf = m.featuresInto(xbuf[:0], net, st.node, st.dest, st.remaining)
-				x := xbuf
-				m.Actor.Forward(x, z, y, out)
-				pi := softmax(out)
-				for i, e := range out {
-					y[e] = pi[i]
-					if i == st.action {
-						y[e] -= 1
-					}
-				}
-				m.Actor.Backward(x, z, y, out, gradA, dz)
-				// The critic starts as LET's value (a Monte Carlo target).
-				m.Critic.Forward(x, zc, yc, nil)
-				yc[0] = sigmoid(yc[0]) - ep.onTime
-				m.Critic.Backward(x, zc, yc, critRow, gradC, dz)
-				cnt++
-			}
-		}
-		update(cnt)
+		tr.imitate(tr.batch(true))
 	}
-	// The critic's hidden layer and value at each step of an episode: the
-	// parameters change only between batches, so each step's value is
-	// computed once, for its own baseline and as the previous step's TD
-	// target (it was computed three times).
-	var zcs, vs []float64
 	var replay [][]segacEpisode
 	for it := range s.Iters {
 		if err := env.Err(); err != nil {
 			return SEGACModel{}, err
 		}
-		fresh := batch(false)
+		fresh := tr.batch(false)
 		sets := [][]segacEpisode{fresh}
 		if len(replay) > 0 {
-			sets = append(sets, replay[rng.IntN(len(replay))])
+			sets = append(sets, replay[tr.rng.IntN(len(replay))])
 		}
-		clear(gradA)
-		clear(gradC)
-		cnt := 0
-		wins := 0.0
-		for si, eps := range sets {
-			for _, ep := range eps {
-				if si == 0 {
-					wins += ep.onTime
-				}
-				rho := 1.0
-				H := s.Hidden
-				zcs, vs = zcs[:0], vs[:0]
-				for _, st := range ep.steps {
-					nbuf = m.featuresInto(nbuf[:0], net, st.node, st.dest, st.remaining)
-					zcs = slices.Grow(zcs, H)[:len(zcs)+H]
-					m.Critic.Forward(nbuf, zcs[len(zcs)-H:], yc, nil)
-					vs = append(vs, sigmoid(yc[0]))
-				}
-				for t, st := range ep.steps {
-					out := net.Out(st.node)
-					xbuf = m.featuresInto(xbuf[:0], net, st.node, st.dest, st.remaining)
-					x := xbuf
-					m.Actor.Forward(x, z, y, out)
-					pi := softmax(out)
-					rho = math.Min(s.RhoMax, rho*pi[st.action]/st.mu)
-					v := vs[t]
-					// TD(0) target: the critic's value at the next decision,
-					// the outcome at the last one.
-					target := ep.onTime
-					if t+1 < len(ep.steps) {
-						target = vs[t+1]
-					}
-					c := rho * (target - v)
-					h := 0.0
-					for _, p := range pi {
-						if p > 0 {
-							h -= p * math.Log(p)
-						}
-					}
-					for i, e := range out {
-						g := c * pi[i]
-						if i == st.action {
-							g -= c
-						}
-						if pi[i] > 0 {
-							g += s.Entropy * pi[i] * (math.Log(pi[i]) + h)
-						}
-						y[e] = g
-					}
-					m.Actor.Backward(x, z, y, out, gradA, dz)
-					if si == 0 {
-						yc[0] = v - target // d(cross-entropy to the TD target)/d(logit)
-						m.Critic.Backward(x, zcs[t*H:(t+1)*H], yc, critRow, gradC, dz)
-					}
-					cnt++
-				}
-			}
-		}
-		update(cnt)
+		wins := tr.actorCritic(sets)
 		replay = append(replay, fresh)
 		if len(replay) > s.Replay {
 			replay = replay[1:]
 		}
 		if it%50 == 0 {
-			m.Curve = append(m.Curve, wins/float64(len(fresh)))
+			tr.m.Curve = append(tr.m.Curve, wins/float64(len(fresh)))
 		}
 	}
-	return m, nil
+	return tr.m, nil
+}
+
+// odRange is an OD pair's budgets in the tasks: training draws budgets
+// around them (segacBudgetLow, segacBudgetHigh).
+type odRange struct {
+	od     engine.OD
+	lo, hi float64
+}
+
+// segacTrainer is one training run's model, optimizers, draws and the
+// scratch every step reuses.
+type segacTrainer struct {
+	env             *Env
+	net             *engine.Network
+	let             *LET
+	teacher         engine.Policy
+	s               segacSettings
+	rng             *rand.Rand
+	m               SEGACModel
+	actOpt, critOpt *adam
+	stream          *sim.Stream
+	ranges          []odRange
+	capN            int // the one episode rule's cap
+	// Scratch reused by every step: the layers' outputs, the gradients,
+	// features, the softmax over a node's links, the backward pass's
+	// hidden gradient; the critic's hidden layer and value at each step of
+	// an episode (the parameters change only between batches, so each
+	// step's value is computed once, for its own baseline and as the
+	// previous step's TD target).
+	z, y, zc, yc, gradA, gradC, dz []float64
+	xbuf, nbuf                     []Feat
+	pibuf                          []float64
+	critRow                        []int
+	zcs, vs                        []float64
+}
+
+func newSEGACTrainer(env *Env, let *LET, teacher engine.Policy, s segacSettings) *segacTrainer {
+	net := env.Net
+	n := len(net.Nodes)
+	tr := &segacTrainer{env: env, net: net, let: let, teacher: teacher, s: s, rng: rand.New(rand.NewPCG(env.Seed, 0x5e6ac)),
+		m: SEGACModel{LET: map[int][]float64{}}, capN: net.EpisodeCap(), critRow: []int{0}}
+	for _, t := range env.Tasks {
+		tr.m.Scale = math.Max(tr.m.Scale, t.Budget)
+	}
+	tr.m.SlackScale = tr.m.Scale / 20
+	for _, d := range env.Destinations() {
+		tt := append([]float64(nil), let.Tree(d).Time...)
+		for i, v := range tt {
+			if math.IsInf(v, 1) {
+				tt[i] = 10 * tr.m.Scale
+			}
+		}
+		tr.m.LET[d] = tt
+	}
+	tr.m.Actor = *NewMLP(2*n+2, s.Hidden, len(net.Links), tr.rng)
+	tr.m.Critic = *NewMLP(2*n+2, s.Hidden, 1, tr.rng)
+	tr.actOpt = newAdam(len(tr.m.Actor.P), s.LR)
+	tr.critOpt = newAdam(len(tr.m.Critic.P), s.CriticLR)
+	tr.stream = sim.NewStream(env.Model, net.PoolKey(), env.Seed)
+	for _, t := range env.Tasks {
+		found := false
+		for i := range tr.ranges {
+			if tr.ranges[i].od == t.OD {
+				tr.ranges[i].lo, tr.ranges[i].hi = math.Min(tr.ranges[i].lo, t.Budget), math.Max(tr.ranges[i].hi, t.Budget)
+				found = true
+			}
+		}
+		if !found {
+			tr.ranges = append(tr.ranges, odRange{t.OD, t.Budget, t.Budget})
+		}
+	}
+	tr.z, tr.y = make([]float64, s.Hidden), make([]float64, len(net.Links))
+	tr.zc, tr.yc = make([]float64, s.Hidden), make([]float64, 1)
+	tr.gradA, tr.gradC = make([]float64, len(tr.m.Actor.P)), make([]float64, len(tr.m.Critic.P))
+	tr.dz = make([]float64, s.Hidden)
+	return tr
+}
+
+// softmax is the actor's distribution over the links rows (from its last
+// forward pass), in the trainer's scratch.
+func (tr *segacTrainer) softmax(rows []int) []float64 {
+	if cap(tr.pibuf) < len(rows) {
+		tr.pibuf = make([]float64, len(rows))
+	}
+	return softmaxRowsInto(tr.pibuf, tr.y, rows)
+}
+
+// play runs one episode on realization row of x; follow plays the teacher.
+func (tr *segacTrainer) play(od engine.OD, budget float64, x *linktime.LazyN, row int, follow bool) segacEpisode {
+	net, s, m := tr.net, tr.s, &tr.m
+	var ep segacEpisode
+	task := sim.Task{OD: od, Budget: budget, Cap: tr.capN}
+	o := &engine.Observation{Node: od.Origin, Destination: od.Destination, Remaining: budget}
+	for {
+		if _, dead := sim.Stuck(net, task, o); dead {
+			break
+		}
+		out := net.Out(o.Node)
+		var e int
+		var st *segacStep
+		if follow {
+			e = tr.teacher.Act(o)
+			st = &segacStep{node: o.Node, dest: od.Destination, remaining: o.Remaining, mu: 1}
+			for i, l := range out {
+				if l == e {
+					st.action = i
+				}
+			}
+		} else {
+			tr.xbuf = m.featuresInto(tr.xbuf[:0], net, o.Node, od.Destination, o.Remaining)
+			m.Actor.Forward(tr.xbuf, tr.z, tr.y, out)
+			pi := tr.softmax(out)
+			// Behaviour μ = (1−ε)π + ε·uniform keeps every link tried
+			// after the warm start saturates π; the importance weights
+			// correct for it.
+			for i := range pi {
+				pi[i] = (1-s.Explore)*pi[i] + s.Explore/float64(len(out))
+			}
+			u := tr.rng.Float64()
+			k := len(out) - 1
+			for i := range pi {
+				if u -= pi[i]; u <= 0 {
+					k = i
+					break
+				}
+			}
+			e = out[k]
+			if visited(net, o, net.Links[e].To) {
+				e = tr.let.Act(o) // SEGAC's fallback: no gradient for this step
+			} else {
+				st = &segacStep{node: o.Node, dest: od.Destination, remaining: o.Remaining, action: k, mu: pi[k]}
+			}
+		}
+		if st != nil {
+			ep.steps = append(ep.steps, *st)
+		}
+		if res, done := sim.Advance(net, task, tr.capN, o, e, x.At(row, e)); done {
+			if res.OnTime {
+				ep.onTime = 1
+			}
+			break
+		}
+	}
+	return ep
+}
+
+// batch plays a batch of episodes on fresh draws, each on a pair and a
+// budget drawn around the tasks'.
+func (tr *segacTrainer) batch(follow bool) []segacEpisode {
+	pool := tr.stream.NextLazy(tr.s.Batch) // an episode reads a dozen of the links
+	eps := make([]segacEpisode, tr.s.Batch)
+	for i := range eps {
+		r := tr.ranges[tr.rng.IntN(len(tr.ranges))]
+		b := r.lo*segacBudgetLow + tr.rng.Float64()*(r.hi*segacBudgetHigh-r.lo*segacBudgetLow)
+		eps[i] = tr.play(r.od, b, pool, i, follow)
+	}
+	return eps
+}
+
+// update applies the batch's mean gradients (over cnt steps).
+func (tr *segacTrainer) update(cnt int) {
+	scale(tr.gradA, 1/float64(max(cnt, 1)))
+	scale(tr.gradC, 1/float64(max(cnt, 1)))
+	tr.actOpt.step(tr.m.Actor.P, tr.gradA)
+	tr.critOpt.step(tr.m.Critic.P, tr.gradC)
+}
+
+// imitate is one warm-start step: the actor learns the teacher's choices,
+// the critic LET's value (a Monte Carlo target).
+func (tr *segacTrainer) imitate(eps []segacEpisode) {
+	net, m := tr.net, &tr.m
+	clear(tr.gradA)
+	clear(tr.gradC)
+	cnt := 0
+	for _, ep := range eps {
+		for _, st := range ep.steps {
+			out := net.Out(st.node)
+			tr.xbuf = m.featuresInto(tr.xbuf[:0], net, st.node, st.dest, st.remaining)
+			x := tr.xbuf
+			m.Actor.Forward(x, tr.z, tr.y, out)
+			pi := tr.softmax(out)
+			for i, e := range out {
+				tr.y[e] = pi[i]
+				if i == st.action {
+					tr.y[e] -= 1
+				}
+			}
+			m.Actor.Backward(x, tr.z, tr.y, out, tr.gradA, tr.dz)
+			m.Critic.Forward(x, tr.zc, tr.yc, nil)
+			tr.yc[0] = sigmoid(tr.yc[0]) - ep.onTime
+			m.Critic.Backward(x, tr.zc, tr.yc, tr.critRow, tr.gradC, tr.dz)
+			cnt++
+		}
+	}
+	tr.update(cnt)
+}
+
+// actorCritic is one iteration on the fresh batch (sets[0], whose on-time
+// episodes it counts and returns) and a replayed one: the actor's
+// importance-weighted TD(0) policy gradient with an entropy bonus, the
+// critic on the fresh batch only.
+func (tr *segacTrainer) actorCritic(sets [][]segacEpisode) (wins float64) {
+	net, s, m := tr.net, tr.s, &tr.m
+	clear(tr.gradA)
+	clear(tr.gradC)
+	cnt := 0
+	for si, eps := range sets {
+		for _, ep := range eps {
+			if si == 0 {
+				wins += ep.onTime
+			}
+			rho := 1.0
+			H := s.Hidden
+			tr.zcs, tr.vs = tr.zcs[:0], tr.vs[:0]
+			for _, st := range ep.steps {
+				tr.nbuf = m.featuresInto(tr.nbuf[:0], net, st.node, st.dest, st.remaining)
+				tr.zcs = slices.Grow(tr.zcs, H)[:len(tr.zcs)+H]
+				m.Critic.Forward(tr.nbuf, tr.zcs[len(tr.zcs)-H:], tr.yc, nil)
+				tr.vs = append(tr.vs, sigmoid(tr.yc[0]))
+			}
+			for t, st := range ep.steps {
+				out := net.Out(st.node)
+				tr.xbuf = m.featuresInto(tr.xbuf[:0], net, st.node, st.dest, st.remaining)
+				x := tr.xbuf
+				m.Actor.Forward(x, tr.z, tr.y, out)
+				pi := tr.softmax(out)
+				rho = math.Min(s.RhoMax, rho*pi[st.action]/st.mu)
+				v := tr.vs[t]
+				// TD(0) target: the critic's value at the next decision,
+				// the outcome at the last one.
+				target := ep.onTime
+				if t+1 < len(ep.steps) {
+					target = tr.vs[t+1]
+				}
+				c := rho * (target - v)
+				h := 0.0
+				for _, p := range pi {
+					if p > 0 {
+						h -= p * math.Log(p)
+					}
+				}
+				for i, e := range out {
+					g := c * pi[i]
+					if i == st.action {
+						g -= c
+					}
+					if pi[i] > 0 {
+						g += s.Entropy * pi[i] * (math.Log(pi[i]) + h)
+					}
+					tr.y[e] = g
+				}
+				m.Actor.Backward(x, tr.z, tr.y, out, tr.gradA, tr.dz)
+				if si == 0 {
+					tr.yc[0] = v - target // d(cross-entropy to the TD target)/d(logit)
+					m.Critic.Backward(x, tr.zcs[t*H:(t+1)*H], tr.yc, tr.critRow, tr.gradC, tr.dz)
+				}
+				cnt++
+			}
+		}
+	}
+	tr.update(cnt)
+	return wins
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
