@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -146,7 +147,7 @@ func excerptQuoted(format string, args []any) []any {
 			}
 			switch a := args[n].(type) {
 			case string:
-				out[n] = Excerpt(a)
+				out[n] = quotedExcerpt(a)
 			case []string:
 				out[n] = excerpts(a)
 			}
@@ -159,6 +160,21 @@ func excerptQuoted(format string, args []any) []any {
 	return out
 }
 
+// quotedExcerpt is the part of s whose quoted form (%q) takes at most 80
+// characters, marked when cut: a field of control characters quotes each
+// as \x01, four times as wide, and must not make a message four times as
+// long.
+func quotedExcerpt(s string) string {
+	const max = 80
+	width := 0
+	for i, r := range s {
+		if width += len(strconv.QuoteRune(r)) - 2; width > max {
+			return s[:i] + "…"
+		}
+	}
+	return s
+}
+
 // excerpts keeps the first few of a list, each an excerpt.
 func excerpts(list []string) []string {
 	const max = 10
@@ -168,7 +184,7 @@ func excerpts(list []string) []string {
 			out = append(out, fmt.Sprintf("… and %d more", len(list)-max))
 			break
 		}
-		out = append(out, Excerpt(s))
+		out = append(out, quotedExcerpt(s))
 	}
 	return out
 }

@@ -59,7 +59,7 @@ func (s *server) handleNetworkCreate(w http.ResponseWriter, r *http.Request) {
 // maxShownProblems bounds the problems a 422 answer lists (an import
 // reports up to netfile.MaxProblems): the first ones locate the fault,
 // and problems_total says how many there were.
-const maxShownProblems = 25
+const maxShownProblems = 10
 
 // handleNetworkDelete deletes a stored network (built-ins cannot be).
 // Route: DELETE /api/networks/{name}.

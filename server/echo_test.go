@@ -95,6 +95,7 @@ func TestObservationRowErrorsAreExcerpts(t *testing.T) {
 		if res.StatusCode != http.StatusUnprocessableEntity {
 			t.Errorf("%s: %d, want 422: %.300s", route, res.StatusCode, b)
 		}
+		t.Logf("%s: a %d answer of %d bytes to a %d-byte upload", route, res.StatusCode, len(b), obs.Len())
 		if len(b) > 32<<10 {
 			t.Errorf("%s: the answer is %d bytes (the page's frame is about 10 kB of it)", route, len(b))
 		}
