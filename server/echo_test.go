@@ -29,10 +29,9 @@ func TestErrorAnswersQuoteExcerpts(t *testing.T) {
 		}
 	}
 	longID := strings.Repeat("n", 500)
-	for _, p := range []string{"/networks/" + longID, "/api/networks/" + longID, "/networks/" + longID + "/data", "/jobs/" + longID, "/api/jobs/" + longID,
-		"/teach/" + longID, "/networks/twobranch/data/" + longID + ".svg", "/networks/twobranch/data/" + longID + ".csv", "/api/bench/" + longID, "/api/imports/" + longID} {
-		paths = append(paths, p)
-	}
+	paths = append(paths, "/networks/"+longID, "/api/networks/"+longID, "/networks/"+longID+"/data", "/jobs/"+longID, "/api/jobs/"+longID,
+		"/teach/"+longID, "/networks/twobranch/data/"+longID+".svg", "/networks/twobranch/data/"+longID+".csv", "/api/bench/"+longID, "/api/imports/"+longID,
+		"/"+strings.Repeat("Z", 5000))
 	for _, p := range paths {
 		for _, accept := range []string{"application/json", "text/html"} {
 			req, _ := http.NewRequest(http.MethodGet, ts.URL+p, nil)
