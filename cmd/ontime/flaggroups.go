@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -107,4 +108,36 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// writeTable prints a listing's rows under header as --format asks: md,
+// csv, or json (objects keyed by the header, values as they are; nil, a
+// value not known, is an empty cell and null).
+func writeTable(w io.Writer, format string, header []string, rows [][]any) error {
+	if format == "json" {
+		out := make([]map[string]any, 0, len(rows))
+		for _, r := range rows {
+			o := map[string]any{}
+			for i, h := range header {
+				o[h] = r[i]
+			}
+			out = append(out, o)
+		}
+		return writeJSON(w, out)
+	}
+	text := [][]string{header}
+	for _, r := range rows {
+		row := make([]string, len(r))
+		for i, v := range r {
+			if v != nil { // unknown: an empty cell
+				row[i] = fmt.Sprint(v)
+			}
+		}
+		text = append(text, row)
+	}
+	if format == "csv" {
+		return writeCSV(w, text)
+	}
+	writeMarkdown(w, text)
+	return nil
 }

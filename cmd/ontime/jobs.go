@@ -34,6 +34,7 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 	kind := fs.String("kind", "", "list: only jobs of this kind ("+strings.Join(kinds, ", ")+")")
 	network := fs.String("network", "", "list: only jobs on this network")
 	server := fs.String("server", "http://127.0.0.1:8080", "restart: the dashboard that is to run the job again")
+	format := registerFormat(fs, " (list: text, a line a job, or the table as md, csv or json)", "text", "md", "csv", "json")
 	pos, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		return usageErr(err)
@@ -44,6 +45,9 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 	fs.Visit(func(f *flag.Flag) { serverSet = serverSet || f.Name == "server" })
 	if serverSet && args[0] != "restart" {
 		return engine.Errorf(engine.EINVALID, "--server is for jobs restart; jobs %s reads the state directory (--state, $ONTIME_STATE), where every job's record is, whichever process runs it", args[0])
+	}
+	if err := format.check(); err != nil {
+		return err
 	}
 	if _, known := lab.KindOf(*kind); *kind != "" && !known {
 		return engine.Errorf(engine.EINVALID, "--kind %q: use one of %s", *kind, strings.Join(kinds, ", "))
@@ -62,6 +66,13 @@ func runJobs(ctx context.Context, args []string, getenv func(string) string, std
 	switch args[0] {
 	case "list":
 		list := l.Jobs().List(*kind, *network)
+		if f := format.String(); f != "text" {
+			var rows [][]any
+			for _, j := range list {
+				rows = append(rows, []any{j.ID, j.Kind, j.Network, j.State, j.Started.UTC().Format(time.RFC3339), j.Seconds, firstLine(j.Error)})
+			}
+			return writeTable(stdout, f, []string{"id", "kind", "network", "state", "started", "seconds", "error"}, rows)
+		}
 		if len(list) == 0 {
 			fmt.Fprintln(stdout, "no jobs")
 		}

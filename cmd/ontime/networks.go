@@ -39,25 +39,42 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 	case "list":
 		data := fs.String("data", "", "benchmark data directory (default $ONTIME_DATA)")
 		state := registerState(fs)
+		format := registerFormat(fs, " (text: a line or two a network; md, csv or json: the table)", "text", "md", "csv", "json")
 		if err := fs.Parse(args[1:]); err != nil {
 			return usageErr(err)
 		}
+		if err := format.check(); err != nil {
+			return err
+		}
 		dir := orEnv(*data, getenv, "ONTIME_DATA")
+		var rows [][]any
 		for _, name := range builtin.Names {
-			state := "ready"
-			if _, err := builtin.Load(name, dir); err != nil {
+			state, row := "ready", []any{name, "built-in", builtin.Describe[name], "", nil, nil}
+			if net, err := builtin.Load(name, dir); err != nil {
 				state = "missing data: " + engine.ErrorMessage(err)
+			} else {
+				row[4], row[5] = len(net.Nodes), len(net.Links)
 			}
-			fmt.Fprintf(stdout, "%-10s %s\n           %s\n", name, builtin.Describe[name], state)
+			row[3] = state
+			rows = append(rows, row)
+			if format.String() == "text" {
+				fmt.Fprintf(stdout, "%-10s %s\n           %s\n", name, builtin.Describe[name], state)
+			}
 		}
 		l := newLab(getenv, *state, lab.Options{})
 		defer l.Close()
 		for _, n := range l.Networks() {
 			if n.Stored {
-				fmt.Fprintf(stdout, "%-10s stored: %d nodes, %d links\n", n.Name, n.Nodes, n.Links)
+				rows = append(rows, []any{n.Name, "stored", "", "ready", n.Nodes, n.Links})
+				if format.String() == "text" {
+					fmt.Fprintf(stdout, "%-10s stored: %d nodes, %d links\n", n.Name, n.Nodes, n.Links)
+				}
 			}
 		}
-		return nil
+		if format.String() == "text" {
+			return nil
+		}
+		return writeTable(stdout, format.String(), []string{"name", "kind", "description", "state", "nodes", "links"}, rows)
 	case "show":
 		var nf netFlags
 		nf.register(fs)

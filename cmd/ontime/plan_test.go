@@ -85,3 +85,27 @@ func TestPlanAndLivePrintJSON(t *testing.T) {
 		t.Errorf("live --format json: %v %+v\n%s", err, live, out)
 	}
 }
+
+// The listings print their tables as md, csv and json too; text (their
+// lines) stays the default.
+func TestListingsPrintTheirTables(t *testing.T) {
+	env := map[string]string{"ONTIME_STATE": t.TempDir()}
+	out, _, err := runCLI(t, env, "networks", "list", "--format", "json")
+	var nets []struct {
+		Name  string `json:"name"`
+		Kind  string `json:"kind"`
+		Links any    `json:"links"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &nets) != nil || len(nets) < 2 || nets[0].Name != "twobranch" || nets[0].Links != float64(5) {
+		t.Errorf("networks list --format json: %v %+v\n%s", err, nets, out)
+	}
+	if out, _, err := runCLI(t, env, "networks", "list", "--format", "csv"); err != nil || !strings.HasPrefix(out, "name,kind,description,state,nodes,links\ntwobranch,built-in,") {
+		t.Errorf("networks list --format csv: %v %s", err, out)
+	}
+	if out, _, err := runCLI(t, env, "jobs", "list", "--format", "md"); err != nil || !strings.HasPrefix(out, "| id | kind | network | state | started | seconds | error |") {
+		t.Errorf("jobs list --format md: %v %s", err, out)
+	}
+	if _, _, err := runCLI(t, env, "jobs", "list", "--format", "xml"); err == nil || !strings.Contains(err.Error(), "use text, md, csv or json") {
+		t.Errorf("jobs list --format xml: %v", err)
+	}
+}
