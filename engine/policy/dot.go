@@ -42,12 +42,16 @@ import (
 // pair 3392-2639 at 1.05 under spatial correlation: 163 of 500 episodes
 // ended at the cap, and dot fell from let's 0.63 to 0.40).
 type DOT struct {
-	net   *engine.Network
-	Delta float64
-	cap   int
-	pmf   []linkPMF
-	mu    sync.Mutex
-	tabs  map[int]*dotTable
+	// wholeTables, set by tests, solves every bin of every node: the
+	// unrestricted table the band is checked against (a field, not a
+	// package switch, so that such tests run beside others).
+	wholeTables bool
+	net         *engine.Network
+	Delta       float64
+	cap         int
+	pmf         []linkPMF
+	mu          sync.Mutex
+	tabs        map[int]*dotTable
 	// solving: the tables being solved, closed when each is done
 	solving map[int]chan struct{}
 	hops    map[int][]int // fewest links to each destination

@@ -30,10 +30,6 @@ import (
 // (the values computed from it move by less than 1e-60).
 const dotLnZero = -140
 
-// dotBandOff, when set (by tests), solves every bin of every node: the
-// unrestricted table the band is checked against.
-var dotBandOff = false
-
 // chernoffRates are the λΔ tried: the best λ for a path is about
 // √(2·140)/σ_path, so a geometric grid from a ten-thousandth of a step to
 // one step covers paths whose spread runs from a step to thousands of
@@ -52,7 +48,7 @@ var chernoffRates = func() []float64 {
 func (d *DOT) band(dest, n int) []int32 {
 	nn := len(d.net.Nodes)
 	lo := make([]int32, nn)
-	if dotBandOff {
+	if d.wholeTables {
 		return lo
 	}
 	in := d.inLinks()

@@ -76,6 +76,7 @@ func TestDOTBandEqualsFullTableOnSharedNetworks(t *testing.T) {
 func checkBand(t *testing.T, c bandCase) {
 	t.Helper()
 	t.Run(c.name, func(t *testing.T) {
+		t.Parallel() // each case its own tables: two cases solve beside each other
 		budgets := map[int]float64{}
 		for _, task := range c.tasks {
 			budgets[task.OD.Destination] = math.Max(budgets[task.OD.Destination], task.Budget)
@@ -83,12 +84,11 @@ func checkBand(t *testing.T, c bandCase) {
 		env := &policy.Env{Net: c.net, Model: c.model, Tasks: c.tasks, DOTRounding: c.rounding}
 		g := env.DOTGrid() // the band holds for either rounding: it reads the binned laws
 		band := policy.NewDOTRounding(c.net, c.model, g.Delta, g.Rounding)
-		restore := policy.SolveWholeTables()
 		whole := policy.NewDOTRounding(c.net, c.model, g.Delta, g.Rounding)
+		whole.SolveWhole()
 		for d, b := range budgets {
 			whole.Solve(d, b)
 		}
-		restore()
 		held, all := 0, 0
 		for d, b := range budgets {
 			band.Solve(d, b)
@@ -127,10 +127,10 @@ func checkBand(t *testing.T, c bandCase) {
 // outcomes plays method on a pool of 200 episodes of each task (with the
 // whole tables or the band) and lists each episode's time and end.
 func outcomes(t *testing.T, c bandCase, method string, whole bool) []string {
-	if whole {
-		defer policy.SolveWholeTables()()
-	}
 	env := &policy.Env{Net: c.net, Model: c.model, Tasks: c.tasks, DOTRounding: c.rounding}
+	if whole {
+		env.SolveWholeTables()
+	}
 	var out []string
 	for _, r := range playPool(t, env, method, sim.NewPool(c.model, c.net.PoolKey(), sim.Test, 0, testenv.Sized(200, 50), 0, nil)) {
 		out = append(out, fmt.Sprintf("%v %v %d", r.Time, r.OnTime, r.End))

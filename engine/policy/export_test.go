@@ -2,14 +2,12 @@ package policy
 
 import "github.com/ontime-routing/ontime/engine"
 
-// SolveWholeTables makes DOT solve every bin of every node (the table
-// before the band) until restore is called: what the band is checked
-// against.
-func SolveWholeTables() (restore func()) {
-	saved := dotBandOff
-	dotBandOff = true
-	return func() { dotBandOff = saved }
-}
+// SolveWhole makes d solve every bin of every node (the table before the
+// band): what the band is checked against.
+func (d *DOT) SolveWhole() { d.wholeTables = true }
+
+// SolveWholeTables makes env's DOT solve whole tables (SolveWhole).
+func (env *Env) SolveWholeTables() { env.wholeTables = true }
 
 // SplitTableBins makes DOT fill an uncapped table's bins a part a core
 // however few nodes a bin holds (a test's small networks stand in for a

@@ -99,6 +99,7 @@ func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("one goroutine over a 200-draw pool, its smallest meaningful case: checked in the plain run")
 	}
+	t.Parallel() // one goroutine: beside the other long cases
 	net, err := netfile.OpenFile(testenv.OSMExtract(t, "delaware-latest.osm.pbf"), netfile.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -71,10 +71,12 @@ type Env struct {
 	// iteration of its end (a canceled job); nil: training runs to the end.
 	Ctx context.Context
 
-	dotOnce  sync.Once
-	dot      *DOT
-	gridOnce sync.Once
-	grid     DOTGrid
+	dotOnce sync.Once
+	dot     *DOT
+	// wholeTables, set by tests, gives its DOT whole tables (DOT.wholeTables).
+	wholeTables bool
+	gridOnce    sync.Once
+	grid        DOTGrid
 }
 
 // MaxBudget returns the largest budget asked for each destination.
@@ -128,7 +130,9 @@ func (env *Env) DOTGrid() DOTGrid {
 // NewDOT is an unsolved DOT at the tasks' step and rounding.
 func (env *Env) NewDOT() *DOT {
 	g := env.DOTGrid()
-	return NewDOTRounding(env.Net, env.Model, g.Delta, g.Rounding)
+	d := NewDOTRounding(env.Net, env.Model, g.Delta, g.Rounding)
+	d.wholeTables = env.wholeTables
+	return d
 }
 
 // DOT returns the DOT tables for the tasks, solved once and shared by the

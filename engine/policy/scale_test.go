@@ -59,6 +59,7 @@ func TestDOTGridFollowsTheTimeScale(t *testing.T) {
 		net := randomGrid(seed + 1)
 		big := scaled(net, 60)
 		t.Run(net.Name, func(t *testing.T) {
+			t.Parallel() // each grid its own network and tables
 			for _, name := range []string{"dot", "cdot", "cgr"} {
 				a, da := scaleOutcomes(t, net, name)
 				b, db := scaleOutcomes(t, big, name)
