@@ -2,10 +2,8 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -68,16 +66,6 @@ func (s *server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}).ServeHTTP(w, r)
-}
-
-// hasToken says whether r carries the class token.
-func (s *server) hasToken(r *http.Request) bool {
-	ok := func(t string) bool { return subtle.ConstantTimeCompare([]byte(t), []byte(s.Token)) == 1 }
-	if c, err := r.Cookie(tokenCookie); err == nil && ok(c.Value) {
-		return true
-	}
-	b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return found && ok(b)
 }
 
 // labCollector reads the lab's counts at each scrape.

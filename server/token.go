@@ -20,11 +20,10 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 	if s.Token == "" {
 		return next
 	}
-	ok := func(t string) bool { return subtle.ConstantTimeCompare([]byte(t), []byte(s.Token)) == 1 }
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if t := q.Get("token"); t != "" && r.Method == http.MethodGet {
-			if !ok(t) {
+			if !s.isToken(t) {
 				s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "that token is not this dashboard's"))
 				return
 			}
@@ -40,14 +39,25 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if c, err := r.Cookie(tokenCookie); err == nil && ok(c.Value) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		if b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found && ok(b) {
+		if s.hasToken(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
 		s.fail(w, r, engine.Errorf(engine.EFORBIDDEN, "changes on this dashboard need its class token: open the link with ?token=… you were given, or send Authorization: Bearer TOKEN"))
 	})
+}
+
+// isToken says whether t is the class token (in constant time).
+func (s *server) isToken(t string) bool {
+	return subtle.ConstantTimeCompare([]byte(t), []byte(s.Token)) == 1
+}
+
+// hasToken says whether r carries the class token: its cookie, or
+// Authorization: Bearer.
+func (s *server) hasToken(r *http.Request) bool {
+	if c, err := r.Cookie(tokenCookie); err == nil && s.isToken(c.Value) {
+		return true
+	}
+	b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return found && s.isToken(b)
 }

@@ -7,11 +7,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ontime-routing/ontime/engine/testenv"
+	"github.com/ontime-routing/ontime/engine/worker"
 )
 
 // observations writes days of skewed times for the four links of the
@@ -137,6 +139,12 @@ func TestNetworksFitIsBounded(t *testing.T) {
 		t.Fatal("the fit went on after its interrupt")
 	}
 	testenv.WaitFor(t, "no child process left", func() bool { return len(workers(t)) == 0 })
+	// The metrics count both ends by their outcome (ontime_worker_runs_total).
+	for _, outcome := range []string{worker.Memory, worker.Stopped} {
+		if !slices.ContainsFunc(worker.Counts(), func(c worker.Count) bool { return c.Kind == "fit" && c.Outcome == outcome && c.N > 0 }) {
+			t.Errorf("no fit counted %s: %+v", outcome, worker.Counts())
+		}
+	}
 	out, _, _ := runCLI(t, env, "networks", "list")
 	if strings.Contains(out, "lonely-v2") {
 		t.Errorf("a refused or interrupted fit stored a network: %s", out)

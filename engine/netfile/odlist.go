@@ -32,7 +32,7 @@ func parseODList(net *engine.Network, ods []string, file string) (picked []engin
 			continue
 		}
 		if j, dup := first[od]; dup {
-			probs.add(engine.InputError(file, 0, field, "OD %s is given twice (first as ods[%d])", net.ODString(od), j))
+			probs.add(givenTwice(net, file, od, i, j))
 			continue
 		}
 		first[od] = i
@@ -51,10 +51,15 @@ func checkODList(net *engine.Network, file string) []*engine.Error {
 	first := map[engine.OD]int{}
 	for i, od := range net.ODs {
 		if j, dup := first[od]; dup {
-			out = append(out, engine.InputError(file, 0, fmt.Sprintf("ods[%d]", i), "OD %s is given twice (first as ods[%d])", net.ODString(od), j))
+			out = append(out, givenTwice(net, file, od, i, j))
 			continue
 		}
 		first[od] = i
 	}
 	return out
+}
+
+// givenTwice is the problem of pair od at ods[i], given first as ods[j].
+func givenTwice(net *engine.Network, file string, od engine.OD, i, j int) *engine.Error {
+	return engine.InputError(file, 0, fmt.Sprintf("ods[%d]", i), "OD %s is given twice (first as ods[%d])", net.ODString(od), j)
 }

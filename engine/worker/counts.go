@@ -31,14 +31,14 @@ var counts = struct {
 	n map[[2]string]int
 }{n: map[[2]string]int{}}
 
-func count(kind string, err error) {
+func count(kind string, err error, stopped bool) {
 	outcome := Answered
 	var e *engine.Error
 	switch {
+	case stopped:
+		outcome = Stopped
 	case engine.ErrorCode(err) == engine.ETOOLARGE:
 		outcome = Memory
-	case errors.As(err, &e) && strings.HasPrefix(e.Message, "stopped: "):
-		outcome = Stopped
 	case err != nil && !errors.As(err, &e):
 		outcome = Failed
 	}

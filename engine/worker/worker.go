@@ -99,7 +99,8 @@ func (c Command) Run(ctx context.Context, kind string, in, out any) error {
 // RunPeak is Run, also saying the most memory the child held (its peak
 // resident set, in bytes; 0 when unknown).
 func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak int64, err error) {
-	defer func() { count(kind, err) }()
+	stopped := false // by its time limit or its caller
+	defer func() { count(kind, err, stopped) }()
 	req, err := json.Marshal(in)
 	if err != nil {
 		return 0, err
@@ -126,6 +127,7 @@ func (c Command) RunPeak(ctx context.Context, kind string, in, out any) (peak in
 		}
 	}
 	if ctx.Err() != nil {
+		stopped = true
 		return peak, engine.Errorf(engine.EINVALID, "stopped: %v", context.Cause(ctx))
 	}
 	var rep reply
