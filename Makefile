@@ -25,7 +25,7 @@ run: build
 check: setup
 	@scripts/check.sh
 
-# make test stays within ten minutes on a two-core machine: the large test
+# make test stays within minutes on a two-core machine: the large test
 # cases (end-to-end training jobs, the battery's subset, benchmarks of many
 # episodes) run when ONTIME_LARGE_TESTS=1, which CI (.ci/run) and make
 # verify set. The race run covers the concurrent code (the jobs service,
@@ -37,15 +37,17 @@ check: setup
 # The plain pass's timeout is go test's 10 minutes raised to 30: with the
 # large cases on a loaded two-core machine engine/fit's recovery tests
 # alone took 10 (the timeout catches a hung test, not a slow machine).
-# The Slurm test mostly waits on its scheduler: it runs beside the browser
-# tests, its output kept until it ends.
+# The browser tests wait on pages a third of their time (animations,
+# streams, the trainer starting): the Slurm test, which mostly waits on its
+# scheduler, then the race run go on beside them, their output kept until
+# they end. The fuzzers' search runs with the large cases (plain go test
+# replays their seeds). make test takes about six minutes here idle.
 RACE_PKGS := ./engine/bench ./server ./engine/lab ./engine/linktime ./engine/sweep ./engine/store ./engine/jobs ./engine/sim
 test: check build
 	npm test --silent
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -race -short $(RACE_PKGS)
 	@scripts/fuzz.sh
-	@scripts/beside.sh "scripts/slurm-local.sh $(BIN)" node e2e/run.mjs $(BIN)
+	@scripts/beside.sh "scripts/slurm-local.sh $(BIN) && $(GO) test -count=1 -race -short $(RACE_PKGS)" node e2e/run.mjs $(BIN)
 
 # The browser tests as a newcomer meets them: no benchmark data directory.
 e2e-without-data: build

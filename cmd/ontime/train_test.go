@@ -30,7 +30,11 @@ func needTrainer(t *testing.T) {
 
 // A few seconds of the whole pipeline: spec from Go, imitation and policy
 // gradient in PyTorch, ONNX export, the model loaded back in Go.
+//
+// 23 s: with the large cases. make test trains through the dashboard (the
+// browser test's job and engine/lab's), the same trainer and spec.
 func TestTrainSmoke(t *testing.T) {
+	testenv.Large(t)
 	needTrainer(t)
 	out := filepath.Join(t.TempDir(), "tb.onnx")
 	stdout, stderr, err := runCLI(t, map[string]string{"ONTIME_TRAINER": testenv.Trainer(t)}, append([]string{"train", "--out", out}, small...)...)

@@ -131,6 +131,7 @@ await test("a city's comparison: let, dot, cdot and cgr streamed on one realizat
 // of about 150 links).
 await test("a network of 249,000 links: its map and a comparison", async () => {
   await cityMap("grid250k", 249000, "20063", "32613");
+  if (!large) return console.log("     (its comparison and Live: a large case, run when ONTIME_LARGE_TESTS=1 as CI does)");
   await cityCompare("grid250k", "20063", "32613", large ? ["let", "dot", "cdot", "cgr"] : ["let", "dot"]);
   // 1,000 days would hold 1.9 GB: Live plays the 539 that fit in 1 GB and says so.
   await page.goto(`${base}/live?net=grid250k&o=20063&d=32613&m=let&n=1000`);

@@ -45,9 +45,10 @@ func triangleSketch(rho float64) []byte {
 // (-short: the correlated triangle only).
 func TestRunSketch(t *testing.T) {
 	// segac trains 2,500 iterations whatever the network (53 s of this
-	// triangle under the race detector): -short runs every other method.
+	// triangle under the race detector, 10 s in a plain run): it runs with
+	// the large cases, every other method always.
 	var methods []string
-	if testing.Short() {
+	if !testenv.IsLarge() {
 		for _, m := range Methods() {
 			if m.Name != "segac" {
 				methods = append(methods, m.Name)

@@ -48,9 +48,16 @@ func builtinBandCase(t *testing.T, name, dataDir string) bandCase {
 // and dot and cdot make the same decisions (the same outcome on every
 // episode of a pool).
 func TestDOTBandEqualsFullTable(t *testing.T) {
+	bandLargeOnly := map[string]bool{
+		"long-trips": true, // a minute
+		// 40 s that check the band on laws the other cases already hold:
+		// a warped law (asymmetric), a fitted one (hour-units), and a
+		// correlation of low rank (the band reads marginal laws only)
+		"skewed": true, "fitted": true, "rank-deficient": true,
+	}
 	for _, c := range verify.Generated(false) {
-		if c.Name == "long-trips" && !testenv.IsLarge() {
-			continue // a minute: with the large cases (CI, make verify)
+		if bandLargeOnly[c.Name] && !testenv.IsLarge() {
+			continue // with the large cases (CI, make verify)
 		}
 		checkBand(t, newBandCase(t, c.Name, c.Net))
 		// Times split (no generated case's grid picks it): a normal law's,
@@ -68,7 +75,9 @@ func TestDOTBandEqualsFullTable(t *testing.T) {
 // The same on the paper's networks and a real city's.
 func TestDOTBandEqualsFullTableOnSharedNetworks(t *testing.T) {
 	dir := testenv.DataDir(t)
-	for _, name := range []string{"sfn", "anaheim"} {
+	// Anaheim's 14 s with the large cases: Sioux Falls is the paper's
+	// network the band is checked on in make test.
+	for _, name := range testenv.Tiered([]string{"sfn", "anaheim"}, []string{"sfn"}, []string{"sfn"}) {
 		checkBand(t, builtinBandCase(t, name, dir))
 	}
 }
@@ -143,7 +152,9 @@ func outcomes(t *testing.T, c bandCase, method string, whole bool) []string {
 // LET paths (so their published rates stand).
 func TestDOTGridOnThePapersNetworks(t *testing.T) {
 	dir := testenv.DataDir(t)
-	for _, name := range []string{"sfn", "anaheim"} {
+	// Anaheim's 14 s with the large cases: Sioux Falls is the paper's
+	// network the band is checked on in make test.
+	for _, name := range testenv.Tiered([]string{"sfn", "anaheim"}, []string{"sfn"}, []string{"sfn"}) {
 		net, model := testenv.Network(t, name, dir)
 		env := &policy.Env{Net: net, Model: model, Tasks: sim.Tasks(net, net.ODs, []float64{0.95, 1, 1.05})}
 		hi := 0.0

@@ -96,9 +96,10 @@ func TestPlannersDriveNoLoopsUnderIndependence(t *testing.T) {
 // bounds on a way back that did not pay. The circling this test caught was
 // 113.)
 func TestPlannersDriveNoLoopsUnderCorrelation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("one goroutine over a 200-draw pool, its smallest meaningful case: checked in the plain run")
-	}
+	// 25 s of a 200-draw pool on Delaware (its smallest meaningful case):
+	// with the large cases (CI); make test checks dot, cdot and cgr for loops
+	// on generated streets under independence.
+	testenv.Large(t)
 	t.Parallel() // one goroutine: beside the other long cases
 	net, err := netfile.OpenFile(testenv.OSMExtract(t, "delaware-latest.osm.pbf"), netfile.ImportOptions{})
 	if err != nil {

@@ -55,7 +55,7 @@ func scaled(net *engine.Network, k float64) *engine.Network {
 // the same rates. Under the paper's absolute 0.1-min floor the step was
 // capped in minutes and a network in seconds solved sixty times the bins.
 func TestDOTGridFollowsTheTimeScale(t *testing.T) {
-	for seed := range uint64(testenv.Sized(8, 2)) {
+	for seed := range uint64(testenv.Tiered(8, 4, 2)) {
 		net := randomGrid(seed + 1)
 		big := scaled(net, 60)
 		t.Run(net.Name, func(t *testing.T) {

@@ -37,3 +37,13 @@ func Sized[T any](full, short T) T {
 // IsLarge reports whether the large test cases run (ONTIME_LARGE_TESTS=1,
 // not -short), for a test that keeps its small cases either way.
 func IsLarge() bool { return !testing.Short() && os.Getenv(LargeVar) == "1" }
+
+// Tiered is large where the large cases run, plain in a plain run and
+// short under -short: a property checked on a few cases in make test and
+// on many in CI (make test stays within six minutes on two cores).
+func Tiered[T any](large, plain, short T) T {
+	if IsLarge() {
+		return large
+	}
+	return Sized(plain, short)
+}

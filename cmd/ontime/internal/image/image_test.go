@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 
 	"github.com/ontime-routing/ontime/engine/ort"
+	"github.com/ontime-routing/ontime/engine/testenv"
 )
 
 // The image read back from its tarball holds the binary, the models and
@@ -26,9 +27,9 @@ import (
 // digest; and, where this test may chroot, ontime runs inside it: its
 // version, and a benchmark with the GPG-HT model through ONNX Runtime.
 func TestImageReadBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the ontime binary and a 100 MB image: the plain pass does")
-	}
+	// It builds the ontime binary and a 100 MB image (17 s): with the large
+	// cases (CI, make verify, make image).
+	testenv.Large(t)
 	lib, err := ort.FindLibrary()
 	if err != nil {
 		if os.Getenv("CI") != "" {
