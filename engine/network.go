@@ -149,6 +149,8 @@ type Network struct {
 	// pools are keyed by its fingerprint, so that a file called "sfn" does
 	// not share the benchmark's realizations.
 	Instance string
+	// Clock is the law over the day (nil: the same law at every hour).
+	Clock *Clock
 
 	out   [][]int
 	index map[string]int
@@ -230,8 +232,15 @@ func Fingerprint(net *Network, c Correlation) string {
 			fmt.Fprintf(h, "|%v", row)
 		}
 	}
+	if k := net.Clock; net.Timed() { // the day, only where it changes (a constant one is static)
+		fmt.Fprintf(h, "|clock %v %v %v", k.Step, k.Profiles, k.Links)
+	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
+
+// Timed reports whether the network's law changes over the day (a clock
+// that is not constant): its methods must know the clock.
+func (n *Network) Timed() bool { return n.Clock != nil && !n.Clock.Constant() }
 
 // Index builds the lookup tables; call it after changing Nodes or Links.
 // Loaders call it, so users of a loaded network need not.
@@ -423,6 +432,9 @@ func (n *Network) Validate() error {
 		if !(l.Var >= 0) || math.IsInf(l.Var, 0) {
 			return Errorf(EINVALID, "link %d (%s→%s): variance %v must be ≥ 0", e, n.Nodes[l.From].ID, n.Nodes[l.To].ID, l.Var)
 		}
+	}
+	if n.Clock != nil {
+		return n.Clock.Validate(len(n.Links))
 	}
 	return nil
 }

@@ -15,6 +15,10 @@ type Observation struct {
 	Remaining   float64 // budget minus time spent so far, minutes
 	Step        int     // links traversed so far (== len(Prefix))
 	Prefix      []Step
+	// Clock is the time of day now, minutes after midnight (the departure
+	// plus the time spent): what a method reads on a network whose law
+	// changes over the day (Network.Timed); 0 and unread elsewhere.
+	Clock float64
 }
 
 // Policy chooses the next link. Act must return one of net.Out(o.Node) and
@@ -63,4 +67,13 @@ func (f PolicyFunc) Act(o *Observation) int { return f(o) }
 // the same realizations as the policies.
 type Oracle interface {
 	BestTime(od OD, maxLinks int, x []float64) float64
+}
+
+// ClockOracle is an Oracle that knows the clock: the least time from
+// leaving od's origin at clock time depart, each link's time the one its
+// static time x[e] gives when entered at the hour it is reached
+// (Clock.Time).
+type ClockOracle interface {
+	Oracle
+	BestTimeAt(od OD, maxLinks int, x []float64, depart float64) float64
 }

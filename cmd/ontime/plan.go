@@ -27,6 +27,12 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	maxFactor := fs.Float64("max-factor", lab.DefaultPlanMaxFactor, "search budgets up to this × the pair's LET time")
 	routes := fs.Int("routes", 3, "also the reliability indices of the pair's N fastest routes on average (0: none)")
 	routesOut := fs.String("routes-out", "", "also write the routes with their indices to this file: .geojson, .csv, or .gpx for a network on the globe")
+	var q clockQuestion
+	fs.StringVar(&q.arriveBy, "arrive-by", "", "on a network whose law changes over the day: arrive by this time of day (HH:MM); alone, the latest departure for --reliability per method")
+	fs.StringVar(&q.depart, "depart", "", "with --arrive-by: leave at this time of day (HH:MM) and give each method's P(on time)")
+	fs.Float64Var(&q.window, "window", 180, "with --arrive-by alone: try departures this many minutes before the deadline")
+	fs.Float64Var(&q.every, "every", 5, "with --arrive-by alone: minutes between the departures tried")
+	fs.StringVar(&q.curveOut, "curve-out", "", "with --arrive-by: also write the departure-time curve (P(on time) per method and departure) to this CSV file")
 	o, err := rf.open(ctx, fs, args, getenv, stderr, func() error {
 		if *routes < 0 || *routes > 20 {
 			return engine.Errorf(engine.EINVALID, "--routes %d: give 0 to 20", *routes)
@@ -41,6 +47,9 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	defer o.close(&err)
 	n := o.net
+	if q.asked() {
+		return runPlanClock(ctx, o, &q, engine.SplitList(*rf.methods), *rf.episodes, *alpha, rf.format.String(), stdout)
+	}
 	req := lab.PlanRequest{OD: o.od, Alpha: *alpha, Methods: engine.SplitList(*rf.methods), Episodes: *rf.episodes, MaxFactor: *maxFactor, Routes: *routes}
 	routesFormat := strings.TrimPrefix(filepath.Ext(*routesOut), ".")
 	if *routesOut != "" {

@@ -181,7 +181,7 @@ func (p *Prepared) build(ctx context.Context, order []int, c cores, built func(m
 			p.tell("methods:"+name, p.built, len(cfg.Methods)) // which one is building (a learner trains for minutes)
 			p.mu.Unlock()
 			t0 := time.Now()
-			pol, settings, err = m.New(p.env)
+			pol, settings, err = m.Build(p.env)
 			took = time.Since(t0)
 		}); herr != nil {
 			return herr

@@ -161,7 +161,7 @@ func (n *Net) Policy(method string) (engine.Policy, error) {
 	}
 	n.mu.Unlock()
 	b.once.Do(func() {
-		b.p, _, b.err = m.New(n.env)
+		b.p, _, b.err = m.Build(n.env)
 		if b.err != nil {
 			b.err = fmt.Errorf("%s: %w", method, b.err)
 		}

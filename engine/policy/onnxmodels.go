@@ -88,7 +88,7 @@ func gpghtMethod(ablation string) Method {
 	if ablation != "" {
 		name += "-" + ablation
 	}
-	m := Method{Name: name, Doc: ablationDocs[ablation], Kind: Model, Color: "#d55e00",
+	m := Method{Name: name, Doc: ablationDocs[ablation], Kind: Model, Color: "#d55e00", NoClock: "the model reads no clock among its inputs: it was trained on a law the same at every hour",
 		Label:     "the GPG-HT control " + ablation + " (a trained Transformer)",
 		Reference: "A control of the GPG-HT model (models/README.md)."}
 	if ablation == "" {

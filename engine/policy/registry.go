@@ -77,6 +77,8 @@ type Env struct {
 	wholeTables bool
 	gridOnce    sync.Once
 	grid        DOTGrid
+	timedOnce   sync.Once
+	timedDOT    *TimedDOT
 }
 
 // MaxBudget returns the largest budget asked for each destination.
@@ -223,12 +225,39 @@ type Method struct {
 	Cover func(env *Env) *Cover
 	// New builds the policy and reports its settings for provenance.
 	New func(env *Env) (engine.Policy, map[string]any, error)
+	// Timed builds the policy on a network whose law changes over the day
+	// (engine.Network.Timed), each task's departure in its Depart; nil: the
+	// method does not know the clock, and Build refuses it there, saying
+	// why (NoClock), never answering as if the day were static.
+	Timed func(env *Env) (engine.Policy, map[string]any, error)
+	// NoClock says why a method without Timed cannot read the clock.
+	NoClock string
 	// LeastBudget, where the method's own tables answer "how much time for
 	// an on-time rate of alpha" exactly, gives that budget on od (searched
 	// up to maxBudget) and the tables' step; ok is false out of reach. nil:
 	// the budget is found by simulation only.
 	LeastBudget func(env *Env, od engine.OD, alpha, maxBudget float64) (budget, step float64, ok bool)
 }
+
+// Build builds the method's policy for env: its Timed build on a network
+// whose law changes over the day, else New.
+func (m Method) Build(env *Env) (engine.Policy, map[string]any, error) {
+	if env.Net.Timed() {
+		if m.Timed == nil {
+			why := m.NoClock
+			if why == "" {
+				why = "it is built for a law that is the same at every hour"
+			}
+			return nil, nil, engine.Errorf(engine.EINVALID, "method %s does not know the clock: %s; on %s, whose law changes over the day, its answer would be the static one's. Methods that know the clock: %s",
+				m.Name, why, env.Net.Name, strings.Join(TimedMethods(), ", "))
+		}
+		return m.Timed(env)
+	}
+	return m.New(env)
+}
+
+// TimedMethods lists the methods that know the clock.
+func TimedMethods() []string { return namesWhere(func(m Method) bool { return m.Timed != nil }) }
 
 // NetworkModelMethod is the method that runs the network's own trained
 // model.
@@ -318,6 +347,9 @@ func init() {
 			Reference: "Least-expected-time path (Dijkstra on mean link times); ties broken by fewest links, then link ids.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewLET(env.Net, env.Destinations()...), map[string]any{"tie_tolerance": engine.TieTolerance}, nil
+			},
+			Timed: func(env *Env) (engine.Policy, map[string]any, error) {
+				return NewTimedLET(env.Net), map[string]any{"clock": "time-dependent LET path for the departure"}, nil
 			}},
 		{Name: "dot", Label: "the best adaptive plan from each link's own law", Color: "#0072b2", RolloutBase: true, Lessons: map[string]string{"data": "marginal", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Skewed:    "nothing: each link's own law is binned exactly, whatever its shape",
@@ -331,8 +363,12 @@ func init() {
 				d := env.DOT()
 				b, ok := d.LeastBudget(od.Destination, od.Origin, alpha, maxBudget)
 				return b, d.Delta, ok
+			},
+			Timed: func(env *Env) (engine.Policy, map[string]any, error) {
+				d := env.TimedDOT()
+				return d, map[string]any{"delta": d.Delta, "rounding": "up", "clock": "time-dependent DP to each task's deadline"}, nil
 			}},
-		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"data": "conditions", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "cdot", NoClock: "it conditions DOT's static tables on the times seen; its time-dependent form is not built yet (dot is)", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"data": "conditions", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Skewed:    "nothing for the next link (its law given the times seen is exact in the latent Gaussian, then binned); the links after it as dot",
 			Doc:       "DOT with the next link's law conditioned on the observed links",
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
@@ -340,7 +376,7 @@ func init() {
 				d := env.DOT()
 				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "rounding": d.Rounding(), "tables": "dot's"}, nil
 			}},
-		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "cgr", NoClock: "its Gaussian route sums read each link's law at no particular hour", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Skewed:    "each continuation's time as a Gaussian: every skewed link linearized (its exact mean and SD, its latent correlation), so the sum's skew is lost and a conditional mean moves linearly",
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
 			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
@@ -352,20 +388,20 @@ func init() {
 				}
 				return NewCGR(env.Net, env.Model, k), settings, nil
 			}},
-		{Name: "fma", Label: "a fixed route chosen by its lateness bound", Color: "#ee0044", Kind: Planner, Offered: true, Bench: true,
+		{Name: "fma", NoClock: "its moment sums read each link's law at no particular hour", Label: "a fixed route chosen by its lateness bound", Color: "#ee0044", Kind: Planner, Offered: true, Bench: true,
 			Skewed:    "nothing in a link's moments (each link's exact four moments under its law); the path's moments add them as if links were independent, as under any law",
 			Doc:       "fourth-moment approach: path local search from LET on the sharp four-moment lateness bound",
 			Reference: "Fourth-moment approach to navigation with time limits (sharp moment bound on the path's lateness; ontime solves the bound as a linear programme).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newFMA(env, 100), map[string]any{"iterations": 100, "bound": "sharp 4-moment LP on a 241-point grid", "uses": "marginals"}, nil
 			}},
-		{Name: "mlr", Label: "a fixed route that did best on 1000 sampled days", Color: "#cc79a7", Kind: Planner, Offered: true, Bench: true,
+		{Name: "mlr", NoClock: "its sampled route times are static draws, not times at the hour a link is entered", Label: "a fixed route that did best on 1000 sampled days", Color: "#cc79a7", Kind: Planner, Offered: true, Bench: true,
 			Doc:       "sample path MIP by Lagrangian relaxation (Yang & Zhou 2017) on K training realizations",
 			Reference: "Scenario mixed-integer model solved by Lagrangian relaxation (Yang & Zhou 2017, Transportation Research Part B 96, 68–91).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newMLR(env, 1000, 30), map[string]any{"samples": 1000, "iterations": 30, "training": "stream batch 0"}, nil
 			}},
-		{Name: "bestpath", Label: "the fixed route most likely to be on time", Color: "#882255", Lessons: map[string]string{"data": "marginal", "adapt": "fixed"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "bestpath", NoClock: "it scores fixed routes on static draws", Label: "the fixed route most likely to be on time", Color: "#882255", Lessons: map[string]string{"data": "marginal", "adapt": "fixed"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Skewed:    "each path's time as a Gaussian of its exact mean and the linearized covariance, so a skewed path's on-time probability is approximate",
 			Doc:       "best a-priori path: highest exact Gaussian on-time probability among the k shortest by mean",
 			Reference: "Best a-priori path: the highest exact Gaussian on-time probability among the k shortest paths by mean (Yen).",
@@ -376,7 +412,7 @@ func init() {
 				}
 				return newBestPath(env, 200), settings, nil
 			}},
-		{Name: "pql", Label: "Q-learning on (node, budget left)", Color: "#999933", Kind: Learner, Offered: true, Bench: true,
+		{Name: "pql", NoClock: "it learned on static draws", Label: "Q-learning on (node, budget left)", Color: "#999933", Kind: Learner, Offered: true, Bench: true,
 			Doc:       "Q-learning for SOTA (Cao et al. 2020) on (node, budget bin, next link), one table per destination",
 			Reference: "Cao, Guo, Song, Gao, Chen, Zhang & Zhang (2020), Using reinforcement learning to minimize the probability of delay occurrence in transportation, IEEE Transactions on Vehicular Technology 69(3).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -384,7 +420,7 @@ func init() {
 				p, hit, err := newPQL(env, s)
 				return p, map[string]any{"samples": s.Samples, "bins": s.Bins, "max_sweeps": s.MaxSweeps, "per": "destination", "cached": hit}, err
 			}},
-		{Name: "ctd", Label: "learns each node's mean and spread of time to go", Color: "#117733", Kind: Learner, Offered: true, Bench: true,
+		{Name: "ctd", NoClock: "it learned on static draws", Label: "learns each node's mean and spread of time to go", Color: "#117733", Kind: Learner, Offered: true, Bench: true,
 			Skewed:    "acts on Φ((b − μ)/σ) of the learned cost-to-go mean and spread: a Gaussian reading of a skewed time to go",
 			Doc:       "cascaded TD learning (Guo et al. 2022) of cost-to-go mean and second moment; acts on Φ((b−μ)/σ)",
 			Reference: "Guo, Hou & Peng (2022), Cascaded temporal difference learning for the mean–standard-deviation shortest path, IEEE Transactions on Intelligent Transportation Systems.",
@@ -393,14 +429,14 @@ func init() {
 				p, hit, err := newCTD(env, s)
 				return p, map[string]any{"samples": s.Samples, "zeta": s.Zeta, "per": "destination", "cached": hit}, err
 			}},
-		{Name: "segac", Label: "a neural policy trained on on-time outcomes", Color: "#9467bd", Kind: Learner, Offered: true, Bench: true,
+		{Name: "segac", NoClock: "it learned on static draws", Label: "a neural policy trained on on-time outcomes", Color: "#9467bd", Kind: Learner, Offered: true, Bench: true,
 			Doc:       "SEGAC (Guo et al. 2024): Markov MLP policy, critic, generalized PG with replay, LET fallback; DOT warm start",
 			Reference: "SE-GAC: generalized actor-critic with a terminal on-time reward (Guo et al.; github.com/YoZo-X/SEGAC); ontime warm-starts it from DOT.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return newSEGACMethod(env, segacSettings{Teacher: "dot", Hidden: 64, WarmIters: 1000, Iters: 1500, Batch: 256, Replay: 8,
 					LR: 3e-4, CriticLR: 3e-3, Entropy: 0.001, RhoMax: 2, Explore: 0.05})
 			}},
-		{Name: "segac-let", Label: "segac started from the fastest route", Color: "#8a6d3b", Kind: Learner,
+		{Name: "segac-let", NoClock: "it learned on static draws", Label: "segac started from the fastest route", Color: "#8a6d3b", Kind: Learner,
 			Doc:       "SEGAC with its own code's LET warm start",
 			Reference: "SE-GAC with the LET warm start of its authors' code.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
@@ -408,11 +444,11 @@ func init() {
 					LR: 1e-3, CriticLR: 3e-3, Entropy: 0.003, RhoMax: 2, Explore: 0.1})
 			}},
 		gpghtMethod(""),
-		{Name: "rollout", Label: "tries each next link in sampled futures, then follows a planner", Color: "#332288", Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true,
+		{Name: "rollout", NoClock: "it rolls out cdot, cgr or dot's static tables", Label: "tries each next link in sampled futures, then follows a planner", Color: "#332288", Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true,
 			Doc:       "Bertsekas' rollout: each next link scored by the on-time rate of 'take it, then follow the base (dot, cdot or cgr)' on conditional draws of the unseen links",
 			Reference: "Bertsekas, Tsitsiklis & Wu (1997), Rollout algorithms for combinatorial optimization, Journal of Heuristics 3, 245–262; Bertsekas (2019), Reinforcement Learning and Optimal Control, ch. 2. Never worse than its base in expectation.",
 			New:       newRolloutMethod},
-		{Name: "condrule", Label: "next link scored by the odds given what was seen", Color: "#661100", Lessons: map[string]string{"data": "conditions", "history": "rule"}, Kind: Planner, Offered: true,
+		{Name: "condrule", NoClock: "its rule reads static conditional laws", Label: "next link scored by the odds given what was seen", Color: "#661100", Lessons: map[string]string{"data": "conditions", "history": "rule"}, Kind: Planner, Offered: true,
 			Skewed:    "the next link and LET continuation summed as a Gaussian (skewed links linearized)",
 			Doc:       "one-step rule: next link + LET continuation, scored by the on-time probability conditioned on the observed links",
 			Reference: "The five-node example's closed-form optimum, generalized: at each node, the next link whose on-time probability (next link, then the LET path) is highest given the observed times.",
@@ -424,6 +460,9 @@ func init() {
 			Reference: "Not a policy: the shortest realized path of each realization, as if every time were known before leaving. It bounds every method from above.",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				return NewClairvoyant(env.Net), map[string]any{"step_cap": env.Net.EpisodeCap()}, nil
+			},
+			Timed: func(env *Env) (engine.Policy, map[string]any, error) {
+				return NewClairvoyant(env.Net), map[string]any{"step_cap": env.Net.EpisodeCap(), "clock": "earliest arrival on the realized day"}, nil
 			}},
 	}
 	for _, a := range Ablations {

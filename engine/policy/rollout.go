@@ -192,7 +192,7 @@ func newRolloutMethod(env *Env) (engine.Policy, map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, _, err := meth.New(env)
+		p, _, err := meth.Build(env)
 		return p, err
 	}
 	name := env.RolloutBase

@@ -12,7 +12,15 @@ type Task struct {
 	OD     engine.OD
 	Budget float64
 	Cap    int
+	// Depart is the departure's time of day, minutes after midnight, on a
+	// network whose law changes over the day (engine.Network.Timed): each
+	// link's time is its law's at the clock time it is entered. Unread on
+	// a static network.
+	Depart float64
 }
+
+// Deadline is the clock time by which the task must arrive.
+func (t Task) Deadline() float64 { return t.Depart + t.Budget }
 
 // End says how an episode ended.
 type End uint8
@@ -73,7 +81,7 @@ type Runner struct {
 
 	// oracle results for the current pool, reused across budgets
 	oraclePool *Pool
-	oracleKey  [2]int
+	oracleKey  oracleKey
 	oracleT    []float64
 }
 
@@ -84,7 +92,7 @@ func (r *Runner) Run(p engine.Policy, task Task, pool *Pool, out []Result) error
 		r.runOracle(o, task, pool, out)
 		return nil
 	}
-	start := engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination, Remaining: task.Budget}
+	start := engine.Observation{Node: task.OD.Origin, Destination: task.OD.Destination, Remaining: task.Budget, Clock: task.Depart}
 	return r.RunFrom(p, task, &start, pool, out)
 }
 
@@ -118,6 +126,12 @@ func (r *Runner) RunTasks(p engine.Policy, tasks []Task, pool *Pool, out [][]Res
 		}
 	}
 	start := engine.Observation{Node: od.Origin, Destination: od.Destination}
+	for _, task := range tasks[1:] {
+		if task.Depart != tasks[0].Depart {
+			return fmt.Errorf("RunTasks: tasks departing at %s and %s", engine.FormatClock(tasks[0].Depart), engine.FormatClock(task.Depart))
+		}
+	}
+	start.Clock = tasks[0].Depart
 	return r.run(p, tasks, &start, pool, out)
 }
 
@@ -166,12 +180,13 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 			remaining = tasks[j/n].Budget - spent
 		}
 		r.obs[j] = engine.Observation{Node: start.Node, Destination: start.Destination, Remaining: remaining, Step: start.Step,
-			Prefix: append(r.trace[j*capN:j*capN:(j+1)*capN], start.Prefix...)}
+			Prefix: append(r.trace[j*capN:j*capN:(j+1)*capN], start.Prefix...), Clock: start.Clock + spent}
 		out[j/n][j%n] = Result{}
 		r.handed[j] = false
 		r.active = append(r.active, j)
 	}
 	donor := func(j int) []float64 { return pool.Row((j%n + 1) % n) }
+	timed := r.Net.Timed()
 	for len(r.active) > 0 {
 		// Episodes at a node with no way out end before the policy is asked.
 		k := 0
@@ -216,7 +231,11 @@ func (r *Runner) run(p engine.Policy, tasks []Task, start *engine.Observation, p
 			if e < 0 || e >= len(r.Net.Links) || r.Net.Links[e].From != o.Node {
 				return fmt.Errorf("policy chose link %d, which does not leave node %s", e, r.Net.Nodes[o.Node].ID)
 			}
-			if res, done := Advance(r.Net, tasks[j/n], caps[j/n], o, e, pool.Row(j % n)[e]); done {
+			x := pool.Row(j % n)[e]
+			if timed {
+				x = r.Net.Clock.Time(e, o.Clock, x, r.Net.Links[e].Mean)
+			}
+			if res, done := Advance(r.Net, tasks[j/n], caps[j/n], o, e, x); done {
 				res.Revisit = r.revisits(o.Prefix)
 				res.HandedOver = r.handed[j]
 				out[j/n][j%n] = res
@@ -293,6 +312,7 @@ func Advance(net *engine.Network, task Task, capN int, o *engine.Observation, e 
 	o.Prefix = append(o.Prefix, engine.Step{Link: e, Time: t})
 	o.Step++
 	o.Remaining -= t
+	o.Clock += t
 	o.Node = net.Links[e].To
 	spent := task.Budget - o.Remaining
 	switch {
@@ -347,11 +367,17 @@ func (r *Runner) stash(i int, v engine.Observation) *engine.Observation {
 // runOracle scores an oracle: its best time per realization does not depend
 // on the budget, so it is computed once per pool and OD pair.
 func (r *Runner) runOracle(o engine.Oracle, task Task, pool *Pool, out []Result) {
-	key := [2]int{task.OD.Origin, task.OD.Destination}
+	key := oracleKey{task.OD.Origin, task.OD.Destination, task.Depart}
 	if r.oraclePool != pool || r.oracleKey != key || len(r.oracleT) != pool.Size {
 		r.oracleT = r.oracleT[:0]
+		co, clocked := o.(engine.ClockOracle)
+		timed := r.Net.Timed() && clocked
 		for i := range pool.Size {
-			r.oracleT = append(r.oracleT, o.BestTime(task.OD, task.Cap, pool.Row(i)))
+			if timed {
+				r.oracleT = append(r.oracleT, co.BestTimeAt(task.OD, task.Cap, pool.Row(i), task.Depart))
+			} else {
+				r.oracleT = append(r.oracleT, o.BestTime(task.OD, task.Cap, pool.Row(i)))
+			}
 		}
 		r.oraclePool, r.oracleKey = pool, key
 	}
@@ -363,9 +389,22 @@ func (r *Runner) runOracle(o engine.Oracle, task Task, pool *Pool, out []Result)
 	}
 }
 
+// oracleKey keys an oracle's times on a pool: the pair and the departure.
+type oracleKey struct {
+	origin, destination int
+	depart              float64
+}
+
 // Tasks lists one task per OD pair and budget factor (OD-major): the budget
 // is the factor times the pair's LET time, the cap the network's.
+//
+// On a network whose law changes over the day, the tasks leave at the
+// clock's default departure and the LET time is the time-dependent one
+// leaving then (TasksAt for another departure).
 func Tasks(net *engine.Network, ods []engine.OD, factors []float64) []Task {
+	if net.Timed() {
+		return TasksAt(net, ods, factors, net.Clock.Depart)
+	}
 	var tasks []Task
 	for _, od := range ods {
 		let := net.LET(od.Destination).Time[od.Origin]
@@ -374,6 +413,30 @@ func Tasks(net *engine.Network, ods []engine.OD, factors []float64) []Task {
 		}
 	}
 	return tasks
+}
+
+// TasksAt lists the tasks leaving at clock time depart on a network whose
+// law changes over the day: each budget is the factor times the pair's
+// time-dependent LET time leaving then (the earliest expected arrival).
+func TasksAt(net *engine.Network, ods []engine.OD, factors []float64, depart float64) []Task {
+	var tasks []Task
+	for _, od := range ods {
+		let := TimedLETTime(net, od, depart)
+		for _, f := range factors {
+			tasks = append(tasks, Task{OD: od, Budget: f * let, Cap: net.StepCap, Depart: depart})
+		}
+	}
+	return tasks
+}
+
+// TimedLETTime is od's time-dependent LET time leaving at depart: the
+// earliest arrival on expected link times at the hours they are entered,
+// less the departure.
+func TimedLETTime(net *engine.Network, od engine.OD, depart float64) float64 {
+	_, at := net.EarliestArrival(od.Origin, od.Destination, depart, func(e int, t float64) float64 {
+		return net.Clock.MeanAt(e, t, net.Links[e].Mean)
+	})
+	return at - depart
 }
 
 // OnTimeRate is p's mean on-time rate over tasks on one pool.

@@ -25,7 +25,7 @@ func (r *run) policies() (map[string]any, error) {
 		DOTDelta: valEnv.DefaultDOTDelta(), RolloutBase: c.RolloutBase, RolloutSamples: c.RolloutSamples}
 	for _, name := range c.Teachers {
 		m, _ := policy.Lookup(name)
-		p, _, err := m.New(r.env)
+		p, _, err := m.Build(r.env)
 		if err != nil {
 			return nil, fmt.Errorf("teacher %s: %w", name, err)
 		}

@@ -38,7 +38,7 @@ func benchMethods(c *Config, net *engine.Network, model *linktime.Gaussian) []st
 			continue
 		}
 		if m.Kind == policy.Model {
-			if _, _, err := m.New(env); err != nil {
+			if _, _, err := m.Build(env); err != nil {
 				fmt.Fprintf(c.Log, "perf: %s on %s left out: %v\n", m.Name, net.Name, err)
 				continue
 			}

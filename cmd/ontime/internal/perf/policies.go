@@ -61,7 +61,7 @@ func policies(ctx context.Context, c *Config, w io.Writer) error {
 				return err
 			}
 			t0 := time.Now()
-			p, _, err := m.New(env)
+			p, _, err := m.Build(env)
 			if err != nil {
 				return fmt.Errorf("%s on %s: %w", mname, name, err)
 			}

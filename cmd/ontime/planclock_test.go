@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The clock's questions on Rushtown: the chances leaving at one time, the
+// latest departure with its curve written, and what is refused: a static
+// network's deadline, a departure after the deadline, a time that is not
+// HH:MM, a method that does not know the clock.
+func TestPlanArriveBy(t *testing.T) {
+	out, stderr, err := runCLI(t, nil, "plan", "--network", "rushtown", "--arrive-by", "08:30", "--depart", "08:18", "--methods", "let,dot,clairvoyant", "--episodes", "200", "--format", "csv")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 4 || !strings.HasPrefix(lines[1], "let,08:18,08:30,") {
+		t.Fatalf("chances: %q", out)
+	}
+	curve := filepath.Join(t.TempDir(), "curve.csv")
+	out, stderr, err = runCLI(t, nil, "plan", "--network", "rushtown", "--arrive-by", "08:30", "--window", "15", "--every", "1", "--reliability", "0.9", "--methods", "let,dot", "--episodes", "200", "--format", "json", "--curve-out", curve)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var got struct {
+		Latest []struct {
+			Method string
+			Latest *string
+			Rate   float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Latest) != 2 || got.Latest[1].Latest == nil || got.Latest[1].Rate < 0.9 {
+		t.Fatalf("latest: %v %s", err, out)
+	}
+	b, err := os.ReadFile(curve)
+	if err != nil || strings.Count(string(b), "\n") != 1+2*15 {
+		t.Fatalf("curve: %v\n%s", err, b)
+	}
+	for _, c := range []struct{ args, want string }{
+		{"--network ringtown --arrive-by 09:00", "no law over the day"},
+		{"--network rushtown --arrive-by 09:00 --depart 09:10", "is not before --arrive-by"},
+		{"--network rushtown --arrive-by 9h", "want HH:MM"},
+		{"--network rushtown --arrive-by 09:00 --methods fma", "method fma does not know the clock"},
+		{"--network rushtown --depart 08:00", "give --arrive-by too"},
+	} {
+		_, stderr, err := runCLI(t, nil, append([]string{"plan", "--episodes", "20"}, strings.Fields(c.args)...)...)
+		if err == nil || !strings.Contains(err.Error()+stderr, c.want) {
+			t.Errorf("%s: %v %s", c.args, err, stderr)
+		}
+	}
+}

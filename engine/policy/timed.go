@@ -1,0 +1,270 @@
+package policy
+
+import (
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// The methods that know the clock (Method.Timed), on a network whose law
+// changes over the day: each reads the clock time of its observation
+// (engine.Observation.Clock) and the law at that hour (engine.Clock).
+
+// clockKey rounds a clock time for a map key: a departure rebuilt from an
+// observation (its clock less the prefix's times) differs from the task's
+// in the last bits.
+func clockKey(t float64) int64 { return int64(math.Round(t * 1e6)) }
+
+// meanAt is the network's expected link times at the hour each is entered.
+func meanAt(net *engine.Network) engine.LinkTimeAt {
+	return func(e int, t float64) float64 { return net.Clock.MeanAt(e, t, net.Links[e].Mean) }
+}
+
+// TimedLET follows the time-dependent least-expected-time path: the
+// earliest arrival on expected link times at the hour each link is entered,
+// leaving the origin at the episode's departure (fixed for the trip, as
+// the static LET's path is). It is exact on expected times where they are
+// FIFO (the Clock's check says where not).
+type TimedLET struct {
+	net   *engine.Network
+	paths sync.Map // departKey → []int
+}
+
+type departKey struct {
+	origin, dest int
+	depart       int64
+}
+
+// NewTimedLET is the time-dependent LET policy on net.
+func NewTimedLET(net *engine.Network) *TimedLET { return &TimedLET{net: net} }
+
+// Path is the time-dependent LET path from origin, leaving at depart, to
+// dest, and its expected arrival time.
+func (p *TimedLET) Path(origin, dest int, depart float64) ([]int, float64) {
+	return p.net.EarliestArrival(origin, dest, depart, meanAt(p.net))
+}
+
+func (p *TimedLET) path(origin, dest int, depart float64) []int {
+	k := departKey{origin, dest, clockKey(depart)}
+	if v, ok := p.paths.Load(k); ok {
+		return v.([]int)
+	}
+	path, _ := p.Path(origin, dest, depart)
+	p.paths.Store(k, path)
+	return path
+}
+
+// Act takes the path's next link: the path from the episode's origin at
+// its departure (rebuilt from the prefix), or, where the episode has left
+// it, the path from here and now.
+func (p *TimedLET) Act(o *engine.Observation) int {
+	origin, depart := o.Node, o.Clock
+	if len(o.Prefix) > 0 {
+		origin = p.net.Links[o.Prefix[0].Link].From
+		for _, s := range o.Prefix {
+			depart -= s.Time
+		}
+	}
+	path := p.path(origin, o.Destination, depart)
+	if o.Step < len(path) && p.net.Links[path[o.Step]].From == o.Node {
+		return path[o.Step]
+	}
+	if path = p.path(o.Node, o.Destination, o.Clock); len(path) > 0 {
+		return path[0]
+	}
+	return p.net.Out(o.Node)[0] // unreachable: any link fails alike
+}
+
+// BestTimeAt makes the clairvoyant bound know the clock: the earliest
+// arrival on the realized day, each link's time the one its static draw
+// gives at the hour it is entered (exact where the day's times are FIFO).
+func (c *Clairvoyant) BestTimeAt(od engine.OD, maxLinks int, x []float64, depart float64) float64 {
+	net := c.net
+	w := func(e int, t float64) float64 { return net.Clock.Time(e, t, x[e], net.Links[e].Mean) }
+	return net.EarliestArrivalCapped(od.Origin, od.Destination, maxLinks, depart, w) - depart
+}
+
+// TimedDOT is the time-dependent on-time DP to a deadline D: u_i(t) =
+// max over links i→j of E[u_j(t + X_ij(t))], u_dest(t) = 1 for t ≤ D, each
+// link's law the one at the hour t it is entered (Fan & Nie 2006; the
+// clock form of Prakash's DOT). It is solved on a grid of remaining time
+// r = D − t in steps of Delta, a link's time rounded up to whole steps (so
+// its value is a lower bound, exact at its resolution for independent
+// links), and the policy reads the table at the remaining time rounded
+// down. One table per destination and deadline covers every departure
+// before it: the departure-time curve is its origin's row.
+type TimedDOT struct {
+	net   *engine.Network
+	model *linktime.Gaussian
+	Delta float64
+	mu    sync.Mutex
+	keys  map[deadlineKey]*timedTable
+}
+
+type deadlineKey struct {
+	dest     int
+	deadline int64
+}
+
+// timedTable is one destination's and deadline's table: value[k][i] and
+// best[k][i] at remaining time k·Delta.
+type timedTable struct {
+	once     sync.Once
+	deadline float64
+	horizon  float64
+	value    [][]float64
+	best     [][]int32
+}
+
+// NewTimedDOT is an unsolved time-dependent DOT at step delta.
+func NewTimedDOT(net *engine.Network, model *linktime.Gaussian, delta float64) *TimedDOT {
+	return &TimedDOT{net: net, model: model, Delta: delta, keys: map[deadlineKey]*timedTable{}}
+}
+
+// table is the table towards dest for deadline, solved over at least
+// horizon minutes of remaining time (a table solved for less is solved
+// again for the longer horizon).
+func (d *TimedDOT) table(dest int, deadline, horizon float64) *timedTable {
+	k := deadlineKey{dest, clockKey(deadline)}
+	d.mu.Lock()
+	t, ok := d.keys[k]
+	if !ok || t.horizon < horizon {
+		t = &timedTable{deadline: deadline, horizon: max(horizon, 1e-9)}
+		d.keys[k] = t
+	}
+	d.mu.Unlock()
+	t.once.Do(func() { d.solve(dest, t) })
+	return t
+}
+
+// Solve solves the table towards dest for the deadline over horizon
+// minutes before it.
+func (d *TimedDOT) Solve(dest int, deadline, horizon float64) { d.table(dest, deadline, horizon) }
+
+// solve fills t by increasing remaining time: a link takes at least one
+// step, so row k reads only rows below it.
+func (d *TimedDOT) solve(dest int, t *timedTable) {
+	net, g := d.net, d.model
+	K := int(math.Ceil(t.horizon/d.Delta)) + 1
+	n := len(net.Nodes)
+	t.value = make([][]float64, K)
+	t.best = make([][]int32, K)
+	pmf := make([]float64, 0, 256)
+	let := net.LET(dest)
+	tie := func(e int) float64 { return net.Links[e].Mean + let.Time[net.Links[e].To] }
+	for k := range K {
+		val, best := make([]float64, n), make([]int32, n)
+		clock := t.deadline - float64(k)*d.Delta
+		for i := range n {
+			best[i] = -1
+			if i == dest {
+				val[i] = 1
+				continue
+			}
+			for _, e := range net.Out(i) {
+				pmf = d.linkPMF(pmf[:0], g, e, clock, k)
+				j := net.Links[e].To
+				v := 0.0
+				for m, p := range pmf { // m+1 steps
+					if p > 0 {
+						v += p * t.value[k-m-1][j]
+					}
+				}
+				// Ties (a value of 1 everywhere a long budget reaches, say)
+				// go to the link on the static LET path, so a tied table
+				// never sends a trip round a loop.
+				if b := best[i]; b < 0 || v > val[i]+1e-12 || v >= val[i]-1e-12 && tie(e) < tie(int(b)) {
+					val[i], best[i] = max(v, val[i]), int32(e)
+				}
+			}
+		}
+		t.value[k], t.best[k] = val, best
+	}
+}
+
+// linkPMF appends P(link e, entered at clock, takes m+1 steps) for m+1 ≤
+// k (the rest is late whatever follows).
+func (d *TimedDOT) linkPMF(dst []float64, g *linktime.Gaussian, e int, clock float64, k int) []float64 {
+	net := d.net
+	mu := net.Links[e].Mean
+	cdf := func(y float64) float64 {
+		x := net.Clock.StaticBound(e, clock, y, mu)
+		switch {
+		case math.IsInf(x, 1):
+			return 1
+		case math.IsInf(x, -1):
+			return 0
+		}
+		if g.SD[e] == 0 {
+			if g.TimeOf(e, g.Latent[e]) <= x {
+				return 1
+			}
+			return 0
+		}
+		return g.TimeCDF(e, g.Latent[e], g.SD[e], x)
+	}
+	prev := 0.0
+	for m := 1; m <= k; m++ {
+		c := cdf(float64(m) * d.Delta)
+		dst = append(dst, c-prev)
+		prev = c
+		if c >= 1 {
+			break
+		}
+	}
+	return dst
+}
+
+// Value is the table's on-time probability at node i with remaining time
+// r before the deadline (read at r rounded down to the grid).
+func (d *TimedDOT) Value(dest, i int, deadline, r float64) float64 {
+	if r < 0 {
+		return 0
+	}
+	t := d.table(dest, deadline, r)
+	return t.value[min(int(r/d.Delta), len(t.value)-1)][i]
+}
+
+// Act takes the table's best link at the observation's node and remaining
+// time; the deadline is its clock plus the budget left.
+func (d *TimedDOT) Act(o *engine.Observation) int {
+	r := max(o.Remaining, 0)
+	t := d.table(o.Destination, o.Clock+o.Remaining, r)
+	if e := t.best[min(int(r/d.Delta), len(t.best)-1)][o.Node]; e >= 0 {
+		return int(e)
+	}
+	return d.net.Out(o.Node)[0]
+}
+
+// timedDOTDelta is the time-dependent DOT's step: the static grid's step
+// for the tasks, at least a thousandth of the longest budget.
+func timedDOTDelta(env *Env) float64 {
+	if env.DOTDelta > 0 {
+		return env.DOTDelta
+	}
+	b := 0.0
+	for _, t := range env.Tasks {
+		b = max(b, t.Budget)
+	}
+	if b == 0 {
+		return 0.1
+	}
+	return b / 1000
+}
+
+// TimedDOT is the env's time-dependent DOT, its tables for the tasks'
+// deadlines solved (one destination and deadline at a time).
+func (env *Env) TimedDOT() *TimedDOT {
+	env.timedOnce.Do(func() {
+		env.timedDOT = NewTimedDOT(env.Net, env.Model, timedDOTDelta(env))
+		for _, t := range env.Tasks {
+			if env.SolveFor == nil || slices.Contains(env.SolveFor, t.OD.Destination) {
+				env.timedDOT.Solve(t.OD.Destination, t.Deadline(), t.Budget)
+			}
+		}
+	})
+	return env.timedDOT
+}
