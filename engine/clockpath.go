@@ -5,6 +5,12 @@ import "math"
 // LinkTimeAt is a link's time when entered at clock time t.
 type LinkTimeAt func(e int, t float64) float64
 
+// MeanTimeAt is the network's expected link times at the hour each link
+// is entered (Clock.MeanAt): what the time-dependent LET path sums.
+func (n *Network) MeanTimeAt() LinkTimeAt {
+	return func(e int, t float64) float64 { return n.Clock.MeanAt(e, t, n.Links[e].Mean) }
+}
+
 // EarliestArrival is the time-dependent shortest path from o, leaving at
 // clock time depart, to d: Dijkstra on arrival times, a link's time read at
 // the hour it is entered. It is exact where the times are FIFO (entering

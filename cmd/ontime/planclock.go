@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/ontime-routing/ontime/engine"
@@ -40,8 +41,8 @@ func (q *clockQuestion) check() (deadline, leave float64, err error) {
 			return 0, 0, engine.Errorf(engine.EINVALID, "--depart %s is not before --arrive-by %s", q.depart, q.arriveBy)
 		}
 	}
-	if !(q.every > 0 && q.every <= 60) {
-		return 0, 0, engine.Errorf(engine.EINVALID, "--every %v: give minutes between departures, above 0 and at most 60", q.every)
+	if !(q.every >= 1 && q.every <= 60) {
+		return 0, 0, engine.Errorf(engine.EINVALID, "--every %v: give minutes between departures, from 1 to 60 (departures are told to the minute)", q.every)
 	}
 	if !(q.window > 0 && q.window <= 12*60) {
 		return 0, 0, engine.Errorf(engine.EINVALID, "--window %v: give minutes before the deadline, above 0 and at most 720", q.window)
@@ -127,10 +128,7 @@ func runPlanClock(ctx context.Context, o *opened, q *clockQuestion, methods []st
 			out = append(out, l)
 			continue
 		}
-		i := 0
-		for c.Depart[i] != at {
-			i++
-		}
+		i := slices.Index(c.Depart, at)
 		l.Latest, l.Lo95, l.Hi95, l.Rate = clock(at), clock(lo), clock(hi), c.Rate[i]
 		str := func(s *string) string {
 			if s == nil {

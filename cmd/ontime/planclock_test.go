@@ -45,6 +45,9 @@ func TestPlanArriveBy(t *testing.T) {
 		{"--network rushtown --arrive-by 9h", "want HH:MM"},
 		{"--network rushtown --arrive-by 09:00 --methods fma", "method fma does not know the clock"},
 		{"--network rushtown --depart 08:00", "give --arrive-by too"},
+		{"--network rushtown --arrive-by 09:00 --every 1e-9", "--every 1e-09: give minutes between departures, from 1 to 60"},
+		{"--network rushtown --arrive-by 09:00 --every NaN", "--every NaN"},
+		{"--network rushtown --arrive-by 09:00 --window 1e308", "--window 1e+308"},
 	} {
 		_, stderr, err := runCLI(t, nil, append([]string{"plan", "--episodes", "20"}, strings.Fields(c.args)...)...)
 		if err == nil || !strings.Contains(err.Error()+stderr, c.want) {

@@ -16,6 +16,7 @@ import (
 	"github.com/ontime-routing/ontime/engine/linktime"
 	"github.com/ontime-routing/ontime/engine/policy"
 	"github.com/ontime-routing/ontime/engine/sim"
+	"github.com/ontime-routing/ontime/engine/stats"
 )
 
 // Request is a departure-time curve's question.
@@ -87,7 +88,7 @@ func Curves(ctx context.Context, req Request) ([]Curve, error) {
 					k++
 				}
 			}
-			lo, hi := Wilson(k, pool.Size)
+			lo, hi := stats.Wilson(k, pool.Size)
 			c.Depart = append(c.Depart, task.Depart)
 			c.OnTime = append(c.OnTime, k)
 			c.Rate = append(c.Rate, float64(k)/float64(pool.Size))
@@ -96,19 +97,6 @@ func Curves(ctx context.Context, req Request) ([]Curve, error) {
 		curves = append(curves, c)
 	}
 	return curves, nil
-}
-
-// Wilson is the Wilson score 95% interval of k successes in n.
-func Wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.959963984540054
-	p, nn := float64(k)/float64(n), float64(n)
-	d := 1 + z*z/nn
-	c := (p + z*z/(2*nn)) / d
-	h := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / d
-	return max(0, c-h), min(1, c+h)
 }
 
 // Latest is the latest departure on c's grid whose rate reaches alpha,

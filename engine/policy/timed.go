@@ -18,11 +18,6 @@ import (
 // in the last bits.
 func clockKey(t float64) int64 { return int64(math.Round(t * 1e6)) }
 
-// meanAt is the network's expected link times at the hour each is entered.
-func meanAt(net *engine.Network) engine.LinkTimeAt {
-	return func(e int, t float64) float64 { return net.Clock.MeanAt(e, t, net.Links[e].Mean) }
-}
-
 // TimedLET follows the time-dependent least-expected-time path: the
 // earliest arrival on expected link times at the hour each link is entered,
 // leaving the origin at the episode's departure (fixed for the trip, as
@@ -44,7 +39,7 @@ func NewTimedLET(net *engine.Network) *TimedLET { return &TimedLET{net: net} }
 // Path is the time-dependent LET path from origin, leaving at depart, to
 // dest, and its expected arrival time.
 func (p *TimedLET) Path(origin, dest int, depart float64) ([]int, float64) {
-	return p.net.EarliestArrival(origin, dest, depart, meanAt(p.net))
+	return p.net.EarliestArrival(origin, dest, depart, p.net.MeanTimeAt())
 }
 
 func (p *TimedLET) path(origin, dest int, depart float64) []int {

@@ -433,9 +433,7 @@ func TasksAt(net *engine.Network, ods []engine.OD, factors []float64, depart flo
 // earliest arrival on expected link times at the hours they are entered,
 // less the departure.
 func TimedLETTime(net *engine.Network, od engine.OD, depart float64) float64 {
-	_, at := net.EarliestArrival(od.Origin, od.Destination, depart, func(e int, t float64) float64 {
-		return net.Clock.MeanAt(e, t, net.Links[e].Mean)
-	})
+	_, at := net.EarliestArrival(od.Origin, od.Destination, depart, net.MeanTimeAt())
 	return at - depart
 }
 
