@@ -205,3 +205,63 @@ func RushHourProfile(step, peak, spreadPeak float64) DayProfile {
 	}
 	return p
 }
+
+// FIFOBreak is a stretch of the day over which entering a link later
+// leaves it earlier in expectation: its mean falls faster than the clock
+// runs.
+type FIFOBreak struct {
+	Link     int     `json:"link"`
+	From, To float64 `json:"-"` // the knots, minutes after midnight
+	// Gain is how much earlier (minutes) one leaves the link by entering
+	// at To rather than at From, in expectation.
+	Gain float64 `json:"gain_minutes"`
+}
+
+// FIFOBreaks is every link and step of the day where the law is not FIFO
+// in expectation, for links of the given stated means. The expected exit
+// t + m(t)·μ is linear between knots, so it never falls iff at each step
+// the mean falls by at most the step: (m(k+1) − m(k))·μ ≥ −Step. The check
+// is on the means: a single day's time may still pass (a slow draw entered
+// in a steep fall), as on real roads.
+func (c *Clock) FIFOBreaks(means []float64) []FIFOBreak {
+	var out []FIFOBreak
+	k := c.Knots()
+	for e, mu := range means {
+		p := c.profile(e)
+		for j := range k {
+			fall := (p.Mean[j] - p.Mean[(j+1)%k]) * mu
+			if fall > c.Step*(1+1e-12) {
+				out = append(out, FIFOBreak{Link: e, From: float64(j) * c.Step, To: float64(j+1) * c.Step, Gain: fall - c.Step})
+			}
+		}
+	}
+	return out
+}
+
+// Peak is the profile's busiest knot: its clock time and mean factor.
+func (p *DayProfile) Peak(step float64) (at, mean float64) {
+	j := 0
+	for i, m := range p.Mean {
+		if m > p.Mean[j] {
+			j = i
+		}
+	}
+	return float64(j) * step, p.Mean[j]
+}
+
+// Summary describes the day in a line: where it came from, its knots, its
+// busiest hour and the default departure.
+func (c *Clock) Summary() string {
+	at, m := 0.0, 0.0
+	for i := range c.Profiles {
+		if t, f := c.Profiles[i].Peak(c.Step); f > m {
+			at, m = t, f
+		}
+	}
+	src := c.Source
+	if src == "" {
+		src = "given with the network"
+	}
+	return fmt.Sprintf("law over the day (%s): %d profile(s), knots every %g min; the busiest: mean ×%.3g at %s; questions leave at %s unless told",
+		src, len(c.Profiles), c.Step, m, FormatClock(at), FormatClock(c.Depart))
+}

@@ -133,3 +133,26 @@ func TestCappedSearch(t *testing.T) {
 		}
 	}
 }
+
+// The law over the day is FIFO in expectation where its means never fall
+// faster than the clock runs: the built-in rush hour holds on links of any
+// length up to a day's worth; a mean that halves within a step on a long
+// link breaks it, and the break names the link and the step.
+func TestFIFOBreaks(t *testing.T) {
+	rush := engine.RushHourProfile(15, 0.9, 0.6)
+	c := &engine.Clock{Step: 15, Profiles: []engine.DayProfile{rush}}
+	if br := c.FIFOBreaks([]float64{1, 10, 60}); len(br) != 0 {
+		t.Errorf("a rush hour on links of 1 to 60 min breaks FIFO: %+v", br)
+	}
+	steep := engine.DayProfile{Mean: make([]float64, 96), Spread: make([]float64, 96)}
+	for i := range steep.Mean {
+		steep.Mean[i], steep.Spread[i] = 1, 1
+	}
+	steep.Mean[40] = 3 // 10:00: three times the mean, back to 1 at 10:15
+	c = &engine.Clock{Step: 15, Profiles: []engine.DayProfile{steep}}
+	br := c.FIFOBreaks([]float64{5, 10})
+	// Link 0 falls by 10 min over 15: FIFO. Link 1 falls by 20: 5 min gained.
+	if len(br) != 1 || br[0].Link != 1 || br[0].From != 600 || br[0].To != 615 || math.Abs(br[0].Gain-5) > 1e-9 {
+		t.Fatalf("breaks %+v, want link 1 at 10:00–10:15 gaining 5 min", br)
+	}
+}

@@ -90,6 +90,15 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 		st := model.Stats
 		fmt.Fprintf(stdout, "correlation %s: mean |ρ| %.4f, max |ρ| %.4f, rank %d, clipped eigenvalues %d\n",
 			model.Spec.Model, st.MeanAbs, st.MaxAbs, st.Rank, st.Clipped)
+		if net.Timed() {
+			fmt.Fprintln(stdout, net.Clock.Summary())
+			fmt.Fprintln(stdout, fifoLine(net))
+			for _, od := range net.ODs {
+				t := net.Clock.Depart
+				path, arrive := net.EarliestArrival(od.Origin, od.Destination, t, net.MeanTimeAt())
+				fmt.Fprintf(stdout, "OD %s leaving at %s: time-dependent LET %.4f min, %d links: %s\n", net.ODString(od), engine.FormatClock(t), arrive-t, len(path), strings.Join(net.PathNodes(path), "-"))
+			}
+		}
 		for _, od := range net.ODs {
 			tree := net.LET(od.Destination)
 			path := tree.Path(od.Origin, net)
@@ -196,4 +205,27 @@ func writeExport(out, folder string, files []netfile.File, stdout io.Writer) err
 		fmt.Fprintln(stdout, "wrote", path)
 	}
 	return nil
+}
+
+// fifoLine says whether the law over the day is FIFO in expectation, and
+// where it is not: the links and hours.
+func fifoLine(net *engine.Network) string {
+	means := make([]float64, len(net.Links))
+	for e, l := range net.Links {
+		means[e] = l.Mean
+	}
+	br := net.Clock.FIFOBreaks(means)
+	if len(br) == 0 {
+		return "FIFO in expectation: holds on every link at every hour (entering later never leaves earlier on average)"
+	}
+	var parts []string
+	for i, b := range br {
+		if i == 10 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(br)-10))
+			break
+		}
+		l := net.Links[b.Link]
+		parts = append(parts, fmt.Sprintf("%s→%s %s–%s (%.2f min earlier)", net.Nodes[l.From].ID, net.Nodes[l.To].ID, engine.FormatClock(b.From), engine.FormatClock(b.To), b.Gain))
+	}
+	return fmt.Sprintf("FIFO in expectation: broken on %d link-steps: %s", len(br), strings.Join(parts, "; "))
 }

@@ -43,6 +43,8 @@ type jsonNetwork struct {
 	// Demand is the trips between node pairs, when a demand table came
 	// with the network.
 	Demand []jsonDemand `json:"demand,omitempty"`
+	// Clock is the law over the day (absent: the same law at every hour).
+	Clock *engine.Clock `json:"clock,omitempty"`
 }
 
 type jsonDemand struct {
@@ -83,7 +85,7 @@ func WriteJSON(w io.Writer, net *engine.Network) error {
 		Coordinates: string(net.Coords), StepCap: net.StepCap, Zones: net.Zones, Law: writtenLaw(net.Law), TimeUnit: net.TimeUnit,
 		Correlation: jsonCorrelation{Model: net.Correlation.Model, Seed: net.Correlation.Seed,
 			Strength: net.Correlation.Strength, Length: net.Correlation.Length, Factors: net.Correlation.Factors, Covariance: net.Correlation.Covariance,
-			Loadings: net.Correlation.Loadings}}
+			Loadings: net.Correlation.Loadings}, Clock: net.Clock}
 	for _, n := range net.Nodes {
 		jn.Nodes = append(jn.Nodes, jsonNode{n.ID, n.Coord[0], n.Coord[1]})
 	}
@@ -249,6 +251,12 @@ func fromJSON(jn *jsonNetwork, data []byte, file string) (*engine.Network, error
 	}
 	if jn.StepCap < 0 {
 		return nil, bad("step_cap", []any{"step_cap"}, "must be ≥ 0")
+	}
+	if jn.Clock != nil {
+		if err := jn.Clock.Validate(len(net.Links)); err != nil {
+			return nil, bad("clock", []any{"clock"}, "%s", strings.TrimPrefix(engine.ErrorMessage(err), "clock: "))
+		}
+		net.Clock = jn.Clock
 	}
 	net.Project()
 	return net, nil
