@@ -47,6 +47,8 @@ type Report struct {
 	// scores and the distance between their midpoints: the data page's
 	// correlation figure.
 	Pairs []PairCorr `json:"pairs,omitempty"`
+	// Day is the fit over the day, where the observations had clock times.
+	Day *DayReport `json:"day,omitempty"`
 }
 
 // PairCorr is one pair of links' correlation of normal scores, as
@@ -99,6 +101,16 @@ func Fit(net *engine.Network, obs *Observations) (*engine.Network, *Report, erro
 	if len(probs) > 0 {
 		return nil, nil, probs
 	}
+	if obs.Timed {
+		return fitDay(net, obs)
+	}
+	return fitStatic(net, obs, obs)
+}
+
+// fitStatic fits each link's marginal to obs and the copula to cop's
+// normal scores (cop has one observation per link and day: obs itself, or
+// a day's traversals as one).
+func fitStatic(net *engine.Network, obs, cop *Observations) (*engine.Network, *Report, error) {
 	out := *net
 	out.Links = slices.Clone(net.Links)
 	out.Law = linktime.FittedLaw
@@ -143,9 +155,9 @@ func Fit(net *engine.Network, obs *Observations) (*engine.Network, *Report, erro
 		}
 	}
 	sort.Slice(rep.Links, func(i, j int) bool { return rep.Links[i].Link < rep.Links[j].Link })
-	sc := scores(obs, len(net.Links))
-	loadings, fm := factorFit(sc, len(obs.Days))
-	rep.Pairs = pairCorrelations(net, sc, loadings, len(obs.Days))
+	sc := scores(cop, len(net.Links))
+	loadings, fm := factorFit(sc, len(cop.Days))
+	rep.Pairs = pairCorrelations(net, sc, loadings, len(cop.Days))
 	rep.Rank, rep.Explained, rep.RankScores = fm.rank, fm.explained, fm.scores
 	if fm.rank == 0 {
 		out.Correlation = engine.Correlation{Model: linktime.Independent}
@@ -172,6 +184,9 @@ func (r *Report) Summary() string {
 		r.File, r.Rows, r.Observations, len(r.Links), strings.Join(parts, ", "), linktime.FittedLaw, r.Rank, 100*r.Explained)
 	if len(r.Unobserved) > 0 {
 		s += fmt.Sprintf("; %d links never observed keep the default law (%s) and no correlation", len(r.Unobserved), linktime.MatchedLaw)
+	}
+	if r.Day != nil {
+		s += "; " + r.Day.Summary()
 	}
 	return s
 }

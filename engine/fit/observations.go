@@ -20,6 +20,10 @@ type Observations struct {
 	Days  []string // observation ids, in order of first appearance
 	Links [][]Obs
 	Rows  int // rows read (after the period filter)
+	// Timed: every row has its clock time (a time_of_day column, no period
+	// cut): a link may be seen many times in one day, and Fit fits the law
+	// over the day.
+	Timed bool
 }
 
 // Obs is one observed time of a link.
@@ -27,6 +31,9 @@ type Obs struct {
 	Day  int
 	Time float64
 	Line int // the file's line, for errors
+	// Clock is the time of day the link was entered, minutes after
+	// midnight (Observations.Timed; else 0).
+	Clock float64
 }
 
 // Period keeps the rows whose time of day is in [From, To) minutes after
@@ -168,7 +175,7 @@ func ReadObservations(file string, in io.Reader, net *engine.Network, minutesPer
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	o := &Observations{File: file, Links: make([][]Obs, len(net.Links))}
+	o := &Observations{File: file, Links: make([][]Obs, len(net.Links)), Timed: iTOD >= 0 && period == nil}
 	days := map[string]int{}
 	linkOf := map[[2]int]int{}
 	for e, l := range net.Links {
@@ -176,7 +183,13 @@ func ReadObservations(file string, in io.Reader, net *engine.Network, minutesPer
 			linkOf[[2]int{l.From, l.To}] = e
 		}
 	}
-	seen := map[[2]int]int{} // (link, day) → line
+	// (link, day, clock) → line: with clock times a link is seen many
+	// times a day (a probe's traversals), once at each time.
+	type seenKey struct {
+		link, day int
+		clock     float64
+	}
+	seen := map[seenKey]int{}
 	add := func(p *engine.Error) bool {
 		probs = append(probs, p)
 		return len(probs) < MaxProblems
@@ -205,17 +218,19 @@ func ReadObservations(file string, in io.Reader, net *engine.Network, minutesPer
 			}
 			return trimValue(rec[i])
 		}
-		if period != nil {
+		var tod float64
+		if iTOD >= 0 && (period != nil || o.Timed) {
 			t, err := clock(field(iTOD))
 			if err != nil {
-				if !add(engine.InputError(file, line, "time_of_day", "%q is not HH:MM", field(iTOD))) {
+				if !add(engine.InputError(file, line, "time_of_day", "%q is not HH:MM from 00:00 to 23:59", field(iTOD))) {
 					break
 				}
 				continue
 			}
-			if !period.keeps(t) {
+			if period != nil && !period.keeps(t) {
 				continue
 			}
+			tod = t
 		}
 		e, bad := linkIndex(net, linkOf, field(iLink), field(iFrom), field(iTo), iLink >= 0)
 		if bad != nil {
@@ -255,14 +270,19 @@ func ReadObservations(file string, in io.Reader, net *engine.Network, minutesPer
 			days[dayID] = d
 			o.Days = append(o.Days, dayID)
 		}
-		if first, dup := seen[[2]int{e, d}]; dup {
-			if !add(engine.InputError(file, line, head[iDay], "link %s was observed twice in observation %q (first on line %d)", linkName(net, e), dayID, first)) {
+		key := seenKey{e, d, tod}
+		if first, dup := seen[key]; dup {
+			at := ""
+			if o.Timed {
+				at = " at " + field(iTOD)
+			}
+			if !add(engine.InputError(file, line, head[iDay], "link %s was observed twice in observation %q%s (first on line %d)", linkName(net, e), dayID, at, first)) {
 				break
 			}
 			continue
 		}
-		seen[[2]int{e, d}] = line
-		o.Links[e] = append(o.Links[e], Obs{Day: d, Time: x * minutesPerUnit, Line: line})
+		seen[key] = line
+		o.Links[e] = append(o.Links[e], Obs{Day: d, Time: x * minutesPerUnit, Line: line, Clock: tod})
 		o.Rows++
 	}
 	if len(probs) > 0 {
