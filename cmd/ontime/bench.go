@@ -48,6 +48,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	save := fs.String("save", "", "also write the full report as JSON to this file (scripts/results.sh publishes the dashboard's reports so)")
 	quiet := fs.Bool("quiet", false, "no progress line on stderr")
+	depart := fs.String("depart", "", "HH:MM: on a network whose law changes over the day, leave then (default: the network's departure); budgets are factors of each pair's time-dependent LET time then")
+	arriveBy := fs.String("arrive-by", "", "HH:MM: on a network whose law changes over the day, arrive by then: one budget, the deadline less the departure")
 	var prof profileFlags
 	prof.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -91,6 +93,12 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		if cfg.Budgets, err = parseBudgets(*budgets); err != nil {
 			return err
 		}
+	}
+	if cfg.Depart, err = optionalClock("--depart", *depart); err != nil {
+		return err
+	}
+	if cfg.ArriveBy, err = optionalClock("--arrive-by", *arriveBy); err != nil {
+		return err
 	}
 	cfg.ODs = net.ODs
 	if *ods != "" {
@@ -228,4 +236,16 @@ func benchAsJob(ctx context.Context, nf *netFlags, spec lab.BenchSpec, getenv fu
 		return nil, fmt.Errorf("job %s finished without a report", st.ID)
 	}
 	return rep, nil
+}
+
+// optionalClock reads a flag's HH:MM ("" : not given).
+func optionalClock(flag, s string) (*float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	t, err := engine.ParseClock(s)
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "%s: %s", flag, engine.ErrorMessage(err))
+	}
+	return &t, nil
 }

@@ -47,6 +47,13 @@ type Config struct {
 	// link (nil: policy.RolloutZ; 0: plain argmax on the draws, ties to
 	// the base).
 	RolloutZ *float64
+	// Depart and ArriveBy ask a network whose law changes over the day
+	// (minutes after midnight; nil: its default departure, and budgets as
+	// factors of each pair's time-dependent LET time at that departure).
+	// With ArriveBy every pair's budget is ArriveBy − Depart, one budget
+	// in minutes.
+	Depart   *float64
+	ArriveBy *float64
 	CacheDir string // trained learners are kept here ("" : no cache)
 	Device   string // ONNX policies: "cpu" or "cuda"
 	Models   string // directory of trained models ("" : models/ found upwards)
@@ -137,7 +144,7 @@ func newPrepared(ctx context.Context, cfg Config) (*Prepared, error) {
 		return nil, err
 	}
 	net := cfg.Net
-	tasks := sim.Tasks(net, cfg.ODs, cfg.Budgets)
+	tasks := cfg.tasks()
 	env := &policy.Env{Net: net, Model: cfg.Model, Tasks: tasks, Seed: cfg.Seed, Sampled: cfg.Sampled,
 		RolloutBase: cfg.RolloutBase, RolloutSamples: cfg.RolloutSamples, RolloutZ: cfg.RolloutZ,
 		DOTDelta: cfg.DOTDelta, DOTRounding: cfg.DOTRounding, CacheDir: cfg.CacheDir, Device: cfg.Device, Logf: cfg.Logf, ModelsDir: cfg.Models,
@@ -372,7 +379,15 @@ func skeleton(cfg *Config) (*Report, error) {
 			return nil, engine.Errorf(engine.EINVALID, "OD %s: the destination cannot be reached", net.ODString(od))
 		}
 		path := tree.Path(od.Origin, net)
-		rep.ODs = append(rep.ODs, ODInfo{OD: net.ODString(od), LETTime: tree.Time[od.Origin], LETLinks: len(path), LETPath: net.PathNodes(path)})
+		info := ODInfo{OD: net.ODString(od), LETTime: tree.Time[od.Origin], LETLinks: len(path), LETPath: net.PathNodes(path)}
+		if net.Timed() {
+			// The pair's row names its time-dependent LET path and time at
+			// the departure: the budgets' base.
+			t := cfg.departure()
+			tdPath, at := net.EarliestArrival(od.Origin, od.Destination, t, net.MeanTimeAt())
+			info.LETTime, info.LETLinks, info.LETPath, info.Depart = at-t, len(tdPath), net.PathNodes(tdPath), engine.FormatClock(t)
+		}
+		rep.ODs = append(rep.ODs, info)
 	}
 	rep.Provenance = cfg.provenance()
 	return rep, nil
@@ -426,6 +441,9 @@ func (cfg *Config) check() error {
 	if !slices.Contains(cfg.Methods, cfg.Focus) {
 		return engine.Errorf(engine.EINVALID, "focus method %s is not among the methods %v", cfg.Focus, cfg.Methods)
 	}
+	if err := cfg.checkClock(); err != nil {
+		return err
+	}
 	if len(cfg.Budgets) == 0 {
 		return engine.Errorf(engine.EINVALID, "no budgets given")
 	}
@@ -454,6 +472,15 @@ func (cfg *Config) provenance() Provenance {
 			Strength: cfg.Model.Spec.Strength, Length: cfg.Model.Spec.Length, CorrStats: cfg.Model.Stats},
 		FloorMinutes: linktime.Floor, Law: nonPaperLaw(cfg.Model.Law), StepCap: cfg.Net.StepCap, BenchSeed: cfg.Seed, Sampled: cfg.Sampled,
 		OnTime: "arrive with total time ≤ budget within the step cap; budget = factor × LET time"}
+	if cfg.Net.Timed() {
+		t := cfg.departure()
+		pv.Depart, pv.Clock = engine.FormatClock(t), cfg.Net.Clock.Summary()
+		pv.OnTime = fmt.Sprintf("leave at %s; arrive with total time ≤ budget; budget = factor × the time-dependent LET time at %s (each link's law at the clock time it is entered)", pv.Depart, pv.Depart)
+		if cfg.ArriveBy != nil {
+			pv.ArriveBy = engine.FormatClock(*cfg.ArriveBy)
+			pv.OnTime = fmt.Sprintf("leave at %s, arrive by %s: the budget is %g min for every pair (minutes, not a factor)", pv.Depart, pv.ArriveBy, *cfg.ArriveBy-t)
+		}
+	}
 	if pv.DataFiles == nil {
 		pv.DataFiles = []engine.SourceFile{}
 	}
@@ -608,4 +635,52 @@ func nonPaperLaw(name string) string {
 		return ""
 	}
 	return name
+}
+
+// departure is the clock time a timed network's episodes leave at.
+func (cfg *Config) departure() float64 {
+	if cfg.Depart != nil {
+		return *cfg.Depart
+	}
+	return cfg.Net.Clock.Depart
+}
+
+// tasks are the episodes' tasks, OD-major and budget-minor: on a network
+// whose law changes over the day, leaving at the departure.
+func (cfg *Config) tasks() []sim.Task {
+	net := cfg.Net
+	if !net.Timed() {
+		return sim.Tasks(net, cfg.ODs, cfg.Budgets)
+	}
+	t := cfg.departure()
+	if cfg.ArriveBy == nil {
+		return sim.TasksAt(net, cfg.ODs, cfg.Budgets, t)
+	}
+	var tasks []sim.Task
+	for _, od := range cfg.ODs {
+		tasks = append(tasks, sim.Task{OD: od, Budget: *cfg.ArriveBy - t, Cap: net.StepCap, Depart: t})
+	}
+	return tasks
+}
+
+// checkClock refuses a departure or deadline the network cannot answer.
+func (cfg *Config) checkClock() error {
+	net := cfg.Net
+	if cfg.Depart == nil && cfg.ArriveBy == nil {
+		return nil
+	}
+	if !net.Timed() {
+		return engine.Errorf(engine.EINVALID, "%s has the same law at every hour: a departure or deadline changes nothing there; ask for budgets", net.Name)
+	}
+	if cfg.Depart != nil && !(*cfg.Depart >= 0 && *cfg.Depart < engine.MinutesPerDay) {
+		return engine.Errorf(engine.EINVALID, "departure %v: not a time of day", *cfg.Depart)
+	}
+	if cfg.ArriveBy != nil {
+		t := cfg.departure()
+		if !(*cfg.ArriveBy > t) {
+			return engine.Errorf(engine.EINVALID, "arrive by %s is not after the departure %s", engine.FormatClock(*cfg.ArriveBy), engine.FormatClock(t))
+		}
+		cfg.Budgets = []float64{*cfg.ArriveBy - t}
+	}
+	return nil
 }

@@ -57,8 +57,13 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	if pv.Law != "" {
 		law = " Link-time law " + pv.Law + "."
 	}
-	fmt.Fprintf(&b, ": mean |ρ| %.4f, max |ρ| %.4f, rank %d.%s Benchmark seed %d. Budget = factor × LET time.\n\n",
-		pv.Correlation.MeanAbs, pv.Correlation.MaxAbs, pv.Correlation.Rank, law, pv.BenchSeed)
+	budget := "Budget = factor × LET time."
+	if pv.Depart != "" {
+		// a law over the day: the question's clock, in the report's words
+		budget = strings.ToUpper(pv.OnTime[:1]) + pv.OnTime[1:] + ". The " + pv.Clock + "."
+	}
+	fmt.Fprintf(&b, ": mean |ρ| %.4f, max |ρ| %.4f, rank %d.%s Benchmark seed %d. %s\n\n",
+		pv.Correlation.MeanAbs, pv.Correlation.MaxAbs, pv.Correlation.Rank, law, pv.BenchSeed, budget)
 	header(&b, "budget", rep.Methods)
 	for _, bud := range rep.Budgets {
 		row(&b, fmtBudget(bud), rep.markOutside(mdCells(rep.SummaryRow(bud), true), "", bud))

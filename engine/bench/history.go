@@ -69,7 +69,7 @@ func HistoryControl(ctx context.Context, cfg Config) (*HistoryReport, error) {
 	for _, od := range cfg.ODs {
 		rep.ODs = append(rep.ODs, cfg.Net.ODString(od))
 	}
-	tasks := sim.Tasks(cfg.Net, cfg.ODs, cfg.Budgets)
+	tasks := cfg.tasks()
 	nB := len(cfg.Budgets)
 	// rates[model][variant][budget][pool], mean over OD pairs
 	var rates [2][][][]float64

@@ -68,6 +68,9 @@ type ODInfo struct {
 	LETTime  float64  `json:"let_time"`
 	LETLinks int      `json:"let_links"`
 	LETPath  []string `json:"let_path"`
+	// Depart is the departure on a network whose law changes over the day;
+	// the LET fields are then the time-dependent LET path's at it.
+	Depart string `json:"depart,omitempty"`
 }
 
 // Summary is a method's on-time rate at one budget: per pool the mean over
@@ -122,6 +125,11 @@ type Provenance struct {
 	Pools          []PoolInfo   `json:"pools"`
 	Methods        []MethodInfo `json:"methods"`
 	ElapsedSeconds float64      `json:"elapsed_seconds"`
+	// Depart, ArriveBy and Clock are a timed network's: the departure, the
+	// deadline where one was asked, and the law over the day in words.
+	Depart   string `json:"depart,omitempty"`
+	ArriveBy string `json:"arrive_by,omitempty"`
+	Clock    string `json:"clock,omitempty"`
 }
 
 // CorrelationInfo is the link-time correlation a report ran under.

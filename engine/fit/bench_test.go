@@ -54,3 +54,31 @@ func BenchmarkFit3000Links1000Days(b *testing.B) { benchFit(b, 28, 28, 1000) }
 
 // BenchmarkFit40000Links365Days is the city target (under 5 min, 4 GB).
 func BenchmarkFit40000Links365Days(b *testing.B) { benchFit(b, 100, 100, 365) }
+
+// BenchmarkFitDay3000Links365Days6Traversals is the day's target (issue
+// 73: under 5 min and 4 GB): a city grid with a weekday's rush hours, six
+// traversals of each link a day at clock times over the day.
+func BenchmarkFitDay3000Links365Days6Traversals(b *testing.B) {
+	net := cityGrid(28, 28)
+	net.Clock = &engine.Clock{Step: 15, Profiles: []engine.DayProfile{engine.RushHourProfile(15, 0.8, 0.5)}, Depart: 7 * 60}
+	obs, err := fit.SimulateDay(net, 365, 6, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		t0 := time.Now()
+		_, rep, err := fit.Fit(net, obs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(time.Since(t0).Seconds(), "s/fit")
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), "MB-allocated")
+		b.ReportMetric(float64(after.Sys)/(1<<20), "MB-sys")
+		b.Logf("%d links × %d days × %d traversals (%d rows): kernel σ %g min, %v", len(net.Links), 365, 6, obs.Rows, rep.Day.Bandwidth, time.Since(t0))
+	}
+}

@@ -139,6 +139,15 @@ func (d *TimedDOT) table(dest int, deadline, horizon float64) *timedTable {
 // minutes before it.
 func (d *TimedDOT) Solve(dest int, deadline, horizon float64) { d.table(dest, deadline, horizon) }
 
+// ClockReads is how finely the time-dependent DOT reads the clock a link
+// is entered at: to 1/ClockReads of the law's knot step (6 s for 15-min
+// knots). Between knots the law moves linearly, so a rush hour's steepest
+// mean moves by well under a grid step there, and a link's step
+// probabilities are computed once per read instead of once per row (a
+// row is a thousandth of the budget): Rushtown's benchmark took 29 s
+// computing each anew.
+const ClockReads = 150
+
 // solve fills t by increasing remaining time: a link takes at least one
 // step, so row k reads only rows below it.
 func (d *TimedDOT) solve(dest int, t *timedTable) {
@@ -147,12 +156,21 @@ func (d *TimedDOT) solve(dest int, t *timedTable) {
 	n := len(net.Nodes)
 	t.value = make([][]float64, K)
 	t.best = make([][]int32, K)
-	pmf := make([]float64, 0, 256)
 	let := net.LET(dest)
 	tie := func(e int) float64 { return net.Links[e].Mean + let.Time[net.Links[e].To] }
+	read := net.Clock.Step / ClockReads
+	// each link's step probabilities at its last clock read: pmf[e][m] is
+	// P(takes first[e]+m+1 steps)
+	pmfs := make([][]float64, len(net.Links))
+	first := make([]int, len(net.Links))
+	readAt := make([]int64, len(net.Links))
+	for e := range readAt {
+		readAt[e] = math.MinInt64
+	}
 	for k := range K {
 		val, best := make([]float64, n), make([]int32, n)
 		clock := t.deadline - float64(k)*d.Delta
+		r := int64(math.Round(clock / read))
 		for i := range n {
 			best[i] = -1
 			if i == dest {
@@ -160,12 +178,19 @@ func (d *TimedDOT) solve(dest int, t *timedTable) {
 				continue
 			}
 			for _, e := range net.Out(i) {
-				pmf = d.linkPMF(pmf[:0], g, e, clock, k)
+				if readAt[e] != r {
+					readAt[e] = r
+					first[e], pmfs[e] = d.linkPMF(pmfs[e][:0], g, e, float64(r)*read, K)
+				}
 				j := net.Links[e].To
 				v := 0.0
-				for m, p := range pmf { // m+1 steps
+				for m, p := range pmfs[e] { // first+m+1 steps
+					s := first[e] + m + 1
+					if s > k {
+						break // late whatever follows
+					}
 					if p > 0 {
-						v += p * t.value[k-m-1][j]
+						v += p * t.value[k-s][j]
 					}
 				}
 				// Ties (a value of 1 everywhere a long budget reaches, say)
@@ -180,9 +205,10 @@ func (d *TimedDOT) solve(dest int, t *timedTable) {
 	}
 }
 
-// linkPMF appends P(link e, entered at clock, takes m+1 steps) for m+1 ≤
-// k (the rest is late whatever follows).
-func (d *TimedDOT) linkPMF(dst []float64, g *linktime.Gaussian, e int, clock float64, k int) []float64 {
+// linkPMF is P(link e, entered at clock, takes m+1 steps) for m+1 ≤ most,
+// from the first step with any probability: it returns that step less
+// one (first) and the probabilities from there (dst reused).
+func (d *TimedDOT) linkPMF(dst []float64, g *linktime.Gaussian, e int, clock float64, most int) (int, []float64) {
 	net := d.net
 	mu := net.Links[e].Mean
 	cdf := func(y float64) float64 {
@@ -201,8 +227,21 @@ func (d *TimedDOT) linkPMF(dst []float64, g *linktime.Gaussian, e int, clock flo
 		}
 		return g.TimeCDF(e, g.Latent[e], g.SD[e], x)
 	}
+	// the first step with any probability, by bisection (the CDF rises)
+	lo, hi := 0, most // cdf(lo·Δ) = 0 < cdf(hi·Δ), or none below most
+	if cdf(float64(hi)*d.Delta) == 0 {
+		return most, dst
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if cdf(float64(mid)*d.Delta) == 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
 	prev := 0.0
-	for m := 1; m <= k; m++ {
+	for m := lo + 1; m <= most; m++ {
 		c := cdf(float64(m) * d.Delta)
 		dst = append(dst, c-prev)
 		prev = c
@@ -210,7 +249,7 @@ func (d *TimedDOT) linkPMF(dst []float64, g *linktime.Gaussian, e int, clock flo
 			break
 		}
 	}
-	return dst
+	return lo, dst
 }
 
 // Value is the table's on-time probability at node i with remaining time
