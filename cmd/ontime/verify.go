@@ -25,7 +25,8 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	big := fs.Bool("big", false, "with --generated: also the network over the dense models' link limit")
 	builtins := fs.Bool("builtin", false, "the built-in networks (the five-node example's closed form; sfn and anaheim with the data)")
 	shared := fs.Bool("shared", false, "every TNTP network of the data directory, imported with the defaults")
-	all := fs.Bool("all", false, "everything: --generated --big --builtin --shared --rollout")
+	clock := fs.Bool("clock", false, "the laws over the day (Rushtown, and its day on independent links): FIFO, the constant day, the clairvoyant bound, dot against let, leaving later, the latest departure")
+	all := fs.Bool("all", false, "everything: --generated --big --builtin --shared --rollout --clock")
 	pools := fs.Int("pools", 4, "pools per case")
 	poolSize := fs.Int("pool-size", 500, "realizations per pool")
 	maxODs := fs.Int("max-ods", 3, "OD pairs per case at most")
@@ -36,7 +37,7 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 		return usageErr(err)
 	}
 	if *all {
-		*generated, *big, *builtins, *shared, *rollout = true, true, true, true, true
+		*generated, *big, *builtins, *shared, *rollout, *clock = true, true, true, true, true, true
 	}
 	logf := func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }
 	dataDir := orEnv(nf.data, getenv, "ONTIME_DATA")
@@ -58,6 +59,9 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 	if *builtins {
 		cases = append(cases, verify.BuiltIn(dataDir, logf)...)
 	}
+	if *clock {
+		cases = append(cases, verify.ClockCases(logf)...)
+	}
 	if *shared {
 		if dataDir == "" {
 			return engine.Errorf(engine.EINVALID, "--shared needs the data directory (--data or ONTIME_DATA)")
@@ -65,7 +69,7 @@ func runVerify(ctx context.Context, args []string, getenv func(string) string, s
 		cases = append(cases, verify.Shared(dataDir, logf)...)
 	}
 	if len(cases) == 0 {
-		return fmt.Errorf("nothing to verify: give --network NAME, --generated, --builtin, --shared or --all: %w", errUsage)
+		return fmt.Errorf("nothing to verify: give --network NAME, --generated, --builtin, --shared, --clock or --all: %w", errUsage)
 	}
 	t0 := time.Now()
 	o := verify.Options{Pools: *pools, PoolSize: *poolSize, MaxODs: *maxODs, Workers: *workers, Rollout: *rollout,

@@ -38,8 +38,91 @@ func Markdown(w io.Writer, results []CaseResult, header string) {
 		bad += violations(r.Checks)
 	}
 	fmt.Fprintf(w, "%d cases, %d checks, **%d violations**.\n\n", len(results), total, bad)
-	cols := make([]string, len(Invariants))
-	for i, inv := range Invariants {
+	var static, timed []CaseResult
+	for _, r := range results {
+		if r.Kind == "clock" {
+			timed = append(timed, r)
+		} else {
+			static = append(static, r)
+		}
+	}
+	if len(static) > 0 {
+		table(w, static, Invariants)
+	}
+	if len(timed) > 0 {
+		fmt.Fprintf(w, "\n## Laws over the day\n\n")
+		table(w, timed, ClockInvariants)
+	}
+	fmt.Fprintf(w, "\n## Cases\n\n| case | kind | nodes | OD pairs | seconds | what it is |\n|---|---|---|---|---|---|\n")
+	for _, r := range results {
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %.1f | %s |\n", r.Name, r.Kind, r.Nodes, strings.Join(r.ODs, ", "), r.Seconds, r.Note)
+	}
+	fmt.Fprintf(w, "\n## Violations\n\n")
+	if bad == 0 && !slices.ContainsFunc(results, func(r CaseResult) bool { return r.Err != "" }) {
+		fmt.Fprintf(w, "None.\n")
+	}
+	for _, r := range results {
+		if r.Err != "" {
+			fmt.Fprintf(w, "- **%s**: the run failed: %s\n", r.Name, r.Err)
+		}
+		for _, c := range r.Checks {
+			if c.OK {
+				continue
+			}
+			fmt.Fprintf(w, "- **%s**, %s%s: measured %.4f, bound %.4f — %s\n", r.Name, c.Invariant, factor(c.Factor), c.Value, c.Bound, c.Detail)
+		}
+	}
+	fmt.Fprintf(w, "\n## Invariants\n\n")
+	for _, inv := range append(slices.Clone(Invariants), ClockInvariants...) {
+		fmt.Fprintf(w, "- **%s** (%s): %s.\n", short([]string{inv.Name})[0], inv.Name, inv.Doc)
+	}
+}
+
+func factor(f float64) string {
+	if f == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" at %.2f", f)
+}
+
+// short column labels (I1, I2, …) keep the table readable.
+func short(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		is := func(inv Invariant) bool { return inv.Name == n }
+		if k := slices.IndexFunc(ClockInvariants, is); k >= 0 {
+			out[i] = fmt.Sprintf("C%d", k+1) // the day's battery
+			continue
+		}
+		out[i] = fmt.Sprintf("I%d", slices.IndexFunc(Invariants, is)+1)
+	}
+	return out
+}
+
+func legend(cols []string) string {
+	s := make([]string, len(cols))
+	for i, c := range cols {
+		s[i] = short([]string{c})[0] + " " + c
+	}
+	return strings.Join(s, ", ")
+}
+
+// Violations counts the failing checks and failed cases of a run.
+func Violations(results []CaseResult) int {
+	n := 0
+	for _, r := range results {
+		n += violations(r.Checks)
+		if r.Err != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// table writes the case × invariant table of results over invs.
+func table(w io.Writer, results []CaseResult, invs []Invariant) {
+	cols := make([]string, len(invs))
+	for i, inv := range invs {
 		cols[i] = inv.Name
 	}
 	fmt.Fprintf(w, "| case | links | law | correlation (max \\|ρ\\|) | %s |\n|---|---|---|---|%s\n", strings.Join(short(cols), " | "), strings.Repeat("---|", len(cols)))
@@ -71,63 +154,4 @@ func Markdown(w io.Writer, results []CaseResult, header string) {
 		fmt.Fprintf(w, "| %s | %d | %s | %s (%.3f) | %s |\n", name, r.Links, r.Law, r.Correlation, r.MaxAbsRho, strings.Join(cells, " | "))
 	}
 	fmt.Fprintf(w, "\nColumns: %s. –: not applicable to the case.\n", legend(cols))
-	fmt.Fprintf(w, "\n## Cases\n\n| case | kind | nodes | OD pairs | seconds | what it is |\n|---|---|---|---|---|---|\n")
-	for _, r := range results {
-		fmt.Fprintf(w, "| %s | %s | %d | %s | %.1f | %s |\n", r.Name, r.Kind, r.Nodes, strings.Join(r.ODs, ", "), r.Seconds, r.Note)
-	}
-	fmt.Fprintf(w, "\n## Violations\n\n")
-	if bad == 0 && !slices.ContainsFunc(results, func(r CaseResult) bool { return r.Err != "" }) {
-		fmt.Fprintf(w, "None.\n")
-	}
-	for _, r := range results {
-		if r.Err != "" {
-			fmt.Fprintf(w, "- **%s**: the run failed: %s\n", r.Name, r.Err)
-		}
-		for _, c := range r.Checks {
-			if c.OK {
-				continue
-			}
-			fmt.Fprintf(w, "- **%s**, %s%s: measured %.4f, bound %.4f — %s\n", r.Name, c.Invariant, factor(c.Factor), c.Value, c.Bound, c.Detail)
-		}
-	}
-	fmt.Fprintf(w, "\n## Invariants\n\n")
-	for i, inv := range Invariants {
-		fmt.Fprintf(w, "%d. **%s** (%s): %s.\n", i+1, short([]string{inv.Name})[0], inv.Name, inv.Doc)
-	}
-}
-
-func factor(f float64) string {
-	if f == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" at %.2f", f)
-}
-
-// short column labels (I1, I2, …) keep the table readable.
-func short(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = fmt.Sprintf("I%d", slices.IndexFunc(Invariants, func(inv Invariant) bool { return inv.Name == n })+1)
-	}
-	return out
-}
-
-func legend(cols []string) string {
-	s := make([]string, len(cols))
-	for i, c := range cols {
-		s[i] = fmt.Sprintf("I%d %s", i+1, c)
-	}
-	return strings.Join(s, ", ")
-}
-
-// Violations counts the failing checks and failed cases of a run.
-func Violations(results []CaseResult) int {
-	n := 0
-	for _, r := range results {
-		n += violations(r.Checks)
-		if r.Err != "" {
-			n++
-		}
-	}
-	return n
 }

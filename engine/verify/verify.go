@@ -246,6 +246,9 @@ func evaluate(ctx context.Context, net *engine.Network, model *linktime.Gaussian
 }
 
 func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, error) {
+	if c.Net.Timed() {
+		return runClockCase(ctx, c, o, r)
+	}
 	net := c.Net
 	model := c.Model
 	var err error

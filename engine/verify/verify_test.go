@@ -204,3 +204,37 @@ func TestProgressLines(t *testing.T) {
 		}
 	}
 }
+
+// The day's battery holds on Rushtown and on its day over independent
+// links, and has teeth: a day whose mean falls faster than the clock
+// breaks FIFO, and the battery says so.
+func TestClockBattery(t *testing.T) {
+	cases := ClockCases(t.Logf)
+	if !testenv.IsLarge() {
+		cases = cases[1:] // the independent case carries every check
+	}
+	results := Run(context.Background(), cases, Options{Pools: 2, PoolSize: testenv.Tiered(400, 200, 100), MaxODs: 1, Logf: t.Logf})
+	noViolations(t, results)
+	var b strings.Builder
+	Markdown(&b, results, "test")
+	if !strings.Contains(b.String(), "## Laws over the day") || !strings.Contains(b.String(), "C4 clock-dot-not-below-let-independent") {
+		t.Errorf("report:\n%s", b.String())
+	}
+	c := ClockCases(t.Logf)[0]
+	net := *c.Net
+	clk := *net.Clock
+	clk.Profiles = slices.Clone(clk.Profiles)
+	p := &clk.Profiles[0]
+	p.Mean = slices.Clone(p.Mean)
+	p.Mean[40] = 40 // 10:00: a link 40 times its mean, back at 10:15
+	net.Clock = &clk
+	c.Net = &net
+	results = Run(context.Background(), []Case{c}, Options{Pools: 1, PoolSize: 50, MaxODs: 1})
+	caught := false
+	for _, ch := range results[0].Checks {
+		caught = caught || ch.Invariant == "clock-fifo" && !ch.OK
+	}
+	if !caught {
+		t.Errorf("a day that breaks FIFO passed: %+v", results[0].Checks)
+	}
+}

@@ -1,0 +1,238 @@
+// The battery on a network whose law changes over the day (issue 73).
+
+package verify
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/builtin"
+	"github.com/ontime-routing/ontime/engine/depart"
+	"github.com/ontime-routing/ontime/engine/linktime"
+	"github.com/ontime-routing/ontime/engine/policy"
+	"github.com/ontime-routing/ontime/engine/sim"
+)
+
+// ClockInvariants are the battery's checks on a law over the day.
+var ClockInvariants = []Invariant{
+	{"clock-fifo", "the law is FIFO in expectation: on every link and step of the day, entering later never leaves earlier on average (engine.Clock.FIFOBreaks; exact)"},
+	{"clock-constant-is-static", "the same network with every factor 1 gives every method's episodes of the static network, bit for bit (let, dot, cdot, cgr, fma, clairvoyant)"},
+	{"clock-clairvoyant-bounds", "at every departure, on every episode, a method on time means the clairvoyant (the earliest arrival on the realized day) is (exact)"},
+	{"clock-dot-not-below-let-independent", "with independent links the time-dependent DOT is optimal over policies of (node, clock): at every departure dot ≥ let − 0.01 (its grid) − Z paired standard errors"},
+	{"clock-later-no-better", "without waiting at the origin, leaving later never helps the time-dependent DOT where the day is FIFO: its rate at each departure is at most the rate 15 min earlier + Z paired standard errors (with waiting allowed it holds by construction: one may leave later)"},
+	{"clock-latest-departure-reaches", "the latest departure that reaches α = 0.9 on one pool (dot, every 5 min), played on a fresh pool at that departure, reaches α − Z standard errors"},
+}
+
+// ClockCases are the timed cases: Rushtown as built, Rushtown's day on
+// independent links, and a law over the day fitted to a year of
+// Rushtown's traversals.
+func ClockCases(logf func(string, ...any)) []Case {
+	var cases []Case
+	rush, err := builtin.Load(builtin.Rushtown, "")
+	if err != nil {
+		logf("verify: %s skipped: %v", builtin.Rushtown, err)
+		return nil
+	}
+	cases = append(cases, Case{Name: builtin.Rushtown, Kind: "clock", Net: rush, Note: "two rush hours, spatially correlated links"})
+	ind := *rush
+	ind.Name += "-independent"
+	ind.Correlation = engine.Correlation{Model: linktime.Independent}
+	cases = append(cases, Case{Name: ind.Name, Kind: "clock", Net: &ind, Note: "Rushtown's day on independent links"})
+	return cases
+}
+
+// clockDepartures are a case's departures: every 15 min from an hour
+// before the network's departure to half an hour after it.
+func clockDepartures(net *engine.Network) []float64 {
+	return depart.Grid(net.Clock.Depart-60, net.Clock.Depart+30, 15)
+}
+
+// runClockCase checks a timed case.
+func runClockCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, error) {
+	net := c.Net
+	model := c.Model
+	var err error
+	if model == nil {
+		if model, err = linktime.NewCached(net, o.CacheDir); err != nil {
+			return nil, err
+		}
+	}
+	r.MaxAbsRho = model.Stats.MaxAbs
+	ods := net.ODs
+	if len(ods) > o.MaxODs {
+		ods = ods[:o.MaxODs]
+	}
+	for _, od := range ods {
+		r.ODs = append(r.ODs, net.ODString(od))
+	}
+	var checks []Check
+	add := func(ch Check) { ch.Case = c.Name; checks = append(checks, ch) }
+
+	means := make([]float64, len(net.Links))
+	for e, l := range net.Links {
+		means[e] = l.Mean
+	}
+	br := net.Clock.FIFOBreaks(means)
+	add(Check{Invariant: "clock-fifo", Value: float64(len(br)), OK: len(br) == 0, Detail: "link-steps where a later entry leaves earlier in expectation"})
+	fifo := len(br) == 0
+
+	size := o.Pools * o.PoolSize
+	for _, od := range ods {
+		if err := ctx.Err(); err != nil {
+			return checks, err
+		}
+		// the deadline: 1.05 × the pair's time-dependent LET time from the
+		// network's departure
+		deadline := net.Clock.Depart + 1.05*sim.TimedLETTime(net, od, net.Clock.Depart)
+		departs := clockDepartures(net)
+		out, err := clockOutcomes(ctx, net, model, od, deadline, departs, []string{"let", "dot", "clairvoyant"}, sim.Verify, 0, size)
+		if err != nil {
+			return checks, err
+		}
+		name := net.ODString(od)
+		bad := 0
+		for m := range 2 {
+			for d := range departs {
+				for e, res := range out[m][d] {
+					if res.OnTime && !out[2][d][e].OnTime {
+						bad++
+					}
+				}
+			}
+		}
+		add(Check{Invariant: "clock-clairvoyant-bounds", Value: float64(bad), OK: bad == 0, Detail: fmt.Sprintf("%s, arrive by %s, %d departures × %d days", name, engine.FormatClock(deadline), len(departs), size)})
+		if net.Correlation.Model == linktime.Independent {
+			for d, t := range departs {
+				mean, se := pairedDiff(out[1][d], out[0][d])
+				bound := -0.01 - Z*se
+				add(Check{Invariant: "clock-dot-not-below-let-independent", Value: mean, Bound: bound, OK: mean >= bound, Detail: fmt.Sprintf("%s leaving %s: dot − let", name, engine.FormatClock(t))})
+			}
+		}
+		if fifo {
+			for d := 1; d < len(departs); d++ {
+				mean, se := pairedDiff(out[1][d], out[1][d-1])
+				bound := Z * se
+				add(Check{Invariant: "clock-later-no-better", Value: mean, Bound: bound, OK: mean <= bound, Detail: fmt.Sprintf("%s: dot leaving %s − leaving %s", name, engine.FormatClock(departs[d]), engine.FormatClock(departs[d-1]))})
+			}
+		}
+		// the latest departure for α on one pool, played on a fresh one
+		const alpha = 0.9
+		grid := depart.Grid(deadline-90, deadline-1, 5)
+		curves, err := depart.Curves(ctx, depart.Request{Net: net, Model: model, OD: od, Methods: []string{"dot"}, Deadline: deadline, Departs: grid, Days: o.PoolSize})
+		if err != nil {
+			return checks, err
+		}
+		if at, _, _, ok := curves[0].Latest(alpha); ok {
+			fresh, err := clockOutcomes(ctx, net, model, od, deadline, []float64{at}, []string{"dot"}, sim.Verify, 1, size)
+			if err != nil {
+				return checks, err
+			}
+			k := 0
+			for _, res := range fresh[0][0] {
+				if res.OnTime {
+					k++
+				}
+			}
+			rate := float64(k) / float64(size)
+			bound := alpha - Z*math.Sqrt(alpha*(1-alpha)/float64(size))
+			add(Check{Invariant: "clock-latest-departure-reaches", Value: rate, Bound: bound, OK: rate >= bound, Detail: fmt.Sprintf("%s: arrive by %s, latest departure %s (dot, %d days), replayed on %d fresh days", name, engine.FormatClock(deadline), engine.FormatClock(at), o.PoolSize, size)})
+		}
+	}
+	checks = append(checks, constantIsStatic(c.Name, net, model, ods)...)
+	return checks, nil
+}
+
+// clockOutcomes plays each method at each departure to the deadline on
+// the same days: out[method][departure][day].
+func clockOutcomes(ctx context.Context, net *engine.Network, model *linktime.Gaussian, od engine.OD, deadline float64, departs []float64, methods []string, purpose string, index, size int) ([][][]sim.Result, error) {
+	var tasks []sim.Task
+	for _, t := range departs {
+		tasks = append(tasks, sim.Task{OD: od, Budget: deadline - t, Cap: net.StepCap, Depart: t})
+	}
+	env := &policy.Env{Net: net, Model: model, Tasks: tasks, Ctx: ctx}
+	pool := sim.NewPool(model, net.PoolKey(), purpose, index, size, 0, nil)
+	r := &sim.Runner{Net: net}
+	out := make([][][]sim.Result, len(methods))
+	for m, name := range methods {
+		meth, err := policy.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		p, _, err := meth.Build(env)
+		if err != nil {
+			return nil, err
+		}
+		for _, task := range tasks {
+			res := make([]sim.Result, pool.Size)
+			if err := r.Run(p, task, pool, res); err != nil {
+				return nil, err
+			}
+			out[m] = append(out[m], res)
+		}
+	}
+	return out, nil
+}
+
+// pairedDiff is the mean of a − b over paired episodes (on time 1, late 0)
+// and its standard error.
+func pairedDiff(a, b []sim.Result) (mean, se float64) {
+	n := float64(len(a))
+	var s, ss float64
+	for i := range a {
+		d := b2f(a[i].OnTime) - b2f(b[i].OnTime)
+		s += d
+		ss += d * d
+	}
+	mean = s / n
+	return mean, math.Sqrt(math.Max(ss/n-mean*mean, 0) / n)
+}
+
+// constantIsStatic plays the network with every factor set to 1 against
+// its static law, episode by episode.
+func constantIsStatic(name string, net *engine.Network, model *linktime.Gaussian, ods []engine.OD) []Check {
+	flat := *net
+	c := *net.Clock
+	c.Profiles = nil
+	for _, p := range net.Clock.Profiles {
+		q := engine.DayProfile{Name: p.Name, Mean: make([]float64, len(p.Mean)), Spread: make([]float64, len(p.Spread))}
+		for k := range q.Mean {
+			q.Mean[k], q.Spread[k] = 1, 1
+		}
+		c.Profiles = append(c.Profiles, q)
+	}
+	flat.Clock = &c
+	static := *net
+	static.Clock = nil
+	tasks := sim.Tasks(&static, ods, []float64{0.95, 1.05})
+	var checks []Check
+	for _, m := range []string{"let", "dot", "cdot", "cgr", "fma", "clairvoyant"} {
+		var got [2][]sim.Result
+		for i, n := range []*engine.Network{&static, &flat} {
+			env := &policy.Env{Net: n, Model: model, Tasks: tasks}
+			meth, _ := policy.Lookup(m)
+			p, _, err := meth.Build(env)
+			if err != nil {
+				checks = append(checks, Check{Case: name, Invariant: "clock-constant-is-static", OK: false, Detail: m + ": " + err.Error()})
+				continue
+			}
+			pool := sim.NewPool(model, n.PoolKey(), sim.Verify, 0, 200, 0, nil)
+			r := &sim.Runner{Net: n}
+			for _, task := range tasks {
+				out := make([]sim.Result, pool.Size)
+				if err := r.Run(p, task, pool, out); err == nil {
+					got[i] = append(got[i], out...)
+				}
+			}
+		}
+		diff := 0
+		for k := range got[0] {
+			if k >= len(got[1]) || got[0][k] != got[1][k] {
+				diff++
+			}
+		}
+		checks = append(checks, Check{Case: name, Invariant: "clock-constant-is-static", Value: float64(diff), OK: diff == 0 && len(got[0]) > 0, Detail: m + ": episodes that differ"})
+	}
+	return checks
+}
