@@ -9,6 +9,7 @@
 package depart
 
 import (
+	"cmp"
 	"context"
 	"math"
 
@@ -29,6 +30,10 @@ type Request struct {
 	Departs  []float64 // departures tried, each before the deadline
 	Days     int       // days of the common test pool
 	Models   string    // models directory (for a model method; refused anyway)
+	// Purpose and Pool choose the days ("" : sim.Test; pool 0): the
+	// battery replays a departure on fresh days.
+	Purpose string
+	Pool    int
 }
 
 // Curve is one method's on-time days at each departure, with Wilson 95%
@@ -46,6 +51,37 @@ type Curve struct {
 
 // Curves plays every method at every departure on the same days.
 func Curves(ctx context.Context, req Request) ([]Curve, error) {
+	out, err := Outcomes(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var curves []Curve
+	for m, name := range req.Methods {
+		meth, _ := policy.Lookup(name)
+		c := Curve{Method: name, Days: req.Days, Bound: meth.IsBound()}
+		for d, t := range req.Departs {
+			k := 0
+			for _, x := range out[m][d] {
+				if x.OnTime {
+					k++
+				}
+			}
+			lo, hi := stats.Wilson(k, len(out[m][d]))
+			c.Days = len(out[m][d])
+			c.Depart = append(c.Depart, t)
+			c.OnTime = append(c.OnTime, k)
+			c.Rate = append(c.Rate, float64(k)/float64(c.Days))
+			c.Lo, c.Hi = append(c.Lo, lo), append(c.Hi, hi)
+		}
+		curves = append(curves, c)
+	}
+	return curves, nil
+}
+
+// Outcomes plays every method at every departure on the same days:
+// out[method][departure][day], the episodes themselves (the battery
+// pairs them).
+func Outcomes(ctx context.Context, req Request) ([][][]sim.Result, error) {
 	net := req.Net
 	if !net.Timed() {
 		return nil, engine.Errorf(engine.EINVALID, "%s has no law over the day (its law is the same at every hour): ask for a budget, not a deadline", net.Name)
@@ -61,42 +97,30 @@ func Curves(ctx context.Context, req Request) ([]Curve, error) {
 		tasks = append(tasks, sim.Task{OD: req.OD, Budget: req.Deadline - t, Cap: net.StepCap, Depart: t})
 	}
 	env := &policy.Env{Net: net, Model: req.Model, Tasks: tasks, ModelsDir: req.Models, Ctx: ctx}
-	pool := sim.NewPool(req.Model, net.PoolKey(), sim.Test, 0, req.Days, 0, nil)
+	pool := sim.NewPool(req.Model, net.PoolKey(), cmp.Or(req.Purpose, sim.Test), req.Pool, req.Days, 0, nil)
 	r := &sim.Runner{Net: net}
-	out := make([]sim.Result, pool.Size)
-	var curves []Curve
-	for _, name := range req.Methods {
-		m, err := policy.Lookup(name)
+	out := make([][][]sim.Result, len(req.Methods))
+	for m, name := range req.Methods {
+		meth, err := policy.Lookup(name)
 		if err != nil {
 			return nil, err
 		}
-		p, _, err := m.Build(env)
+		p, _, err := meth.Build(env)
 		if err != nil {
 			return nil, err
 		}
-		c := Curve{Method: name, Days: pool.Size, Bound: m.IsBound()}
 		for _, task := range tasks {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if err := r.Run(p, task, pool, out); err != nil {
+			res := make([]sim.Result, pool.Size)
+			if err := r.Run(p, task, pool, res); err != nil {
 				return nil, err
 			}
-			k := 0
-			for _, x := range out {
-				if x.OnTime {
-					k++
-				}
-			}
-			lo, hi := stats.Wilson(k, pool.Size)
-			c.Depart = append(c.Depart, task.Depart)
-			c.OnTime = append(c.OnTime, k)
-			c.Rate = append(c.Rate, float64(k)/float64(pool.Size))
-			c.Lo, c.Hi = append(c.Lo, lo), append(c.Hi, hi)
+			out[m] = append(out[m], res)
 		}
-		curves = append(curves, c)
 	}
-	return curves, nil
+	return out, nil
 }
 
 // Latest is the latest departure on c's grid whose rate reaches alpha,

@@ -246,31 +246,14 @@ func evaluate(ctx context.Context, net *engine.Network, model *linktime.Gaussian
 }
 
 func runCase(ctx context.Context, c Case, o Options, r *CaseResult) ([]Check, error) {
+	model, ods, err := c.setup(o, r)
+	if err != nil {
+		return nil, err
+	}
 	if c.Net.Timed() {
-		return runClockCase(ctx, c, o, r)
+		return runClockCase(ctx, c, o, model, ods)
 	}
 	net := c.Net
-	model := c.Model
-	var err error
-	if model == nil {
-		if model, err = linktime.NewCached(net, o.CacheDir); err != nil {
-			return nil, err
-		}
-	}
-	r.MaxAbsRho = model.Stats.MaxAbs
-	ods := c.ODs
-	if ods == nil {
-		ods = net.ODs
-	}
-	if len(ods) > o.MaxODs {
-		ods = ods[:o.MaxODs]
-	}
-	for _, od := range ods {
-		r.ODs = append(r.ODs, net.ODString(od))
-	}
-	if len(ods) == 0 {
-		return nil, engine.Errorf(engine.EINVALID, "case %s: no OD pairs", c.Name)
-	}
 	for _, cf := range c.Closed {
 		if !slices.ContainsFunc(o.Budgets, func(f float64) bool { return math.Abs(f-cf.Factor) < 1e-12 }) {
 			o.Budgets = append(slices.Clone(o.Budgets), cf.Factor)
@@ -717,4 +700,31 @@ func bonferroni(n int) float64 {
 		}
 	}
 	return hi
+}
+
+// setup is a case's model (built with o's cache where the case has none)
+// and OD pairs (at most o.MaxODs), noted in r.
+func (c *Case) setup(o Options, r *CaseResult) (*linktime.Gaussian, []engine.OD, error) {
+	model := c.Model
+	if model == nil {
+		var err error
+		if model, err = linktime.NewCached(c.Net, o.CacheDir); err != nil {
+			return nil, nil, err
+		}
+	}
+	r.MaxAbsRho = model.Stats.MaxAbs
+	ods := c.ODs
+	if ods == nil {
+		ods = c.Net.ODs
+	}
+	if len(ods) > o.MaxODs {
+		ods = ods[:o.MaxODs]
+	}
+	for _, od := range ods {
+		r.ODs = append(r.ODs, c.Net.ODString(od))
+	}
+	if len(ods) == 0 {
+		return nil, nil, engine.Errorf(engine.EINVALID, "case %s: no OD pairs", c.Name)
+	}
+	return model, ods, nil
 }
