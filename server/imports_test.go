@@ -23,7 +23,7 @@ func TestDashboardImportsOnlyLab(t *testing.T) {
 	// CSV cells a spreadsheet reads as data)
 	allowed := map[string]bool{mod + "engine": true, mod + "engine/lab": true, mod + "web": true, mod + "internal/palette": true, mod + "internal/csvsafe": true}
 	domain := map[string]bool{mod + "engine/bench": true, mod + "engine/jobs": true, mod + "engine/netfile": true, mod + "engine/fit": true,
-		mod + "engine/train": true, mod + "engine/policy": true, mod + "engine/builtin": true}
+		mod + "engine/train": true, mod + "engine/policy": true, mod + "engine/builtin": true, mod + "engine/depart": true}
 	pure := map[string]bool{"policy.Color": true, "policy.NetworkModelName": true, "jobs.Finished": true, "netfile.SanitizeName": true,
 		"netfile.ApplySettings": true, "netfile.FormatList": true, "train.CheckpointLabel": true, "train.DefaultRequest": true, "fit.LooksLikeObservations": true, "netfile.Zip": true}
 	for _, dir := range []string{".", "../web"} {

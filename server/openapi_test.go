@@ -270,6 +270,14 @@ func TestOpenAPIResponses(t *testing.T) {
 		get("/api/plan?net=ringtown&m=let&n=100&routes=1", "/api/plan", 200)
 	}
 	get("/api/plan?net=ringtown&reliability=1.5", "/api/plan", 400)
+	get("/api/depart?net=rushtown&m=let&m=clairvoyant&n=50&arrive_by=08:00&window=30&every=10", "/api/depart", 200)
+	get("/api/depart?net=rushtown&m=let&n=50&arrive_by=08:00&depart=07:45", "/api/depart", 200)
+	if e := get("/api/depart?net=rushtown&arrive_by=25:00", "/api/depart", 400); !strings.Contains(string(e), `"field":"arrive_by"`) {
+		t.Errorf("a bad deadline names its field: %s", e)
+	}
+	get("/api/depart?net=rushtown&arrive_by=08:00&depart=08:30", "/api/depart", 400)
+	get("/api/depart?net=rushtown&arrive_by=08:00&m=fma", "/api/depart", 400)
+	get("/api/depart?net=ringtown&arrive_by=08:00", "/api/depart", 400)
 	get("/api/teach?x=5", "/api/teach", 200)
 	get("/api/story", "/api/story", 200)
 	get("/api/lessons/adapt?f=1", "/api/lessons/adapt", 200)

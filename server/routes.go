@@ -81,6 +81,7 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/api/story", s.handleStoryJSON)
 		r.Get("/api/plan", s.handlePlanJSON)
 		r.Get("/api/plan/routes", s.handlePlanRoutes)
+		r.Get("/api/depart", s.handleDepartJSON)
 		r.Get("/api/routes", s.handleRoutes)
 		r.With(s.formBody(maxSketchBytes, "the sketch is over %d KB, the limit (upload a larger network as a file)")).Post("/api/sketch", s.handleSketchRun)
 		r.Get("/api/lessons/adapt", s.handleLessonAdapt)

@@ -162,6 +162,18 @@ class Client:
         params.update(reliability=reliability, routes=routes)
         return self._json("GET", "/api/plan", params)
 
+    def depart(self, network, arrive_by, depart=None, origin=None, dest=None, reliability=0.95,
+               window=None, every=None, methods=None, days=None):
+        """When to leave, on a network whose law changes over the day: with
+        depart ("08:15"), each method's P(arriving by arrive_by ("09:00"))
+        leaving then; without it, every `every` minutes over the `window`
+        before the deadline, each method's curve and its latest departure
+        whose on-time rate reaches reliability (with its 95% interval). All
+        on the same days."""
+        params = self._run_params(network, origin, dest, methods=methods, episodes=days)
+        params.update(arrive_by=arrive_by, depart=depart, reliability=reliability, window=window, every=every)
+        return self._json("GET", "/api/depart", params)
+
     # -- benchmarks and jobs ----------------------------------------------------
 
     def start_benchmark(self, network, methods=None, budgets=None, pools=None, pool_size=None):

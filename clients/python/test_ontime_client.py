@@ -57,6 +57,20 @@ class ClientTest(unittest.TestCase):
             self.c.plan("ringtown", reliability=1.5)
         self.assertEqual(e.exception.field, "reliability")
 
+    def test_depart(self):
+        a = self.c.depart("rushtown", "08:00", window=30, every=10, methods=["let", "clairvoyant"], days=100, reliability=0.9)
+        self.assertEqual([c["method"] for c in a["curves"]], ["let", "clairvoyant"])
+        let, bound = a["curves"]
+        self.assertEqual(len(let["depart"]), 3)
+        for i in range(3):  # the clairvoyant bounds let on the same days
+            self.assertLessEqual(let["on_time"][i], bound["on_time"][i])
+        self.assertTrue(a["latest"][1]["bound"])
+        one = self.c.depart("rushtown", "08:00", depart="07:50", methods=["let"], days=100)
+        self.assertEqual(one["depart"], "07:50")
+        with self.assertRaises(APIError) as e:
+            self.c.depart("rushtown", "08:00", depart="08:30")
+        self.assertEqual((e.exception.status, e.exception.field), (400, "depart"))
+
     def test_add_run_delete_network(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "square.csv")

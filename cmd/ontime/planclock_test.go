@@ -41,7 +41,7 @@ func TestPlanArriveBy(t *testing.T) {
 	}
 	for _, c := range []struct{ args, want string }{
 		{"--network ringtown --arrive-by 09:00", "no law over the day"},
-		{"--network rushtown --arrive-by 09:00 --depart 09:10", "is not before --arrive-by"},
+		{"--network rushtown --arrive-by 09:00 --depart 09:10", "--depart: departure 09:10 is not before the deadline 09:00"},
 		{"--network rushtown --arrive-by 9h", "want HH:MM"},
 		{"--network rushtown --arrive-by 09:00 --methods fma", "method fma does not know the clock"},
 		{"--network rushtown --depart 08:00", "give --arrive-by too"},

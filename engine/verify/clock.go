@@ -21,7 +21,7 @@ var ClockInvariants = []Invariant{
 	{"clock-constant-is-static", "the same network with every factor 1 gives every method's episodes of the static network, bit for bit (let, dot, cdot, cgr, fma, clairvoyant)"},
 	{"clock-clairvoyant-bounds", "at every departure, on every episode, a method on time means the clairvoyant (the earliest arrival on the realized day) is (exact)"},
 	{"clock-dot-not-below-let-independent", "with independent links the time-dependent DOT is optimal over policies of (node, clock): at every departure dot ≥ let − 0.01 (its grid) − Z paired standard errors"},
-	{"clock-later-no-better", "without waiting at the origin, leaving later never helps the time-dependent DOT where the day is FIFO: its rate at each departure is at most the rate 5 min earlier + Z paired standard errors (with waiting allowed it holds by construction: one may leave later)"},
+	{"clock-later-no-better", "without waiting at the origin, leaving later never helps the best policy where the day is FIFO: with independent links (where the time-dependent DOT is that policy, at its resolution) dot's rate at each departure is at most its rate 5 min earlier + Z paired standard errors. With waiting allowed it holds by construction (one may leave later). On correlated links dot is not the best policy and leaving later can help it: on Rushtown, 22-28, dot reached 0.06 more leaving at 07:27 than at 07:22 (2,000 days), so the check is not made there"},
 	{"clock-latest-departure-reaches", "the latest departure that reaches α = 0.9 on one pool (dot, every 5 min), played on a fresh pool at that departure, reaches α − Z standard errors"},
 }
 
@@ -95,7 +95,7 @@ func runClockCase(ctx context.Context, c Case, o Options, model *linktime.Gaussi
 				add(Check{Invariant: "clock-dot-not-below-let-independent", Value: mean, Bound: bound, OK: mean >= bound, Detail: fmt.Sprintf("%s leaving %s: dot − let", name, engine.FormatClock(t))})
 			}
 		}
-		if fifo {
+		if fifo && net.Correlation.Model == linktime.Independent {
 			for d := 1; d < len(departs); d++ {
 				mean, se := pairedDiff(out[1][d], out[1][d-1])
 				bound := Z * se
