@@ -33,6 +33,7 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	fs.Float64Var(&q.window, "window", 180, "with --arrive-by alone: try departures this many minutes before the deadline")
 	fs.Float64Var(&q.every, "every", 5, "with --arrive-by alone: minutes between the departures tried")
 	fs.StringVar(&q.curveOut, "curve-out", "", "with --arrive-by: also write the departure-time curve (P(on time) per method and departure) to this CSV file")
+	byHour := fs.Bool("by-hour", false, "on a network whose law changes over the day: the travel time to plan for leaving at each hour of the day (the time-dependent LET route's mean, 95th percentile and FHWA indices, on the same days)")
 	o, err := rf.open(ctx, fs, args, getenv, stderr, func() error {
 		if *routes < 0 || *routes > 20 {
 			return engine.Errorf(engine.EINVALID, "--routes %d: give 0 to 20", *routes)
@@ -47,6 +48,9 @@ func runPlan(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	defer o.close(&err)
 	n := o.net
+	if *byHour {
+		return runPlanHours(ctx, o, *rf.episodes, rf.format.String(), stdout)
+	}
 	if q.asked() {
 		return runPlanClock(ctx, o, &q, engine.SplitList(*rf.methods), *rf.episodes, *alpha, rf.format.String(), stdout)
 	}

@@ -147,3 +147,26 @@ func writeCSVFile(path string, rows [][]string) error {
 }
 
 func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+// runPlanHours writes, for each hour of the day, the travel time to plan
+// for leaving then on o's pair.
+func runPlanHours(ctx context.Context, o *opened, days int, format string, w io.Writer) error {
+	n := o.net
+	hours, err := depart.Hours(ctx, n.Net, n.Model, o.od, depart.Grid(0, engine.MinutesPerDay-60, 60), days)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return writeJSON(w, map[string]any{"od": n.Net.ODString(o.od), "days": days, "hours": hours})
+	}
+	rows := [][]string{{"depart", "mean", "p95", "reference", "travel_time_index", "buffer_index", "planning_time_index", "route"}}
+	for _, h := range hours {
+		rows = append(rows, []string{h.Depart, f4(h.Mean), f4(h.P95), f4(h.Reference), f4(h.TTI), f4(h.BI), f4(h.PTI), strings.Join(h.Route, "-")})
+	}
+	if format == "csv" {
+		return writeCSV(w, rows)
+	}
+	fmt.Fprintf(w, "OD %s: the travel time leaving at each hour by that hour's time-dependent LET route, on the same %d days (minutes; reference = the 15th percentile; FHWA indices: TTI = mean/reference, BI = (p95 − mean)/mean, PTI = p95/reference)\n\n", n.Net.ODString(o.od), days)
+	writeMarkdown(w, rows)
+	return nil
+}

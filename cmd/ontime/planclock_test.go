@@ -55,3 +55,38 @@ func TestPlanArriveBy(t *testing.T) {
 		}
 	}
 }
+
+// plan --by-hour: the travel time to plan for at each hour of the day, by
+// that hour's route; the rush hour plans for more than the night, every
+// hour's planning time index is at least its travel time index, and a
+// static network is refused.
+func TestPlanByHour(t *testing.T) {
+	out, stderr, err := runCLI(t, nil, "plan", "--network", "rushtown", "--by-hour", "--episodes", "300", "--format", "json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var got struct {
+		Hours []struct {
+			Depart string   `json:"depart"`
+			Route  []string `json:"route"`
+			Mean   float64  `json:"mean"`
+			P95    float64  `json:"p95"`
+			TTI    float64  `json:"travel_time_index"`
+			PTI    float64  `json:"planning_time_index"`
+		} `json:"hours"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Hours) != 24 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, h := range got.Hours {
+		if !(h.PTI >= h.TTI && h.P95 >= h.Mean && len(h.Route) > 1) {
+			t.Errorf("%s: %+v", h.Depart, h)
+		}
+	}
+	if night, rush := got.Hours[3], got.Hours[8]; !(rush.Mean > night.Mean) {
+		t.Errorf("08:00 plans for %.3f min on average, 03:00 for %.3f", rush.Mean, night.Mean)
+	}
+	if _, _, err := runCLI(t, nil, "plan", "--network", "ringtown", "--by-hour"); err == nil || !strings.Contains(err.Error(), "no law over the day") {
+		t.Errorf("a static network: %v", err)
+	}
+}
