@@ -92,9 +92,17 @@ func printRates(w io.Writer, od string, res *lab.LiveResult, format string) erro
 			}
 			rates = append(rates, rate{r.Method, r.OnTime, r.N, r.Rate, r.Lo, r.Hi, note})
 		}
-		return writeJSON(w, map[string]any{"od": od, "budget_min": res.Budget, "let_min": res.LETTime, "rates": rates})
+		out := map[string]any{"od": od, "budget_min": res.Budget, "let_min": res.LETTime, "rates": rates}
+		if res.Depart != "" {
+			out["depart"] = res.Depart
+		}
+		return writeJSON(w, out)
 	}
-	fmt.Fprintf(w, "OD %s, budget %.2f min (LET %.2f min)\n\n", od, res.Budget, res.LETTime)
+	if res.Depart != "" {
+		fmt.Fprintf(w, "OD %s leaving at %s, budget %.2f min (time-dependent LET %.2f min at %s)\n\n", od, res.Depart, res.Budget, res.LETTime, res.Depart)
+	} else {
+		fmt.Fprintf(w, "OD %s, budget %.2f min (LET %.2f min)\n\n", od, res.Budget, res.LETTime)
+	}
 	writeMarkdown(w, rows)
 	return nil
 }

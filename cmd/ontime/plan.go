@@ -117,6 +117,9 @@ func printPlan(w io.Writer, od string, p *lab.Plan, format string) error {
 	if format == "csv" {
 		return writeCSV(w, rows)
 	}
+	if p.Depart != "" {
+		od += " leaving at " + p.Depart + " (time-dependent LET)"
+	}
 	fmt.Fprintf(w, "OD %s: the least budget with P(on time) ≥ %v (LET time %.2f min; searched up to %.2f min)\n\n", od, p.Alpha, p.LETTime, p.Max)
 	writeMarkdown(w, rows)
 	if len(p.Routes) == 0 {

@@ -67,7 +67,30 @@ func (n *Net) Validate(od engine.OD, factor float64) (letTime float64, err error
 	if tree.Hops[od.Origin] < 0 {
 		return 0, engine.Errorf(engine.EINVALID, "OD %s: the destination cannot be reached", n.Net.ODString(od))
 	}
+	if n.Net.Timed() {
+		// budgets are factors of the time-dependent LET time at the
+		// departure, as bench's are
+		return sim.TimedLETTime(n.Net, od, n.departure()), nil
+	}
 	return tree.Time[od.Origin], nil
+}
+
+// departureText is the departure as HH:MM on a timed network, else "".
+func (n *Net) departureText() string {
+	if !n.Net.Timed() {
+		return ""
+	}
+	return engine.FormatClock(n.departure())
+}
+
+// departure is when a run on n leaves: a network whose law changes over
+// the day leaves at its departure (the questions' default, as bench and
+// sim.Tasks do), never silently at midnight; a static one reads no clock.
+func (n *Net) departure() float64 {
+	if n.Net.Timed() {
+		return n.Net.Clock.Depart
+	}
+	return 0
 }
 
 // Compare runs every method on one realization. A method that cannot be
@@ -82,7 +105,7 @@ func (n *Net) Compare(ctx context.Context, req CompareRequest) (*Comparison, err
 	}
 	c := &Comparison{OD: req.OD, Budget: req.Factor * let, LETTime: let, Realization: req.Realization}
 	x := n.Realization(req.Realization)
-	task := sim.Task{OD: req.OD, Budget: c.Budget, Cap: n.Net.StepCap}
+	task := sim.Task{OD: req.OD, Budget: c.Budget, Cap: n.Net.StepCap, Depart: n.departure()}
 	r := &sim.Runner{Net: n.Net}
 	for _, m := range req.Methods {
 		if err := ctx.Err(); err != nil {

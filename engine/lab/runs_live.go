@@ -67,9 +67,12 @@ type LiveUpdate struct {
 type LiveResult struct {
 	Budget  float64
 	LETTime float64
-	Rates   []Rate
-	Times   map[string][]float64 // arrival (or abandonment) time of each episode
-	Curve   map[string][]float64 // on-time rate at each factor of the request's Curve
+	// Depart is the departure on a network whose law changes over the
+	// day ("" on a static one).
+	Depart string
+	Rates  []Rate
+	Times  map[string][]float64 // arrival (or abandonment) time of each episode
+	Curve  map[string][]float64 // on-time rate at each factor of the request's Curve
 	// CurveCI is each curve point's 95% Wilson interval (lo, hi).
 	CurveCI map[string][][2]float64
 	Factors []float64
@@ -100,7 +103,7 @@ func (n *Net) Live(ctx context.Context, req LiveRequest, emit func(LiveUpdate) e
 	if chunk <= 0 {
 		chunk = 100
 	}
-	res := &LiveResult{Note: note, Asked: asked, Budget: req.Factor * let, LETTime: let, Times: map[string][]float64{}, Curve: map[string][]float64{}, CurveCI: map[string][][2]float64{}, Factors: req.Curve}
+	res := &LiveResult{Depart: n.departureText(), Note: note, Asked: asked, Budget: req.Factor * let, LETTime: let, Times: map[string][]float64{}, Curve: map[string][]float64{}, CurveCI: map[string][][2]float64{}, Factors: req.Curve}
 	run := &liveRun{n: n, req: req, res: res, let: let, emit: emit, crew: n.crew(),
 		pools: &livePools{n: n, kept: map[int]*sim.Pool{}, days: req.Episodes},
 		work:  float64(req.Episodes * (1 + len(req.Curve))), // episode replays, each for every method
@@ -153,7 +156,7 @@ func (r *liveRun) policies() {
 // each method's on-time days and arrival times and reporting the rates
 // after each chunk.
 func (r *liveRun) playDays(ctx context.Context, chunk int) error {
-	task := sim.Task{OD: r.req.OD, Budget: r.res.Budget, Cap: r.n.Net.StepCap}
+	task := sim.Task{OD: r.req.OD, Budget: r.res.Budget, Cap: r.n.Net.StepCap, Depart: r.n.departure()}
 	out := make([]sim.Result, chunk)
 	for done := 0; done < r.req.Episodes; {
 		if err := ctx.Err(); err != nil {
@@ -209,7 +212,7 @@ func (r *liveRun) curve(ctx context.Context) error {
 		size := sub.Size
 		tasks := make([]sim.Task, len(r.req.Curve))
 		for k, f := range r.req.Curve {
-			tasks[k] = sim.Task{OD: r.req.OD, Budget: f * r.let, Cap: r.n.Net.StepCap}
+			tasks[k] = sim.Task{OD: r.req.OD, Budget: f * r.let, Cap: r.n.Net.StepCap, Depart: r.n.departure()}
 		}
 		if err := r.curveTogether(tasks, sub, onTime); err != nil {
 			return err

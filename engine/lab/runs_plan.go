@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ontime-routing/ontime/engine"
 	"github.com/ontime-routing/ontime/engine/policy"
@@ -40,7 +41,10 @@ type Plan struct {
 	Alpha   float64   `json:"alpha"`
 	LETTime float64   `json:"let_time"`
 	Max     float64   `json:"max_budget"` // the largest budget searched, minutes
-	Rows    []PlanRow `json:"methods"`
+	// Depart is the departure on a network whose law changes over the
+	// day (LETTime is then the time-dependent LET time leaving then).
+	Depart string    `json:"depart,omitempty"`
+	Rows   []PlanRow `json:"methods"`
 	// Days are the common test realizations each budget was tried on,
 	// fewer than the Asked on a network too large to hold them (Note says
 	// so; Days).
@@ -146,7 +150,7 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 	if !(maxFactor > 1 && maxFactor <= 20) {
 		return nil, engine.Errorf(engine.EINVALID, "largest budget factor %v: give a factor in (1, 20]", maxFactor)
 	}
-	p := &Plan{OD: req.OD, Pair: n.Net.ODString(req.OD), Alpha: req.Alpha, LETTime: let, Max: maxFactor * let, Days: episodes, Asked: asked, Note: note}
+	p := &Plan{OD: req.OD, Pair: n.Net.ODString(req.OD), Alpha: req.Alpha, LETTime: let, Max: maxFactor * let, Days: episodes, Asked: asked, Note: note, Depart: n.departureText()}
 	pools := &livePools{n: n, kept: map[int]*sim.Pool{}, days: episodes}
 	tol := math.Max(1e-3*let, 1e-3) // a thousandth of the LET time
 	crew := n.crew()
@@ -179,7 +183,7 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 		}
 		r.Table = n.tableBudget(m, req.OD, req.Alpha, p.Max)
 		rate := func(ctx context.Context, budget float64) (int, int, error) {
-			return onTimeOn(ctx, crew, pol, sim.Task{OD: req.OD, Budget: budget, Cap: n.Net.StepCap}, pools, episodes)
+			return onTimeOn(ctx, crew, pol, sim.Task{OD: req.OD, Budget: budget, Cap: n.Net.StepCap, Depart: n.departure()}, pools, episodes)
 		}
 		r.SearchedTo = top
 		b, err := reliability.SearchIn(ctx, rate, req.Alpha, floor, top, tol)
@@ -198,7 +202,11 @@ func (n *Net) Plan(ctx context.Context, req PlanRequest) (*Plan, error) {
 		r.Budget = b
 		r.Note = r.RangeNote()
 	}
-	if req.Routes > 0 {
+	if req.Routes > 0 && n.Net.Timed() {
+		// the routes' indices sum static draws; over the day each link's
+		// time depends on when it is entered (ontime plan --by-hour)
+		p.Note = strings.TrimPrefix(p.Note+"; the routes' indices are not computed on a law over the day: ask for them by departure hour (ontime plan --by-hour)", "; ")
+	} else if req.Routes > 0 {
 		if p.Routes, err = n.routeReliability(ctx, req.OD, req.Routes, pools, episodes); err != nil {
 			return nil, err
 		}
@@ -240,8 +248,8 @@ func (n *Net) routeReliability(ctx context.Context, od engine.OD, k int, pools *
 // tableBudget is method's answer from its own tables, where it has one.
 func (n *Net) tableBudget(method string, od engine.OD, alpha, max float64) *TableBudget {
 	m, err := policy.Lookup(method)
-	if err != nil || m.LeastBudget == nil {
-		return nil
+	if err != nil || m.LeastBudget == nil || n.Net.Timed() {
+		return nil // a static table's budget would ignore the hour
 	}
 	b, step, ok := m.LeastBudget(n.env, od, alpha, max)
 	if !ok {

@@ -102,7 +102,7 @@ func (n *Net) estimate(ctx context.Context, key rateKey) (Trips, error) {
 		return Trips{}, err
 	}
 	res := make([]sim.Result, RateSize)
-	if err := n.crew().Run(p, sim.Task{OD: od, Budget: factor * let, Cap: n.Net.StepCap}, n.rates.pool, res); err != nil {
+	if err := n.crew().Run(p, sim.Task{OD: od, Budget: factor * let, Cap: n.Net.StepCap, Depart: n.departure()}, n.rates.pool, res); err != nil {
 		return Trips{}, err
 	}
 	t := Trips{Times: make([]float64, RateSize)}
