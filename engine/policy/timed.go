@@ -325,4 +325,3 @@ func (env *Env) TimedDOT() *TimedDOT {
 	})
 	return env.timedDOT
 }
-
