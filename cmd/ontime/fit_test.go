@@ -150,3 +150,48 @@ func TestNetworksFitIsBounded(t *testing.T) {
 		t.Errorf("a refused or interrupted fit stored a network: %s", out)
 	}
 }
+
+// Traversals with their clock times fit a law over the day end to end:
+// networks add stores it (the report says so), networks show gives the
+// day and its FIFO check, plan answers the commuter's question on it; a
+// time of day that is not HH:MM names its line and stores nothing.
+func TestNetworksAddTraversalsOverTheDay(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"ONTIME_STATE": filepath.Join(dir, "state")}
+	net := filepath.Join(dir, "grid.csv")
+	os.WriteFile(net, []byte("From,To,Cost,Var\n1,2,10,4\n2,4,10,4\n1,3,9,16\n3,4,9,16\n"), 0o644)
+	var b strings.Builder
+	b.WriteString("from,to,day,time,time_of_day\n")
+	for d := range 200 {
+		slow := 1 + 0.3*math.Sin(float64(d)) // the day's draw, held all day
+		for i, l := range [][2]int{{1, 2}, {2, 4}, {1, 3}, {3, 4}} {
+			for k := range 6 {
+				at := (d*37 + i*101 + k*233) % 1440
+				rush := 1 + 0.8*math.Exp(-math.Pow(float64(at-480)/45, 2)/2)
+				fmt.Fprintf(&b, "%d,%d,d%d,%.4f,%02d:%02d\n", l[0], l[1], d, 9*rush*(slow+0.05*float64(i)), at/60, at%60)
+			}
+		}
+	}
+	obs := filepath.Join(dir, "obs.csv")
+	os.WriteFile(obs, []byte(b.String()), 0o644)
+	_, errOut, err := runCLI(t, env, "networks", "add", net, "--observations", obs, "--ods", "1-4")
+	if err != nil || !strings.Contains(errOut, "a law over the day") {
+		t.Fatalf("add: %v\n%s", err, errOut)
+	}
+	out, _, err := runCLI(t, env, "networks", "show", "--network", "grid")
+	if err != nil || !strings.Contains(out, "law over the day (fitted from obs.csv") || !strings.Contains(out, "FIFO in expectation") {
+		t.Fatalf("show: %v\n%s", err, out)
+	}
+	out, stderr, err := runCLI(t, env, "plan", "--network", "grid", "--arrive-by", "09:00", "--depart", "08:00", "--methods", "let,clairvoyant", "--episodes", "200", "--format", "csv")
+	if err != nil || !strings.HasPrefix(strings.Split(out, "\n")[1], "let,08:00,09:00,") {
+		t.Fatalf("plan: %v %s %s", err, out, stderr)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("from,to,day,time,time_of_day\n1,2,d1,9,07:00\n1,2,d1,9,7h30\n"), 0o644)
+	if _, errOut, err := runCLI(t, env, "networks", "add", net, "--observations", bad, "--name", "bad"); err == nil || !strings.Contains(err.Error()+errOut, "bad.csv:3") {
+		t.Errorf("a bad time of day: %v %s", err, errOut)
+	}
+	if out, _, _ := runCLI(t, env, "networks", "list"); strings.Contains(out, "bad ") {
+		t.Errorf("a refused file was stored: %s", out)
+	}
+}

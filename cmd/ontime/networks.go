@@ -102,7 +102,11 @@ func runNetworks(ctx context.Context, args []string, getenv func(string) string,
 		for _, od := range net.ODs {
 			tree := net.LET(od.Destination)
 			path := tree.Path(od.Origin, net)
-			fmt.Fprintf(stdout, "OD %s: LET %.4f min, %d links: %s\n", net.ODString(od), tree.Time[od.Origin], len(path), strings.Join(net.PathNodes(path), "-"))
+			static := ""
+			if net.Timed() {
+				static = " (the static law, without the day's factors)"
+			}
+			fmt.Fprintf(stdout, "OD %s: LET %.4f min%s, %d links: %s\n", net.ODString(od), tree.Time[od.Origin], static, len(path), strings.Join(net.PathNodes(path), "-"))
 		}
 		for _, s := range net.Sources {
 			fmt.Fprintf(stdout, "source %s sha256 %s\n", s.Path, s.SHA256)
