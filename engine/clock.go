@@ -265,3 +265,17 @@ func (c *Clock) Summary() string {
 	return fmt.Sprintf("law over the day (%s): %d profile(s), knots every %g min; the busiest: mean ×%.3g at %s; questions leave at %s unless told",
 		src, len(c.Profiles), c.Step, m, FormatClock(at), FormatClock(c.Depart))
 }
+
+// StaticTime inverts Time: the static time x of link e (stated mean mu)
+// that takes y minutes when entered at clock t. A planner that conditions
+// on the times seen reads them back to the static law's scale this way.
+func (c *Clock) StaticTime(e int, t, y, mu float64) float64 {
+	m, s := c.At(e, t)
+	u := y / m
+	if s > 0 {
+		if x := mu + (u-mu)/s; u >= min(x, mu/10) {
+			return x // the spread's branch: u = μ + s(x − μ) ≥ the floor's
+		}
+	}
+	return u // the floor's branch, u = min(x, μ/10) = x
+}

@@ -406,3 +406,37 @@ func (c *Conditional) Latent(e int) (mean, sd float64) {
 	g.rowDotsWith(e, c.obsIdx, cross)
 	return c.regressed(g.Latent[e], g.rowDot(e)+g.IdioVar(e), cross)
 }
+
+// WeightedSum is the conditional law of Σ w_k·X_k over links[k] (a known
+// link's time in place of X_k), with each unknown link linearized as Sum
+// does: cgr's route sum where each link's law is read at the hour it is
+// entered (a link's time there is its static time scaled by its spread
+// and mean factors, plus a shift the caller adds).
+func (c *Conditional) WeightedSum(links []int, w []float64) (mean, sd float64) {
+	g := c.g
+	if g.F == nil {
+		v := 0.0
+		for k, e := range links {
+			if t, ok := c.time(e); ok {
+				mean += w[k] * t
+				continue
+			}
+			mean += w[k] * g.Mean[e]
+			v += w[k] * w[k] * g.SumSD(e) * g.SumSD(e)
+		}
+		return mean, math.Sqrt(v)
+	}
+	_, r := g.F.Dims()
+	s := make([]float64, r)
+	own := 0.0
+	for k, e := range links {
+		if t, ok := c.time(e); ok {
+			mean += w[k] * t
+			continue
+		}
+		mean += w[k] * g.Mean[e]
+		floats.AddScaled(s, w[k], g.SumRow(e))
+		own += w[k] * w[k] * g.SumIdioVar(e)
+	}
+	return c.Loaded(mean, s, own)
+}

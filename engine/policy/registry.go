@@ -376,7 +376,7 @@ func init() {
 				d := env.DOT()
 				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "rounding": d.Rounding(), "tables": "dot's"}, nil
 			}},
-		{Name: "cgr", NoClock: "its Gaussian route sums read each link's law at no particular hour", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
+		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Skewed:    "each continuation's time as a Gaussian: every skewed link linearized (its exact mean and SD, its latent correlation), so the sum's skew is lost and a conditional mean moves linearly",
 			Doc:       "correlation-aware replanning: condition on observed links, best of k-shortest continuations",
 			Reference: "ontime's conditional Gaussian re-planning, in the spirit of GP4 (Gao, Guo & Sheng, IEEE Transactions on Vehicular Technology 2021): at every node, the best of k continuations under the law conditioned on what was observed.",
@@ -387,6 +387,10 @@ func init() {
 					settings["continuations"] = "the LET path (network over the Yen limit)"
 				}
 				return NewCGR(env.Net, env.Model, k), settings, nil
+			},
+			Timed: func(env *Env) (engine.Policy, map[string]any, error) {
+				k := CGRK(env.Net)
+				return NewTimedCGR(env.Net, env.Model, k), map[string]any{"k": k, "correlation": env.Model.Spec.Model, "clock": "the times seen read back at their hours; each route link's law at the hour it is expected to be entered"}, nil
 			}},
 		{Name: "fma", NoClock: "its moment sums read each link's law at no particular hour", Label: "a fixed route chosen by its lateness bound", Color: "#ee0044", Kind: Planner, Offered: true, Bench: true,
 			Skewed:    "nothing in a link's moments (each link's exact four moments under its law); the path's moments add them as if links were independent, as under any law",

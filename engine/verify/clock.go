@@ -72,16 +72,17 @@ func runClockCase(ctx context.Context, c Case, o Options, model *linktime.Gaussi
 		// network's departure
 		deadline := net.Clock.Depart + 1.05*sim.TimedLETTime(net, od, net.Clock.Depart)
 		departs := clockDepartures(deadline)
-		out, err := clockOutcomes(ctx, net, model, od, deadline, departs, []string{"let", "dot", "clairvoyant"}, sim.Verify, 0, size)
+		methods := []string{"let", "dot", "cgr", "clairvoyant"}
+		out, err := clockOutcomes(ctx, net, model, od, deadline, departs, methods, sim.Verify, 0, size)
 		if err != nil {
 			return checks, err
 		}
 		name := net.ODString(od)
-		bad := 0
-		for m := range 2 {
+		bad, ic := 0, len(methods)-1
+		for m := range ic {
 			for d := range departs {
 				for e, res := range out[m][d] {
-					if res.OnTime && !out[2][d][e].OnTime {
+					if res.OnTime && !out[ic][d][e].OnTime {
 						bad++
 					}
 				}

@@ -1,0 +1,89 @@
+package policy
+
+import (
+	"github.com/ontime-routing/ontime/engine"
+	"github.com/ontime-routing/ontime/engine/linktime"
+)
+
+// TimedCGR is cgr on a law that changes over the day: the times seen are
+// read back to the static law's scale at the hours they were entered
+// (Clock.StaticTime) and the joint Gaussian conditioned on them, as cgr
+// does; each candidate route's sum then reads every link's law at the
+// clock time it is expected to be entered (leaving now, each link taking
+// its mean at its hour). A link's time there is m·(μ + s·(X − μ)) in its
+// static time X (but for the floor, far in the left tail), so the route's
+// time is a weighted sum of the static times, Gaussian as cgr's is.
+type TimedCGR struct{ *CGR }
+
+// NewTimedCGR is cgr with k continuations, reading the clock.
+func NewTimedCGR(net *engine.Network, model *linktime.Gaussian, k int) *TimedCGR {
+	return &TimedCGR{NewCGR(net, model, k)}
+}
+
+// Act scores each outgoing link by its best continuation at the hours it
+// would be driven, avoiding routes back to nodes left, as cgr does.
+func (c *TimedCGR) Act(o *engine.Observation) int {
+	cond := c.condition(o)
+	visited := nodeSets.Get().(*nodeSet)
+	defer nodeSets.Put(visited)
+	visited.reset(len(c.net.Nodes))
+	visited.add(o.Node)
+	for _, s := range o.Prefix {
+		visited.add(c.net.Links[s.Link].From)
+	}
+	if e := c.actAt(o, cond, visited); e >= 0 {
+		return e
+	}
+	if e := c.actAt(o, cond, nil); e >= 0 {
+		return e
+	}
+	return c.net.Out(o.Node)[0]
+}
+
+// condition conditions the static law on the prefix's times read back at
+// the clock times each link was entered.
+func (c *TimedCGR) condition(o *engine.Observation) *linktime.Conditional {
+	net := c.net
+	links := make([]int, len(o.Prefix))
+	static := make([]float64, len(o.Prefix))
+	at := o.Clock
+	for _, s := range o.Prefix {
+		at -= s.Time // the departure
+	}
+	for k, s := range o.Prefix {
+		links[k], static[k] = s.Link, net.Clock.StaticTime(s.Link, at, s.Time, net.Links[s.Link].Mean)
+		at += s.Time
+	}
+	return c.model.Condition(links, static)
+}
+
+// actAt is act with each route's links read at their expected hours.
+func (c *TimedCGR) actAt(o *engine.Observation, cond *linktime.Conditional, avoid *nodeSet) int {
+	net := c.net
+	best := newChoice()
+	fresh := freshHead(net, o)
+	var route []int
+	var w []float64
+	for _, e := range net.Out(o.Node) {
+		fe := fresh(e)
+		for _, p := range c.continuations(net.Links[e].To, o.Destination) {
+			if c.cap > 0 && o.Step+1+len(p.links) > c.cap || avoid != nil && c.comesBack(e, p, avoid) {
+				continue
+			}
+			route = append(append(route[:0], e), p.links...)
+			w = w[:0]
+			shift, at := 0.0, o.Clock
+			for _, f := range route {
+				mu := net.Links[f].Mean
+				m, s := net.Clock.At(f, at)
+				w = append(w, m*s)
+				shift += m * mu * (1 - s)
+				at += m * mu
+			}
+			mean, sd := cond.WeightedSum(route, w)
+			mean += shift
+			best.offer(e, onTime(o.Remaining, mean, sd), fe, mean)
+		}
+	}
+	return best.link
+}
