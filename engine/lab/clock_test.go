@@ -30,7 +30,7 @@ func TestRunsOnATimedNetworkLeaveAtItsDeparture(t *testing.T) {
 	od := net.ODs[0]
 	want := sim.TimedLETTime(net, od, net.Clock.Depart)
 	ctx := context.Background()
-	c, err := n.Compare(ctx, CompareRequest{OD: od, Factor: 1.05, Methods: []string{"let", "cdot"}})
+	c, err := n.Compare(ctx, CompareRequest{OD: od, Factor: 1.05, Methods: []string{"let", "fma"}})
 	if err != nil || math.Abs(c.LETTime-want) > 1e-12 || c.Rollouts[1].Err == "" || !strings.Contains(c.Rollouts[1].Err, "does not know the clock") {
 		t.Fatalf("compare: LET %v (want %v), %+v, %v", c.LETTime, want, c.Rollouts, err)
 	}

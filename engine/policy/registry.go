@@ -368,13 +368,17 @@ func init() {
 				d := env.TimedDOT()
 				return d, map[string]any{"delta": d.Delta, "rounding": "up", "clock": "time-dependent DP to each task's deadline"}, nil
 			}},
-		{Name: "cdot", NoClock: "it conditions DOT's static tables on the times seen; its time-dependent form is not built yet (dot is)", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"data": "conditions", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
+		{Name: "cdot", Label: "dot, updated by the times seen so far", Color: "#0089a8", TeachOrder: 2, RolloutBase: true, Lessons: map[string]string{"data": "conditions", "adapt": "adaptive"}, Kind: Planner, Offered: true, Warm: true, Bench: true,
 			Skewed:    "nothing for the next link (its law given the times seen is exact in the latent Gaussian, then binned); the links after it as dot",
 			Doc:       "DOT with the next link's law conditioned on the observed links",
 			Reference: "ontime's variant of DOT: the next link's law conditioned on the links already observed (the rest of the route as DOT's tables).",
 			New: func(env *Env) (engine.Policy, map[string]any, error) {
 				d := env.DOT()
 				return &CDOT{dot: d, model: env.Model, conds: newCondCache(env.Model)}, map[string]any{"delta": d.Delta, "rounding": d.Rounding(), "tables": "dot's"}, nil
+			},
+			Timed: func(env *Env) (engine.Policy, map[string]any, error) {
+				d := env.TimedDOT()
+				return NewTimedCDOT(d, env.Model), map[string]any{"delta": d.Delta, "tables": "the time-dependent dot's", "clock": "the next link's law given the times seen, read at the hour it is entered"}, nil
 			}},
 		{Name: "cgr", Label: "re-plans at every node from what it has seen", Color: "#009e73", TeachOrder: 1, RolloutBase: true, Lessons: map[string]string{"data": "conditions"}, Kind: Planner, Offered: true, Warm: true, Compare: true, Bench: true,
 			Skewed:    "each continuation's time as a Gaussian: every skewed link linearized (its exact mean and SD, its latent correlation), so the sum's skew is lost and a conditional mean moves linearly",

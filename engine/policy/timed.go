@@ -97,6 +97,11 @@ type TimedDOT struct {
 	Delta float64
 	mu    sync.Mutex
 	keys  map[deadlineKey]*timedTable
+
+	readOnce sync.Once
+	read     float64 // the clock read (clockRead)
+	letOnce  sync.Once
+	let      *LET // the static LET trees, for ties
 }
 
 type deadlineKey struct {
@@ -104,14 +109,14 @@ type deadlineKey struct {
 	deadline int64
 }
 
-// timedTable is one destination's and deadline's table: value[k][i] and
-// best[k][i] at remaining time k·Delta.
+// timedTable is one destination's and deadline's table: value[k][i] at
+// remaining time k·Delta. The link to take is chosen at each decision
+// (actWith), where the route so far is known.
 type timedTable struct {
 	once     sync.Once
 	deadline float64
 	horizon  float64
 	value    [][]float64
-	best     [][]int32
 }
 
 // NewTimedDOT is an unsolved time-dependent DOT at step delta.
@@ -148,6 +153,17 @@ func (d *TimedDOT) Solve(dest int, deadline, horizon float64) { d.table(dest, de
 // computed once per read instead of once per row (a row is a thousandth
 // of the budget): Rushtown's benchmark took 29 s computing each anew.
 func (d *TimedDOT) clockRead() float64 {
+	d.readOnce.Do(func() { d.read = d.findClockRead() })
+	return d.read
+}
+
+// readAt is the clock read the tables use for clock time t.
+func (d *TimedDOT) readAt(t float64) float64 {
+	read := d.clockRead()
+	return math.Round(t/read) * read
+}
+
+func (d *TimedDOT) findClockRead() float64 {
 	net, c := d.net, d.net.Clock
 	k := c.Knots()
 	slope := 0.0
@@ -172,9 +188,6 @@ func (d *TimedDOT) solve(dest int, t *timedTable) {
 	K := int(math.Ceil(t.horizon/d.Delta)) + 1
 	n := len(net.Nodes)
 	t.value = make([][]float64, K)
-	t.best = make([][]int32, K)
-	let := net.LET(dest)
-	tie := func(e int) float64 { return net.Links[e].Mean + let.Time[net.Links[e].To] }
 	read := d.clockRead()
 	// each link's step probabilities at its last clock read: pmf[e][m] is
 	// P(takes first[e]+m+1 steps)
@@ -185,11 +198,10 @@ func (d *TimedDOT) solve(dest int, t *timedTable) {
 		readAt[e] = math.MinInt64
 	}
 	for k := range K {
-		val, best := make([]float64, n), make([]int32, n)
+		val := make([]float64, n)
 		clock := t.deadline - float64(k)*d.Delta
 		r := int64(math.Round(clock / read))
 		for i := range n {
-			best[i] = -1
 			if i == dest {
 				val[i] = 1
 				continue
@@ -210,15 +222,10 @@ func (d *TimedDOT) solve(dest int, t *timedTable) {
 						v += p * t.value[k-s][j]
 					}
 				}
-				// Ties (a value of 1 everywhere a long budget reaches, say)
-				// go to the link on the static LET path, so a tied table
-				// never sends a trip round a loop.
-				if b := best[i]; b < 0 || v > val[i]+1e-12 || v >= val[i]-1e-12 && tie(e) < tie(int(b)) {
-					val[i], best[i] = max(v, val[i]), int32(e)
-				}
+				val[i] = max(val[i], v)
 			}
 		}
-		t.value[k], t.best[k] = val, best
+		t.value[k] = val
 	}
 }
 
@@ -226,6 +233,12 @@ func (d *TimedDOT) solve(dest int, t *timedTable) {
 // from the first step with any probability: it returns that step less
 // one (first) and the probabilities from there (dst reused).
 func (d *TimedDOT) linkPMF(dst []float64, g *linktime.Gaussian, e int, clock float64, most int) (int, []float64) {
+	return d.linkPMFGiven(dst, g, e, clock, most, g.Latent[e], g.SD[e])
+}
+
+// linkPMFGiven is linkPMF with the link's latent normal N(mean, sd²) in
+// place of its marginal: cdot's law given the times seen.
+func (d *TimedDOT) linkPMFGiven(dst []float64, g *linktime.Gaussian, e int, clock float64, most int, mean, sd float64) (int, []float64) {
 	net := d.net
 	mu := net.Links[e].Mean
 	cdf := func(y float64) float64 {
@@ -236,19 +249,19 @@ func (d *TimedDOT) linkPMF(dst []float64, g *linktime.Gaussian, e int, clock flo
 		case math.IsInf(x, -1):
 			return 0
 		}
-		if g.SD[e] == 0 {
-			if g.TimeOf(e, g.Latent[e]) <= x {
+		if sd == 0 {
+			if g.TimeOf(e, mean) <= x {
 				return 1
 			}
 			return 0
 		}
 		if g.Warped(e) {
-			return g.TimeCDF(e, g.Latent[e], g.SD[e], x)
+			return g.TimeCDF(e, mean, sd, x)
 		}
 		if x < g.Floors[e] {
 			return 0
 		}
-		return phi((x - g.Latent[e]) / g.SD[e]) // erfc was four fifths of the time
+		return phi((x - mean) / sd) // erfc was four fifths of the time
 	}
 	// the first step with any probability, by bisection (the CDF rises)
 	lo, hi := 0, most // cdf(lo·Δ) = 0 < cdf(hi·Δ), or none below most
@@ -285,15 +298,53 @@ func (d *TimedDOT) Value(dest, i int, deadline, r float64) float64 {
 	return t.value[min(int(r/d.Delta), len(t.value)-1)][i]
 }
 
-// Act takes the table's best link at the observation's node and remaining
-// time; the deadline is its clock plus the budget left.
+// Act takes the link of the highest value at the observation's node and
+// remaining time, each link's law its marginal; the deadline is its clock
+// plus the budget left.
 func (d *TimedDOT) Act(o *engine.Observation) int {
+	g := d.model
+	return d.actWith(o, func(e int) (float64, float64) { return g.Latent[e], g.SD[e] })
+}
+
+// actWith decides at o with each outgoing link's latent law given by law
+// (its marginal for dot, its law given the times seen for cdot): the
+// link's value is its law, read at the clock of the table's row and binned
+// as the table is, against the table at its head. Equal values (within
+// scoreTie) are broken as the static planners break them (choice): a node
+// not yet visited, then the least static expected time ahead. A table
+// holds no chosen link: ties chosen there by a fixed rule (the static LET
+// link) still sent trips round a loop when a long budget saturated every
+// value at 1 to within its rounding (Rushtown, independent links, an hour
+// early: 29, 28, 29, 28).
+func (d *TimedDOT) actWith(o *engine.Observation, law func(e int) (mean, sd float64)) int {
+	net := d.net
 	r := max(o.Remaining, 0)
 	t := d.table(o.Destination, o.Clock+o.Remaining, r)
-	if e := t.best[min(int(r/d.Delta), len(t.best)-1)][o.Node]; e >= 0 {
-		return int(e)
+	rows := min(int(r/d.Delta), len(t.value)-1)
+	clock := d.readAt(t.deadline - float64(rows)*d.Delta)
+	d.letOnce.Do(func() { d.let = NewLET(net) })
+	best := newChoice()
+	fresh, ahead := freshHead(net, o), letAhead(d.let, o.Destination)
+	var pmf []float64
+	for _, e := range net.Out(o.Node) {
+		mean, sd := law(e)
+		var first int
+		first, pmf = d.linkPMFGiven(pmf[:0], d.model, e, clock, rows, mean, sd)
+		j := net.Links[e].To
+		v := 0.0
+		for m, p := range pmf {
+			s := first + m + 1
+			if s > rows {
+				break
+			}
+			v += p * t.value[rows-s][j]
+		}
+		best.offer(e, v, fresh(e), ahead(e))
 	}
-	return d.net.Out(o.Node)[0]
+	if best.link < 0 {
+		return net.Out(o.Node)[0]
+	}
+	return best.link
 }
 
 // timedDOTDelta is the time-dependent DOT's step: the static grid's step
