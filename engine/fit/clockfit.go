@@ -105,9 +105,10 @@ func kernel(h float64) *dayKernel {
 
 // localQuadratic is the value at a knot of the kernel-weighted quadratic
 // through the bins (sum of weights s0, of weight·d^p in sp, of weight·y·d^p
-// in tp): a peak keeps its height, where a kernel mean (t0/s0) flattens a
-// rush hour of σ = 45 min under a 30-min kernel by a sixth. Where the
-// bins do not pin a quadratic (data on one side only), the kernel mean.
+// in tp): a peak keeps its height, where a kernel mean (t0/s0) flattened
+// the recovery test's 08:00 peak (a route fitted 0.79 on time where the
+// truth is 0.51). Where the bins do not pin a quadratic (data on one side
+// only), the kernel mean.
 func localQuadratic(s [5]float64, t [3]float64) float64 {
 	a := [3][4]float64{{s[0], s[1], s[2], t[0]}, {s[1], s[2], s[3], t[1]}, {s[2], s[3], s[4], t[2]}}
 	for c := range 3 {
