@@ -427,7 +427,11 @@ func (c *Conditional) WeightedSum(links []int, w []float64) (mean, sd float64) {
 		return mean, math.Sqrt(v)
 	}
 	_, r := g.F.Dims()
-	s := make([]float64, r)
+	if cap(c.loaded) < r {
+		c.loaded = make([]float64, r)
+	}
+	s := c.loaded[:r] // Sum's scratch: a conditioned law serves one decision at a time
+	clear(s)
 	own := 0.0
 	for k, e := range links {
 		if t, ok := c.time(e); ok {

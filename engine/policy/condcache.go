@@ -19,6 +19,10 @@ import (
 // conditioning from scratch, bit for bit (TestObserveEqualsConditionFromScratch).
 type condCache struct {
 	model *linktime.Gaussian
+	// timed, on a network whose law changes over the day, reads each time
+	// seen back to the static law's scale at the hour its link was entered
+	// (nil: the times as seen)
+	timed *engine.Network
 	mu    sync.Mutex
 	byKey map[*engine.Step]*condEntry
 }
@@ -40,7 +44,7 @@ func newCondCache(model *linktime.Gaussian) *condCache {
 func (cc *condCache) condition(o *engine.Observation) *linktime.Conditional {
 	p := o.Prefix
 	if len(p) == 0 || cc.model.F == nil {
-		return conditionOn(cc.model, o) // nothing to extend, or nothing to regress
+		return cc.fromScratch(o) // nothing to extend, or nothing to regress
 	}
 	key := &p[0]
 	cc.mu.Lock()
@@ -51,12 +55,12 @@ func (cc *condCache) condition(o *engine.Observation) *linktime.Conditional {
 		switch {
 		case n == len(p) && slices.Equal(ent.route, p):
 			return ent.cond
-		case n == len(p)-1 && slices.Equal(ent.route, p[:n]) && ent.cond.Observe(p[n].Link, p[n].Time):
+		case n == len(p)-1 && slices.Equal(ent.route, p[:n]) && ent.cond.Observe(p[n].Link, cc.static(p[n], o.Clock-p[n].Time)):
 			ent.route = append(ent.route, p[n])
 			return ent.cond
 		}
 	}
-	ent = &condEntry{route: slices.Clone(p), cond: conditionOn(cc.model, o)}
+	ent = &condEntry{route: slices.Clone(p), cond: cc.fromScratch(o)}
 	cc.mu.Lock()
 	if len(cc.byKey) >= condCacheSize {
 		clear(cc.byKey)
@@ -64,4 +68,31 @@ func (cc *condCache) condition(o *engine.Observation) *linktime.Conditional {
 	cc.byKey[key] = ent
 	cc.mu.Unlock()
 	return ent.cond
+}
+
+// static is a step's time on the static law's scale, its link entered at
+// clock at.
+func (cc *condCache) static(s engine.Step, at float64) float64 {
+	if cc.timed == nil {
+		return s.Time
+	}
+	return cc.timed.Clock.StaticTime(s.Link, at, s.Time, cc.timed.Links[s.Link].Mean)
+}
+
+// fromScratch conditions the model on o's whole route.
+func (cc *condCache) fromScratch(o *engine.Observation) *linktime.Conditional {
+	if cc.timed == nil {
+		return conditionOn(cc.model, o)
+	}
+	links := make([]int, len(o.Prefix))
+	times := make([]float64, len(o.Prefix))
+	at := o.Clock
+	for _, s := range o.Prefix {
+		at -= s.Time // the departure
+	}
+	for k, s := range o.Prefix {
+		links[k], times[k] = s.Link, cc.static(s, at)
+		at += s.Time
+	}
+	return cc.model.Condition(links, times)
 }

@@ -57,3 +57,9 @@ func (d *DOT) OriginReach(origin int, maxBudget float64, floors []float64) []int
 
 // ReadBin is the bin a read at the remaining budget takes (readBin).
 func (d *DOT) ReadBin(remaining float64) int { return d.readBin(remaining) }
+
+// TimedConditions is the time-dependent cgr's conditioned law at o (kept
+// per episode) and the same conditioned from scratch.
+func TimedConditions(c *TimedCGR, o *engine.Observation) (kept, scratch func(e int) (float64, float64)) {
+	return c.condition(o).Latent, c.conds.fromScratch(o).Latent
+}

@@ -17,7 +17,9 @@ type TimedCGR struct{ *CGR }
 
 // NewTimedCGR is cgr with k continuations, reading the clock.
 func NewTimedCGR(net *engine.Network, model *linktime.Gaussian, k int) *TimedCGR {
-	return &TimedCGR{NewCGR(net, model, k)}
+	c := NewCGR(net, model, k)
+	c.conds.timed = net
+	return &TimedCGR{c}
 }
 
 // Act scores each outgoing link by its best continuation at the hours it
@@ -41,20 +43,10 @@ func (c *TimedCGR) Act(o *engine.Observation) int {
 }
 
 // condition conditions the static law on the prefix's times read back at
-// the clock times each link was entered.
+// the clock times each link was entered (kept per episode, one link more
+// at each decision, as cgr's are).
 func (c *TimedCGR) condition(o *engine.Observation) *linktime.Conditional {
-	net := c.net
-	links := make([]int, len(o.Prefix))
-	static := make([]float64, len(o.Prefix))
-	at := o.Clock
-	for _, s := range o.Prefix {
-		at -= s.Time // the departure
-	}
-	for k, s := range o.Prefix {
-		links[k], static[k] = s.Link, net.Clock.StaticTime(s.Link, at, s.Time, net.Links[s.Link].Mean)
-		at += s.Time
-	}
-	return c.model.Condition(links, static)
+	return c.conds.condition(o)
 }
 
 // actAt is act with each route's links read at their expected hours.

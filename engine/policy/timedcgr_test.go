@@ -65,3 +65,36 @@ func TestTimedCGRWithAFlatDayIsCGR(t *testing.T) {
 		}
 	}
 }
+
+// The conditioned law kept per episode (one link more at each decision,
+// each time read back at its hour) is the law conditioned from scratch on
+// the whole route: on Rushtown's correlated links, along episodes of the
+// time-dependent cgr itself.
+func TestTimedConditionKeptEqualsFromScratch(t *testing.T) {
+	net, model := testenv.Network(t, builtin.Rushtown, "")
+	c := policy.NewTimedCGR(net, model, 10)
+	pool := sim.NewPool(model, net.PoolKey(), sim.Test, 0, 20, 0, nil)
+	r := &sim.Runner{Net: net}
+	task := sim.TasksAt(net, net.ODs[:1], []float64{1.1}, 8*60)[0]
+	for i := range pool.Size {
+		_, steps, err := r.Trace(c, task, pool.Row(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := task.Depart
+		prefix := make([]engine.Step, 0, len(steps)) // one storage: the cache extends its entry
+		for _, s := range steps {
+			prefix = append(prefix, s)
+			at += s.Time
+			o := &engine.Observation{Node: net.Links[s.Link].To, Destination: task.OD.Destination, Remaining: task.Budget - (at - task.Depart), Clock: at, Prefix: prefix}
+			kept, scratch := policy.TimedConditions(c, o)
+			for e := range net.Links {
+				m1, s1 := kept(e)
+				m2, s2 := scratch(e)
+				if math.Abs(m1-m2) > 1e-9*(1+math.Abs(m2)) || math.Abs(s1-s2) > 1e-9*(1+s2) {
+					t.Fatalf("episode %d after %d links, link %d: kept N(%v, %v), from scratch N(%v, %v)", i, len(prefix), e, m1, s1, m2, s2)
+				}
+			}
+		}
+	}
+}
