@@ -33,6 +33,7 @@ func TestNoMethodNamesOutsideTheRegistry(t *testing.T) {
 		"engine/verify/verify.go":              "the invariant battery: each invariant is a claim about named methods (cdot = dot on independent links, …)",
 		"engine/verify/generate.go":            "the battery's generated cases name the methods they check",
 		"engine/verify/shared.go":              "closed-form optima stated for named methods",
+		"engine/verify/clock.go":               "the day's battery: each invariant is a claim about named methods (cdot = dot on independent links, dot ≥ let, …)",
 		"engine/bench/invariants.go":           "a report's own invariants (cdot = dot on independent links, clairvoyant bounds)",
 		"engine/bench/history.go":              "the history-control experiment is about condrule",
 		"engine/train/labeller.go":             "the trainer's labeller is rollout",
