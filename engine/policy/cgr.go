@@ -107,7 +107,12 @@ func (c *CGR) continuations(j, d int) []contPath {
 // Act scores each outgoing link by its best conditional continuation (among
 // equal scores, one to a node not yet visited, then the lower conditional
 // mean; see choice).
-func (c *CGR) Act(o *engine.Observation) int {
+func (c *CGR) Act(o *engine.Observation) int { return c.decide(o, c.act) }
+
+// decide is Act with act the scoring of routes (the static cgr's, or the
+// time-dependent one's): first among the routes that come back to no node
+// left, then among all.
+func (c *CGR) decide(o *engine.Observation, act func(*engine.Observation, *linktime.Conditional, *nodeSet) int) int {
 	cond := c.conds.condition(o)
 	visited := nodeSets.Get().(*nodeSet)
 	defer nodeSets.Put(visited)
@@ -116,10 +121,10 @@ func (c *CGR) Act(o *engine.Observation) int {
 	for _, s := range o.Prefix {
 		visited.add(c.net.Links[s.Link].From)
 	}
-	if e := c.act(o, cond, visited); e >= 0 {
+	if e := act(o, cond, visited); e >= 0 {
 		return e
 	}
-	if e := c.act(o, cond, nil); e >= 0 {
+	if e := act(o, cond, nil); e >= 0 {
 		return e
 	}
 	return c.net.Out(o.Node)[0]

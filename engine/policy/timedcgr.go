@@ -24,24 +24,9 @@ func NewTimedCGR(net *engine.Network, model *linktime.Gaussian, k int) *TimedCGR
 }
 
 // Act scores each outgoing link by its best continuation at the hours it
-// would be driven, avoiding routes back to nodes left, as cgr does.
-func (c *TimedCGR) Act(o *engine.Observation) int {
-	cond := c.condition(o)
-	visited := nodeSets.Get().(*nodeSet)
-	defer nodeSets.Put(visited)
-	visited.reset(len(c.net.Nodes))
-	visited.add(o.Node)
-	for _, s := range o.Prefix {
-		visited.add(c.net.Links[s.Link].From)
-	}
-	if e := c.actAt(o, cond, visited); e >= 0 {
-		return e
-	}
-	if e := c.actAt(o, cond, nil); e >= 0 {
-		return e
-	}
-	return c.net.Out(o.Node)[0]
-}
+// would be driven, avoiding routes back to nodes left, as cgr does (its
+// conditioned law kept per episode reads the times back at their hours).
+func (c *TimedCGR) Act(o *engine.Observation) int { return c.decide(o, c.actAt) }
 
 // condition conditions the static law on the prefix's times read back at
 // the clock times each link was entered (kept per episode, one link more
